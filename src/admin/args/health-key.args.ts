@@ -1,0 +1,21 @@
+import { ArgsType, Field } from '@nestjs/graphql';
+import { IsEnum, IsOptional, Matches } from 'class-validator';
+import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ID_PATTERN } from '../../domain/health-key';
+import { Scope } from '../models/enums.registration';
+
+@ArgsType()
+export class HealthKeyArgs {
+  @Field(() => Scope)
+  @IsEnum(Scope)
+  scope: Scope;
+
+  @Field(() => String, { nullable: true, description: 'null for GLOBAL' })
+  @IsOptional()
+  @Matches(ID_PATTERN, { message: `scopeId ${ID_MESSAGE}` })
+  scopeId?: string | null;
+
+  @Field()
+  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  toolName: string;
+}

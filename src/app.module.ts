@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
+import { AuthModule } from './auth/auth.module';
+import { CascadeModule } from './cascade/cascade.module';
+import { ConfigModule } from './config/config.module';
+import { HealthModule } from './health/health.module';
+import { OpsModule } from './ops/ops.module';
+import { PersistenceModule } from './persistence/persistence.module';
+import { StoreModule } from './store/store.module';
+import { TenantsModule } from './tenants/tenants.module';
+
+@Module({
+  imports: [
+    ConfigModule,
+    PersistenceModule,
+    StoreModule,
+    AuthModule,
+    OpsModule,
+    HealthModule,
+    CascadeModule,
+    TenantsModule,
+    AdminModule,
+  ],
+})
+export class AppModule {}

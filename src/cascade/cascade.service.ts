@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { EffectiveHealth, resolveCascade } from '../domain/cascade';
+import { DomainError } from '../domain/domain-error';
+import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
+import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { EffectiveHealthView } from './dto/lookup.dto';
+import { toEffectiveHealthView } from './effective-health.view';
+import { ToolHealthRepository } from '../persistence/tool-health.repository';
+
+/** §9 toolHealthLookup, for one tool or a whole batch in ONE query. */
+@Injectable()
+export class CascadeService {
+  constructor(
+    private readonly repository: ToolHealthRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
+    const valid = validateKey(key);
+    const doc = await this.repository.findById(encodeKey(valid));
+    if (!doc) throw DomainError.notFound(`no health entry for ${valid.scope} ${valid.scopeId ?? ''} ${valid.toolName}`.replace(/\s+/g, ' '));
+    return doc;
+  }
+
+  async lookup(toolName: string, context: CallContext): Promise<EffectiveHealth> {
+    const [effective] = await this.lookupMany([toolName], context);
+    return effective;
+  }
+
+  /** Every tool's cascade keys in one `$in` read (D3a), resolved in memory. */
+  async lookupMany(toolNames: readonly string[], context: CallContext, now = this.clock.now()): Promise<EffectiveHealth[]> {
+    const valid = validateContext(context);
+    for (const name of toolNames) validateId('toolName', name);
+    const ids = toolNames.flatMap((name) => cascadeKeys(name, valid).map(encodeKey));
+    const entries = await this.repository.findManyByIds(ids);
+    return toolNames.map((name) => resolveCascade(name, valid, entries, now));
+  }
+
+  async lookupView(toolName: string, context: CallContext): Promise<EffectiveHealthView> {
+    const now = this.clock.now();
+    const [effective] = await this.lookupMany([toolName], context, now);
+    return toEffectiveHealthView(effective, now);
+  }
+
+  async lookupManyView(toolNames: readonly string[], context: CallContext): Promise<EffectiveHealthView[]> {
+    const now = this.clock.now();
+    return (await this.lookupMany(toolNames, context, now)).map((e) => toEffectiveHealthView(e, now));
+  }
+}

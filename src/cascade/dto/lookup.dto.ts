@@ -1,0 +1,46 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { CallContextDto } from '../../common/dto/call-context.dto';
+import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ToolHealthView } from '../../common/dto/tool-health.view';
+import { CascadeReason } from '../../domain/cascade';
+import { ID_PATTERN } from '../../domain/health-key';
+import { Scope } from '../../domain/scope';
+import { ToolStatus } from '../../domain/tool-status';
+
+export const MAX_LOOKUP_TOOLS = 500;
+
+export class BatchLookupDto {
+  @ApiProperty({ type: [String], maxItems: MAX_LOOKUP_TOOLS })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_LOOKUP_TOOLS)
+  @Matches(ID_PATTERN, { each: true, message: `toolNames ${ID_MESSAGE}` })
+  toolNames: string[];
+
+  @ApiPropertyOptional({ type: CallContextDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CallContextDto)
+  context?: CallContextDto;
+}
+
+export class EntrySummaryView {
+  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
+  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus' }) status: ToolStatus;
+  @ApiProperty() retesting: boolean;
+  @ApiProperty() pinned: boolean;
+}
+
+/** The cascade's answer for one tool (§4): the effective status and why. */
+export class EffectiveHealthView {
+  @ApiProperty() toolName: string;
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus' }) status: ToolStatus;
+  @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed (D5)' }) retesting: boolean;
+  @ApiProperty({ enum: CascadeReason, enumName: 'CascadeReason' }) reason: CascadeReason;
+  @ApiProperty({ type: ToolHealthView, nullable: true, description: 'the entry that decided; null = default OK' }) winner: ToolHealthView | null;
+  @ApiProperty({ type: [EntrySummaryView], description: 'stored entries of the cascade, narrow to wide' }) considered: EntrySummaryView[];
+  @ApiProperty({ type: [EntrySummaryView], description: 'wider problem entries the winner hid' }) shadowed: EntrySummaryView[];
+}

@@ -1,0 +1,20 @@
+import { EffectiveHealth } from '../domain/cascade';
+import { isPinned, isRetesting } from '../domain/health-entry';
+import { ToolHealthDocument } from '../domain/tool-health-document';
+import { EffectiveHealthView, EntrySummaryView } from './dto/lookup.dto';
+
+function summary(doc: ToolHealthDocument, now: Date): EntrySummaryView {
+  return { scope: doc.scope, scopeId: doc.scopeId, status: doc.status, retesting: isRetesting(doc, now), pinned: isPinned(doc, now) };
+}
+
+export function toEffectiveHealthView(effective: EffectiveHealth, now: Date): EffectiveHealthView {
+  return {
+    toolName: effective.toolName,
+    status: effective.status,
+    retesting: effective.retesting,
+    reason: effective.reason,
+    winner: effective.winner,
+    considered: effective.considered.map((d) => summary(d, now)),
+    shadowed: effective.shadowed.map((d) => summary(d, now)),
+  };
+}

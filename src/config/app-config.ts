@@ -1,0 +1,119 @@
+import { ApiKeyEntry, parseApiKeys } from '../auth/api-key';
+
+/**
+ * Every setting of the service, read once from the environment at boot. A bad or missing value
+ * stops the start with a message naming the variable (loadConfig throws ConfigError).
+ */
+export class AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  mongodbUri: string;
+  /** D3: on FerretDB updates are not atomic, so the embedded database runs single-writer. */
+  dbSingleWriter: boolean;
+  /** Fail fast instead of queueing when the database is away (no mongoose buffering). */
+  dbServerSelectionTimeoutMs: number;
+  /** Driver command events, so tests can prove a path issues no write. Off in production. */
+  dbMonitorCommands: boolean;
+  apiKeys: ApiKeyEntry[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  historyLimitDefault: number;
+  cooldownGraceMs: number;
+  sweepIntervalMs: number;
+  probeDueAfterMs: number;
+  bookkeepingFlushMs: number;
+  bodyLimitBytes: number;
+  docsEnabled: boolean;
+  playgroundEnabled: boolean;
+  introspectionEnabled: boolean;
+  outboxPollMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback?: string): string {
+    const value = this.env[name];
+    if (value === undefined || value === '') {
+      if (fallback === undefined) this.problems.push(`${name} is required`);
+      return fallback ?? '';
+    }
+    return value;
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    this.problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!allowed.includes(raw as T)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+      return fallback;
+    }
+    return raw as T;
+  }
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const r = new Reader(env);
+  const nodeEnv = r.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const production = nodeEnv === 'production';
+  const config = new AppConfig();
+  config.nodeEnv = nodeEnv;
+  config.host = r.string('HOST', '0.0.0.0');
+  config.port = r.int('PORT', 3000, 0, 65535);
+  config.mongodbUri = r.string('MONGODB_URI');
+  if (config.mongodbUri && !/^mongodb(\+srv)?:\/\//.test(config.mongodbUri)) {
+    r.problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
+  }
+  config.dbSingleWriter = r.bool('DB_SINGLE_WRITER', false);
+  config.dbServerSelectionTimeoutMs = r.int('DB_SERVER_SELECTION_TIMEOUT_MS', 800, 50, 60_000);
+  config.dbMonitorCommands = r.bool('DB_MONITOR_COMMANDS', false);
+  try {
+    config.apiKeys = parseApiKeys(r.string('API_KEYS'));
+  } catch (error) {
+    r.problems.push(`API_KEYS: ${(error as Error).message}`);
+    config.apiKeys = [];
+  }
+  config.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
+  config.historyLimitDefault = r.int('HISTORY_LIMIT_DEFAULT', 20, 1, 1000);
+  config.cooldownGraceMs = r.int('COOLDOWN_GRACE_MS', 24 * 3600_000, 0);
+  config.sweepIntervalMs = r.int('SWEEP_INTERVAL_MS', 0, 0);
+  config.probeDueAfterMs = r.int('PROBE_DUE_AFTER_MS', 30 * 60_000, 0);
+  config.bookkeepingFlushMs = r.int('BOOKKEEPING_FLUSH_MS', 250, 0, 60_000);
+  config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576);
+  config.docsEnabled = r.bool('DOCS_ENABLED', !production);
+  config.playgroundEnabled = r.bool('PLAYGROUND_ENABLED', !production);
+  config.introspectionEnabled = r.bool('INTROSPECTION_ENABLED', !production);
+  config.outboxPollMs = r.int('OUTBOX_POLL_MS', 500, 10, 60_000);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

@@ -1,0 +1,205 @@
+import { DO_NOT_CALL_HINT, annotateTool, annotationSuffix, departedClientTools, withSuffix } from './annotation';
+import { ToolManifest, ToolSafety } from './audience';
+import { CascadeReason, resolveCascade } from './cascade';
+import { ToolHealthClassification } from './classification';
+import { newDocument } from './health-entry';
+import { Scope } from './scope';
+import { markAvailable, markUnavailable } from './system-writes';
+import { ToolErrorCode } from './tool-error-code';
+import { ToolHealthDocument } from './tool-health-document';
+import { ToolStatus } from './tool-status';
+
+const NOW = new Date('2026-05-23T14:30:00Z');
+const CREATED = new Date('2026-05-23T08:00:00Z');
+const CONTEXT = { sessionId: 's1', userId: 'alice', projectId: 'p1', tenantId: 't1' };
+const TOOL = 'mcp_search';
+const at = (hhmm: string, day = '2026-05-23') => new Date(`${day}T${hhmm}:00Z`);
+
+function doc(scope: Scope, scopeId: string | null, patch: Partial<ToolHealthDocument> = {}, toolName = TOOL): ToolHealthDocument {
+  return { ...newDocument({ scope, scopeId, toolName }, CREATED), ...patch };
+}
+
+const down = (patch: Partial<ToolHealthDocument> = {}): Partial<ToolHealthDocument> => ({
+  status: ToolStatus.DOWN,
+  since: at('14:00'),
+  code: ToolErrorCode.BACKEND_FAILED,
+  ...patch,
+});
+const degraded = (patch: Partial<ToolHealthDocument> = {}): Partial<ToolHealthDocument> => ({
+  status: ToolStatus.DEGRADED,
+  since: at('10:00'),
+  code: ToolErrorCode.BACKEND_FAILED,
+  ...patch,
+});
+const pinned = (status: ToolStatus.OK | ToolStatus.DOWN, until = at('18:00')) => ({
+  pin: { status, until, reason: 'maintenance', by: 'admin:ops', at: at('12:00') },
+});
+
+const effectiveOf = (docs: ToolHealthDocument[]) => resolveCascade(TOOL, CONTEXT, docs, NOW);
+const cooldown = {
+  errorSignature: 'http-403',
+  userId: 'alice',
+  nextSpawnAllowedAt: at('14:00', '2026-05-24'),
+  hits: 7,
+  lastClassification: ToolHealthClassification.USER_PERMISSION,
+  lastTriggeredAt: at('14:02'),
+  windowMs: 86_400_000,
+};
+
+describe('annotationSuffix', () => {
+  it.each<[string, ToolHealthDocument[], string | null]>([
+    ['no entry: OK', [], null],
+    ['an OK entry holding an active cooldown', [doc(Scope.USER, 'alice', { cooldowns: [cooldown] })], null],
+    ['DEGRADED, last failure 2 min ago', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:28') }))], 'intermittent — last failure 2 min ago, retry tolerated'],
+    ['DEGRADED, minutes floored', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: new Date('2026-05-23T14:27:01Z') }))], 'intermittent — last failure 2 min ago, retry tolerated'],
+    ['DEGRADED, 30 s ago reads as 1 min', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: new Date('2026-05-23T14:29:30Z') }))], 'intermittent — last failure 1 min ago, retry tolerated'],
+    ['DEGRADED, failure stamped in the future (clock skew) reads as 1 min', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:35') }))], 'intermittent — last failure 1 min ago, retry tolerated'],
+    ['DEGRADED without lastFailureAt counts from since', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: null }))], 'intermittent — last failure 270 min ago, retry tolerated'],
+    ['DEGRADED with a future estimate still gets the suffix', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:25'), expectedRecoveryAt: at('14:45') }))], 'intermittent — last failure 5 min ago, retry tolerated'],
+    ['DEGRADED RETESTING', [doc(Scope.PROJECT, 'p1', degraded({ expectedRecoveryAt: at('14:20') }))], null],
+    ['DOWN, expected back today', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('15:00') }))], 'currently unavailable — expected back at 15:00'],
+    ['DOWN, expected back tomorrow', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('09:00', '2026-05-24') }))], 'currently unavailable — expected back at 2026-05-24 09:00'],
+    ['DOWN without estimate', [doc(Scope.PROJECT, 'p1', down())], 'unavailable since 14:00'],
+    ['DOWN since yesterday', [doc(Scope.PROJECT, 'p1', down({ since: at('22:15', '2026-05-22') }))], 'unavailable since 2026-05-22 22:15'],
+    ['DOWN with estimate exactly now: RETESTING', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: NOW }))], null],
+    ['DOWN RETESTING', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('14:10') }))], null],
+    [
+      'a RETESTING narrow entry yields to a live wider one',
+      [doc(Scope.SESSION, 's1', down({ expectedRecoveryAt: at('14:10') })), doc(Scope.GLOBAL, null, down({ since: at('13:00') }))],
+      'unavailable since 13:00',
+    ],
+    ['the narrower live problem wins', [doc(Scope.USER, 'alice', degraded({ lastFailureAt: at('14:27') })), doc(Scope.GLOBAL, null, down())], 'intermittent — last failure 3 min ago, retry tolerated'],
+    ['pinned DOWN over an OK entry: back when the pin ends', [doc(Scope.TENANT, 't1', pinned(ToolStatus.DOWN))], 'currently unavailable — expected back at 18:00'],
+    ['pinned DOWN over a DEGRADED entry: back when the pin ends', [doc(Scope.TENANT, 't1', { ...degraded(), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 18:00'],
+    ['pinned DOWN over own DOWN expected later than the pin', [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('20:00') }), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 20:00'],
+    ['pinned DOWN over own DOWN expected before the pin ends', [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('16:00') }), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 18:00'],
+    ['pinned DOWN over own DOWN whose estimate passed', [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('14:10') }), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 18:00'],
+    ['pinned DOWN over own DOWN without estimate', [doc(Scope.TENANT, 't1', { ...down({ since: at('09:00') }), ...pinned(ToolStatus.DOWN) })], 'unavailable since 09:00'],
+    ['pinned OK hides a wider DOWN', [doc(Scope.TENANT, 't1', pinned(ToolStatus.OK)), doc(Scope.GLOBAL, null, down())], null],
+    ['an expired pin no longer counts', [doc(Scope.TENANT, 't1', pinned(ToolStatus.DOWN, at('14:00')))], null],
+  ])('%s', (_case, docs, expected) => {
+    expect(annotationSuffix(effectiveOf(docs), NOW, 'UTC')).toBe(expected);
+  });
+
+  it.each([
+    ['Europe/Berlin', 'unavailable since 16:00'],
+    ['America/New_York', 'unavailable since 10:00'],
+  ])('writes clock times in the turn zone %s', (zone, expected) => {
+    expect(annotationSuffix(effectiveOf([doc(Scope.PROJECT, 'p1', down())]), NOW, zone)).toBe(expected);
+  });
+
+  it('dates an estimate on the next local day though it is the same UTC day', () => {
+    const effective = effectiveOf([doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('22:30') }))]);
+    expect(annotationSuffix(effective, NOW, 'Europe/Berlin')).toBe('currently unavailable — expected back at 2026-05-24 00:30');
+  });
+});
+
+describe('withSuffix', () => {
+  it.each<[string, string | null, string]>([
+    ['Search the index.', null, 'Search the index.'],
+    ['Search the index.', 'unavailable since 14:00', 'Search the index. (unavailable since 14:00)'],
+    ['Search the index.  \n', 'unavailable since 14:00', 'Search the index. (unavailable since 14:00)'],
+    ['', 'unavailable since 14:00', 'unavailable since 14:00'],
+    ['   ', 'unavailable since 14:00', 'unavailable since 14:00'],
+  ])('%j + %j', (description, suffix, expected) => {
+    expect(withSuffix(description, suffix)).toBe(expected);
+  });
+});
+
+describe('annotateTool', () => {
+  const manifest: ToolManifest = { name: TOOL, description: 'Search the index.', safety: ToolSafety.READ_ONLY };
+
+  it('lists an OK tool unchanged', () => {
+    expect(annotateTool(manifest, effectiveOf([]), NOW, 'UTC')).toEqual({
+      name: TOOL,
+      description: 'Search the index.',
+      suffix: null,
+      status: ToolStatus.OK,
+      retesting: false,
+      doNotCall: false,
+      hint: null,
+      reason: { reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [] },
+    });
+  });
+
+  it('marks a DOWN tool do-not-call and says why', () => {
+    const tool = annotateTool(manifest, effectiveOf([doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('15:00') }))]), NOW, 'UTC');
+    expect(tool).toMatchObject({
+      description: 'Search the index. (currently unavailable — expected back at 15:00)',
+      suffix: 'currently unavailable — expected back at 15:00',
+      status: ToolStatus.DOWN,
+      retesting: false,
+      doNotCall: true,
+      hint: DO_NOT_CALL_HINT,
+    });
+    expect(tool.reason.reason).toBe(CascadeReason.LIVE_PROBLEM);
+    expect(tool.reason.matched).toMatchObject({ scope: Scope.PROJECT, scopeId: 'p1', until: at('15:00') });
+    expect(DO_NOT_CALL_HINT).toBe('do not call, plan without it');
+  });
+
+  it('lets a RETESTING tool be called, without a suffix', () => {
+    const tool = annotateTool(manifest, effectiveOf([doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('14:10') }))]), NOW, 'UTC');
+    expect(tool).toMatchObject({ description: 'Search the index.', suffix: null, status: ToolStatus.DOWN, retesting: true, doNotCall: false, hint: null });
+  });
+
+  it('lets a DEGRADED tool be called, with its suffix', () => {
+    const tool = annotateTool(manifest, effectiveOf([doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:28') }))]), NOW, 'UTC');
+    expect(tool).toMatchObject({ status: ToolStatus.DEGRADED, doNotCall: false, hint: null });
+    expect(tool.description).toBe('Search the index. (intermittent — last failure 2 min ago, retry tolerated)');
+  });
+
+  it('refuses health computed for another tool', () => {
+    const other = resolveCascade('other_tool', CONTEXT, [], NOW);
+    expect(() => annotateTool(manifest, other, NOW, 'UTC')).toThrow(/other_tool/);
+  });
+});
+
+describe('departedClientTools', () => {
+  const disconnectedAt = at('14:00');
+  const disconnect = (toolName: string, description: string | null) =>
+    markUnavailable({
+      key: { scope: Scope.SESSION, scopeId: 's1', toolName },
+      source: 'foot-disconnect',
+      now: disconnectedAt,
+      historyLimit: 20,
+      code: ToolErrorCode.BACKEND_UNREACHABLE,
+      description,
+    })(null)!;
+
+  const readFile = disconnect('client_file_read', 'Read a file on the client machine.');
+  const shell = disconnect('client_shell', null);
+  const stillSent = disconnect('client_file_write', 'Write a file.');
+  const reconnected = markAvailable({ key: { scope: Scope.SESSION, scopeId: 's1', toolName: 'client_ide' }, source: 'foot-connect', now: at('14:20'), historyLimit: 20 })(
+    disconnect('client_ide', 'IDE bridge.'),
+  )!;
+  const pinnedOk = { ...disconnect('client_pinned', 'Pinned.'), ...pinned(ToolStatus.OK) };
+  const retesting = { ...disconnect('client_retest', 'Retest.'), expectedRecoveryAt: at('14:10') };
+  const userScoped = doc(Scope.USER, 'alice', down(), 'client_user_scoped');
+
+  it('lists SESSION tools that are DOWN and missing from the input, sorted, with their stored description', () => {
+    const departed = departedClientTools(
+      [shell, stillSent, userScoped, reconnected, readFile, pinnedOk, retesting],
+      new Set(['client_file_write', 'mcp_search']),
+      NOW,
+      'UTC',
+    );
+    expect(departed.map((t) => t.name)).toEqual(['client_file_read', 'client_shell']);
+    expect(departed[0]).toMatchObject({
+      description: 'Read a file on the client machine. (unavailable since 14:00)',
+      suffix: 'unavailable since 14:00',
+      status: ToolStatus.DOWN,
+      doNotCall: true,
+      hint: DO_NOT_CALL_HINT,
+    });
+    expect(departed[0].reason.matched).toMatchObject({ scope: Scope.SESSION, scopeId: 's1', by: 'system:foot-disconnect', since: disconnectedAt });
+    expect(departed[1].description).toBe('unavailable since 14:00');
+  });
+
+  it('writes the time in the turn zone', () => {
+    expect(departedClientTools([readFile], new Set(), NOW, 'Europe/Berlin')[0].suffix).toBe('unavailable since 16:00');
+  });
+
+  it('lists nothing once every tool is sent again', () => {
+    expect(departedClientTools([readFile, shell], new Set(['client_file_read', 'client_shell']), NOW, 'UTC')).toEqual([]);
+  });
+});

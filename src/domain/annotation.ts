@@ -1,0 +1,118 @@
+import { ToolManifest } from './audience';
+import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
+import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
+import { formatClock } from './clock-format';
+import { encodeKey } from './health-key';
+import { Scope } from './scope';
+import { ToolHealthDocument } from './tool-health-document';
+import { ToolStatus } from './tool-status';
+
+/** The recipe hint of §9 for a tool that is DOWN and not RETESTING. */
+export const DO_NOT_CALL_HINT = 'do not call, plan without it';
+
+const MINUTE_MS = 60_000;
+
+/** One manifest entry as the LLM will see it this turn (§9, D15). */
+export interface AnnotatedTool {
+  name: string;
+  /** The original description with the suffix appended (see withSuffix). */
+  description: string;
+  suffix: string | null;
+  status: ToolStatus;
+  retesting: boolean;
+  /** DOWN and not RETESTING: listed so the LLM knows the tool exists, but not to be called. */
+  doNotCall: boolean;
+  hint: string | null;
+  reason: CascadeTrace;
+}
+
+/**
+ * The §9 description suffix, or null. Cooldowns never appear: the LLM should still use a tool
+ * in cooldown, only the diagnosis is skipped. RETESTING gets none (D5): the next call tries it.
+ */
+export function annotationSuffix(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+  if (effective.status === ToolStatus.OK || effective.retesting) return null;
+  if (effective.status === ToolStatus.DEGRADED) {
+    const winner = effective.winner;
+    const lastFailure = winner?.lastFailureAt ?? winner?.since ?? now;
+    // At least 1: "0 min ago" reads as "not failing"; a clock-skewed future instant too.
+    const minutes = Math.max(1, Math.floor((now.getTime() - lastFailure.getTime()) / MINUTE_MS));
+    return `intermittent — last failure ${minutes} min ago, retry tolerated`;
+  }
+  const back = expectedBackAt(effective, now);
+  if (back) return `currently unavailable — expected back at ${formatClock(back, now, timeZone)}`;
+  return `unavailable since ${formatClock(effectiveSince(effective) ?? now, now, timeZone)}`;
+}
+
+/**
+ * When a DOWN tool should be usable again; null when nobody estimated it.
+ * A pinned DOWN ends with the pin, unless the entry is DOWN in its own right: then it is back
+ * only when both the pin and its own estimate have passed, and unknown when it has none.
+ */
+function expectedBackAt(effective: EffectiveHealth, now: Date): Date | null {
+  const winner = effective.winner;
+  if (!winner) return null;
+  const own = winner.expectedRecoveryAt && winner.expectedRecoveryAt.getTime() > now.getTime() ? winner.expectedRecoveryAt : null;
+  if (effective.reason !== CascadeReason.PINNED || !winner.pin) return own;
+  if (winner.status !== ToolStatus.DOWN) return winner.pin.until;
+  if (!winner.expectedRecoveryAt) return null;
+  return own && own.getTime() > winner.pin.until.getTime() ? own : winner.pin.until;
+}
+
+/**
+ * "Reads a file. (unavailable since 14:00)": the suffix in parentheses after the original text
+ * (trailing whitespace trimmed), so the tool's own wording stays intact and the note is
+ * recognisable. A tool with no description gets the bare suffix: nothing to set it apart from.
+ */
+export function withSuffix(description: string, suffix: string | null): string {
+  if (suffix === null) return description;
+  const base = description.trimEnd();
+  return base === '' ? suffix : `${base} (${suffix})`;
+}
+
+export function annotateTool(
+  manifest: ToolManifest,
+  effective: EffectiveHealth,
+  now: Date,
+  timeZone: string,
+): AnnotatedTool {
+  if (effective.toolName !== manifest.name) {
+    throw new Error(`annotateTool: health of ${effective.toolName} given for ${manifest.name}`);
+  }
+  const suffix = annotationSuffix(effective, now, timeZone);
+  const doNotCall = isKnownDown(effective);
+  return {
+    name: manifest.name,
+    description: withSuffix(manifest.description, suffix),
+    suffix,
+    status: effective.status,
+    retesting: effective.retesting,
+    doNotCall,
+    hint: doNotCall ? DO_NOT_CALL_HINT : null,
+    reason: explainCascade(effective),
+  };
+}
+
+/**
+ * D15b: client tools that left with their client. The caller no longer sends them, but the LLM
+ * must still learn they exist and are down (§1 problem 1), so each SESSION entry that is DOWN
+ * and not RETESTING (a pin counts) and is missing from the input is listed with the description
+ * stored at disconnect. Rendered like any other DOWN entry, which for a disconnect (no estimate)
+ * is "unavailable since HH:MM". Sorted by name for a stable manifest.
+ */
+export function departedClientTools(
+  sessionDocs: ToolHealthDocument[],
+  inputNames: ReadonlySet<string>,
+  now: Date,
+  timeZone: string,
+): AnnotatedTool[] {
+  const departed: AnnotatedTool[] = [];
+  for (const doc of sessionDocs) {
+    if (doc.scope !== Scope.SESSION || doc.scopeId === null || inputNames.has(doc.toolName)) continue;
+    // The entry judged on its own, exactly as the cascade judges it (pins, RETESTING).
+    const effective = resolveCascade(doc.toolName, { sessionId: doc.scopeId }, new Map([[encodeKey(doc), doc]]), now);
+    if (!isKnownDown(effective)) continue;
+    departed.push(annotateTool({ name: doc.toolName, description: doc.description ?? '' }, effective, now, timeZone));
+  }
+  return departed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

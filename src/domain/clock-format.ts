@@ -1,0 +1,75 @@
+import { DomainError } from './domain-error';
+
+interface LocalParts {
+  day: string;
+  clock: string;
+}
+
+/**
+ * One formatter per zone: building an Intl.DateTimeFormat costs far more than using one, and the
+ * manifest annotation formats once per tool per turn. Case variants of a zone name are all valid
+ * and would each get an entry, so the cache is bounded; past the bound it simply starts over.
+ */
+const MAX_CACHED_ZONES = 512;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (formatter) return formatter;
+  if (typeof timeZone !== 'string' || timeZone.trim() === '') {
+    throw DomainError.invalid('timeZone', 'must be an IANA time zone name, e.g. Europe/Berlin');
+  }
+  try {
+    // h23, not hour12:false: the latter renders midnight as "24" in some ICU versions.
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+  } catch {
+    throw DomainError.invalid('timeZone', `unknown IANA time zone: ${timeZone}`);
+  }
+  if (formatters.size >= MAX_CACHED_ZONES) formatters.clear();
+  formatters.set(timeZone, formatter);
+  return formatter;
+}
+
+/** Throws DomainError INVALID_ARGUMENT (field "timeZone") unless `timeZone` is a known IANA zone. */
+export function assertTimeZone(timeZone: string): void {
+  formatterFor(timeZone);
+}
+
+function localParts(instant: Date, timeZone: string): LocalParts {
+  if (!(instant instanceof Date) || Number.isNaN(instant.getTime())) {
+    throw DomainError.invalid('instant', 'must be a valid date');
+  }
+  let year = '';
+  let month = '';
+  let day = '';
+  let hour = '';
+  let minute = '';
+  // Picked by type, so the locale's ordering and separators never matter.
+  for (const part of formatterFor(timeZone).formatToParts(instant)) {
+    if (part.type === 'year') year = part.value.padStart(4, '0');
+    else if (part.type === 'month') month = part.value;
+    else if (part.type === 'day') day = part.value;
+    else if (part.type === 'hour') hour = part.value;
+    else if (part.type === 'minute') minute = part.value;
+  }
+  return { day: `${year}-${month}-${day}`, clock: `${hour}:${minute}` };
+}
+
+/**
+ * "HH:MM" (24 h) in `timeZone` when `instant` falls on the same local calendar day as `now`,
+ * else "YYYY-MM-DD HH:MM" (D15): an LLM reading "back at 09:00" late in the evening would
+ * otherwise assume this morning.
+ */
+export function formatClock(instant: Date, now: Date, timeZone: string): string {
+  const at = localParts(instant, timeZone);
+  const today = localParts(now, timeZone);
+  return at.day === today.day ? at.clock : `${at.day} ${at.clock}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Every failure the service reports on purpose. One filter maps each code to an HTTP status and a
+ * GraphQL error code (src/errors), exhaustively: a new code fails the build until it is mapped.
+ */
+export enum DomainErrorCode {
+  INVALID_ARGUMENT = 'INVALID_ARGUMENT',
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  CONFLICT = 'CONFLICT',
+  UNAVAILABLE = 'UNAVAILABLE',
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    /** The request field the error is about, when there is one (e.g. "scopeId"). */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  static invalid(field: string, message: string): DomainError {
+    return new DomainError(DomainErrorCode.INVALID_ARGUMENT, `${field}: ${message}`, field);
+  }
+
+  static notFound(message: string): DomainError {
+    return new DomainError(DomainErrorCode.NOT_FOUND, message);
+  }
+
+  static conflict(message: string): DomainError {
+    return new DomainError(DomainErrorCode.CONFLICT, message);
+  }
+}

@@ -1,0 +1,86 @@
+import { annotationSuffix } from './annotation';
+import { CascadeReason, EffectiveHealth, isKnownDown } from './cascade';
+import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
+import { formatClock } from './clock-format';
+import { Scope } from './scope';
+import { ToolErrorCode, isToolFault } from './tool-error-code';
+import { ToolHealthDocument } from './tool-health-document';
+
+export interface ExplainInput {
+  toolName: string;
+  /** Whether any source of the registry serves the name right now. */
+  registryKnows: boolean;
+  effective: EffectiveHealth;
+  now: Date;
+  timeZone: string;
+}
+
+export interface Explanation {
+  /** null when the tool can be called. */
+  code: ToolErrorCode | null;
+  /** Callable now: the registry serves it and it is not known DOWN. */
+  usable: boolean;
+  /** For the LLM, in place of the bare "Unknown tool: <name>". */
+  message: string;
+  trace: CascadeTrace;
+}
+
+/**
+ * D16: answer "Unknown tool" honestly. NOT_REGISTERED only when neither the registry nor the
+ * health store knows the name in this context; a tool that left with its client, or whose
+ * backend is down, is explained as such, with when and for how long.
+ */
+export function explainUnknownTool(input: ExplainInput): Explanation {
+  const { toolName, registryKnows, effective, now, timeZone } = input;
+  const trace = explainCascade(effective);
+
+  if (isKnownDown(effective)) {
+    const winner = effective.winner!;
+    const code = downCode(winner, registryKnows);
+    if (winner.scope === Scope.SESSION && code === ToolErrorCode.BACKEND_UNREACHABLE) {
+      const since = formatClock(effectiveSince(effective) ?? now, now, timeZone);
+      return {
+        code,
+        usable: false,
+        message: `Tool ${toolName} is temporarily unreachable since ${since} (the client disconnected); do not call it until it reconnects.`,
+        trace,
+      };
+    }
+    const how = effective.reason === CascadeReason.PINNED ? 'pinned DOWN by an admin' : 'DOWN';
+    return {
+      code,
+      usable: false,
+      message: `Tool ${toolName} is ${annotationSuffix(effective, now, timeZone)} (${how} at ${winner.scope} scope); do not call it, plan without it.`,
+      trace,
+    };
+  }
+
+  if (registryKnows) {
+    const suffix = annotationSuffix(effective, now, timeZone);
+    const note = effective.retesting ? ' (retesting: the next call tries it)' : suffix ? ` (${suffix})` : '';
+    return { code: null, usable: true, message: `Tool ${toolName} is available${note}.`, trace };
+  }
+
+  if (effective.considered.length === 0) {
+    return { code: ToolErrorCode.NOT_REGISTERED, usable: false, message: `Unknown tool: ${toolName}`, trace };
+  }
+
+  // Known to the health store but served by no source now: its backend went away without a
+  // DOWN write (or one that has since cleared). Not "unknown", and not callable either.
+  return {
+    code: ToolErrorCode.BACKEND_UNREACHABLE,
+    usable: false,
+    message: `Tool ${toolName} was registered before but is currently not reachable; do not call it now.`,
+    trace,
+  };
+}
+
+/**
+ * The stored code when it names a tool fault. Otherwise (a system write without one, a pin over
+ * an OK entry): SESSION entries are client binds and a registry that no longer serves the name
+ * lost its backend, so BACKEND_UNREACHABLE; a backend still registered but down, BACKEND_FAILED.
+ */
+function downCode(winner: ToolHealthDocument, registryKnows: boolean): ToolErrorCode {
+  if (winner.code !== null && isToolFault(winner.code)) return winner.code;
+  return winner.scope === Scope.SESSION || !registryKnows ? ToolErrorCode.BACKEND_UNREACHABLE : ToolErrorCode.BACKEND_FAILED;
+}

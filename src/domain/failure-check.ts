@@ -1,0 +1,190 @@
+import { ToolHealthClassification, USER_CLASSES } from './classification';
+import { EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
+import { assertFailureClassification, cooldownEntryKey, isCooldownActive } from './cooldown-policy';
+import { contextScopeId } from './health-key';
+import { Scope } from './scope';
+import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
+import { ToolErrorCode, isToolFault } from './tool-error-code';
+
+/** Why a failure does or does not spawn a diagnosis (D8), like a feature flag's evaluation reason. */
+export enum FailureReason {
+  /** NOT_REGISTERED / DISALLOWED: nothing about the tool's health (§3.1). */
+  NOT_A_TOOL_FAULT = 'NOT_A_TOOL_FAULT',
+  /** A matching active cooldown: reflect the error, no new diagnosis (§6). */
+  IN_COOLDOWN = 'IN_COOLDOWN',
+  /** Effective status DOWN and not RETESTING: the tool is known down (D8). */
+  KNOWN_DOWN = 'KNOWN_DOWN',
+  /** The synchronous checker already classified the error (§7 second row). */
+  CLASSIFIED_BY_CHECKER = 'CLASSIFIED_BY_CHECKER',
+  /** Eligible for a diagnosis; the queue coalesces on coalescingKey. */
+  ELIGIBLE = 'ELIGIBLE',
+}
+
+export interface CooldownHit {
+  docId: string;
+  errorSignature: string;
+  userId: string | null;
+}
+
+/** The checker's cooldown, for the caller to run through applyCooldown on that key. */
+export interface CheckerCooldownWrite {
+  key: HealthKey;
+  errorSignature: string;
+  userId: string | null;
+  classification: ToolHealthClassification;
+}
+
+export interface FailureReport {
+  toolName: string;
+  context: CallContext;
+  code: ToolErrorCode;
+  errorSignature: string;
+  /** Supplied by the synchronous checker when the error is clearly classifiable. */
+  classification?: ToolHealthClassification | null;
+  /** The cascade's stored documents by id (may hold others; only the cascade's are used). */
+  entries: ReadonlyMap<string, ToolHealthDocument>;
+  now: Date;
+}
+
+export interface FailureDecision {
+  spawn: boolean;
+  reason: FailureReason;
+  /** True whenever there is no spawn: the original error goes back to the LLM. */
+  reflectError: boolean;
+  retryAt: Date | null;
+  retryAfterSeconds: number | null;
+  coalescingKey: string;
+  hit: CooldownHit | null;
+  cooldownWrite: CheckerCooldownWrite | null;
+  /** Ids of stored cascade documents whose lastFailureAt becomes `now` (recordFailure). */
+  failureMarks: string[];
+  effective: EffectiveHealth;
+}
+
+/** D8: the narrowest active entry for (signature, caller); within one document the caller's own entry first. */
+function findHit(
+  considered: ToolHealthDocument[],
+  errorSignature: string,
+  userId: string | null,
+  now: Date,
+): { doc: ToolHealthDocument; entry: CooldownEntry } | null {
+  const owners = userId === null ? [null] : [userId, null];
+  for (const doc of considered) {
+    for (const owner of owners) {
+      const entry = doc.cooldowns.find(
+        (e) => e.errorSignature === errorSignature && e.userId === owner && isCooldownActive(e, now),
+      );
+      if (entry) return { doc, entry };
+    }
+  }
+  return null;
+}
+
+const SCOPE_WIDE_TARGETS: readonly Scope[] = [Scope.PROJECT, Scope.TENANT, Scope.GLOBAL];
+
+/**
+ * D8 third bullet. A user-class verdict for a caller without a userId cannot be pinned to a
+ * user, so it falls back to the scope-wide rule with userId null (GLOBAL at the latest): the
+ * alternative, no cooldown, would send every anonymous 403 to a diagnosis.
+ */
+function checkerTarget(
+  toolName: string,
+  context: CallContext,
+  classification: ToolHealthClassification,
+): { key: HealthKey; userId: string | null } {
+  const userId = context.userId ?? null;
+  if (USER_CLASSES.has(classification) && userId !== null) {
+    return { key: { scope: Scope.USER, scopeId: userId, toolName }, userId };
+  }
+  for (const scope of SCOPE_WIDE_TARGETS) {
+    const scopeId = contextScopeId(scope, context);
+    if (scopeId !== undefined) return { key: { scope, scopeId, toolName }, userId: null };
+  }
+  /* istanbul ignore next -- GLOBAL is always present */
+  throw new Error('unreachable: GLOBAL is part of every cascade');
+}
+
+/** The failure path of §6/§7 with D8. Pure: the caller applies the hit, marks and write. */
+export function checkFailure(input: FailureReport): FailureDecision {
+  const { toolName, context, errorSignature, now } = input;
+  const classification =
+    input.classification == null ? null : assertFailureClassification('classification', input.classification);
+  const effective = resolveCascade(toolName, context, input.entries, now);
+  const coalescingKey = `${toolName}:${errorSignature}`;
+  const base = { coalescingKey, effective };
+
+  if (!isToolFault(input.code)) {
+    return {
+      ...base, spawn: false, reason: FailureReason.NOT_A_TOOL_FAULT, reflectError: true,
+      retryAt: null, retryAfterSeconds: null, hit: null, cooldownWrite: null, failureMarks: [],
+    };
+  }
+
+  const userId = context.userId ?? null;
+  const matched = findHit(effective.considered, errorSignature, userId, now);
+  const hit = matched && { docId: matched.doc.id, errorSignature, userId: matched.entry.userId };
+  const failureMarks = effective.considered.map((d) => d.id);
+  const knownDown = isKnownDown(effective);
+  // "Until when" no diagnosis: the cooldown that stopped it, else the outage's estimate. A new
+  // checker cooldown's expiry is only known once the caller has applied it to the stored doc.
+  const retryAt = matched?.entry.nextSpawnAllowedAt ?? (knownDown ? effective.winner?.expectedRecoveryAt ?? null : null);
+  const noSpawn = (reason: FailureReason, cooldownWrite: CheckerCooldownWrite | null): FailureDecision => ({
+    ...base, spawn: false, reason, reflectError: true, hit, cooldownWrite, failureMarks,
+    retryAt, retryAfterSeconds: retryAt && Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)),
+  });
+
+  if (classification) {
+    const target = checkerTarget(toolName, context, classification);
+    return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, { ...target, errorSignature, classification });
+  }
+  if (matched) return noSpawn(FailureReason.IN_COOLDOWN, null);
+  if (knownDown) return noSpawn(FailureReason.KNOWN_DOWN, null);
+  return {
+    ...base, spawn: true, reason: FailureReason.ELIGIBLE, reflectError: false, retryAt: null, retryAfterSeconds: null,
+    hit: null, cooldownWrite: null, failureMarks,
+  };
+}
+
+/** D8: the narrowest matching entry counts the hit. Same reference when the entry is gone. */
+export function recordHit(
+  doc: ToolHealthDocument,
+  hit: { errorSignature: string; userId: string | null },
+  now: Date,
+): ToolHealthDocument {
+  const hits = new Map([[cooldownEntryKey(hit.errorSignature, hit.userId), { count: 1, lastTriggeredAt: now }]]);
+  return applyBufferedBookkeeping(doc, { hits, lastFailureAt: null });
+}
+
+export function recordFailure(doc: ToolHealthDocument, now: Date): ToolHealthDocument {
+  return applyBufferedBookkeeping(doc, { hits: new Map(), lastFailureAt: now });
+}
+
+/** Bookkeeping collected per document between flushes (D10b); keys from cooldownEntryKey. */
+export interface BufferedBookkeeping {
+  hits: ReadonlyMap<string, { count: number; lastTriggeredAt: Date }>;
+  lastFailureAt: Date | null;
+}
+
+/**
+ * D10b flush. Entries that disappeared meanwhile (sweep, cap, admin) are ignored: their hits
+ * describe a cooldown that no longer exists. Timestamps only move forward, so a late flush
+ * never rewinds a newer value. Same reference when nothing applies.
+ */
+export function applyBufferedBookkeeping(doc: ToolHealthDocument, b: BufferedBookkeeping): ToolHealthDocument {
+  let changed = false;
+  const cooldowns = doc.cooldowns.map((e) => {
+    const buffered = b.hits.get(cooldownEntryKey(e.errorSignature, e.userId));
+    if (!buffered || buffered.count <= 0) return e;
+    changed = true;
+    return { ...e, hits: e.hits + buffered.count, lastTriggeredAt: later(e.lastTriggeredAt, buffered.lastTriggeredAt) };
+  });
+  const lastFailureAt = b.lastFailureAt ? later(doc.lastFailureAt, b.lastFailureAt) : doc.lastFailureAt;
+  if (lastFailureAt !== doc.lastFailureAt) changed = true;
+  if (!changed) return doc;
+  // updatedAt is left alone: bookkeeping is not a change of health (no event, D13).
+  return { ...doc, cooldowns, lastFailureAt };
+}
+
+function later(a: Date | null, b: Date): Date {
+  return a !== null && a.getTime() >= b.getTime() ? a : b;
+}

@@ -1,0 +1,98 @@
+import { Diagnosis, HealthKey, HistoryItem, ToolHealthDocument } from './tool-health-document';
+import { encodeKey } from './health-key';
+import { ToolErrorCode } from './tool-error-code';
+import { ToolStatus } from './tool-status';
+
+/** D12: history ring buffer size when the tenant has no setting. */
+export const DEFAULT_HISTORY_LIMIT = 20;
+
+/**
+ * A pure write: given the stored document (null when none exists) returns the document to
+ * store, or the very `current` it was given when nothing changes — then nothing is written.
+ */
+export type HealthReducer = (current: ToolHealthDocument | null) => ToolHealthDocument | null;
+
+/** A document that does not exist yet reads as this: status OK, neutral (D7). */
+export function newDocument(key: HealthKey, now: Date, tenantId: string | null = null): ToolHealthDocument {
+  return {
+    id: encodeKey(key),
+    scope: key.scope,
+    scopeId: key.scopeId,
+    toolName: key.toolName,
+    tenantId,
+    status: ToolStatus.OK,
+    since: now,
+    lastCheckedAt: null,
+    expectedRecoveryAt: null,
+    code: null,
+    lastFailureAt: null,
+    lastDiagnosis: null,
+    history: [],
+    cooldowns: [],
+    pin: null,
+    description: null,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export function isPinned(doc: ToolHealthDocument, now: Date): boolean {
+  return doc.pin !== null && doc.pin.until.getTime() > now.getTime();
+}
+
+/** D5: a problem whose expected recovery has come is RETESTING — computed, never stored. */
+export function isRetesting(doc: ToolHealthDocument, now: Date): boolean {
+  return (
+    doc.status !== ToolStatus.OK &&
+    doc.expectedRecoveryAt !== null &&
+    doc.expectedRecoveryAt.getTime() <= now.getTime()
+  );
+}
+
+/** Ring buffer, newest last (D12). */
+export function pushHistory(history: HistoryItem[], item: HistoryItem, limit: number): HistoryItem[] {
+  const next = [...history, item];
+  return next.length > limit ? next.slice(next.length - Math.max(1, limit)) : next;
+}
+
+export interface StatusWrite {
+  status: ToolStatus;
+  diagnosis: Diagnosis;
+  expectedRecoveryAt: Date | null;
+  code: ToolErrorCode | null;
+  historyLimit: number;
+  now: Date;
+  /** When the new status began, if the writer knows better than `now` (e.g. the disconnect). */
+  since?: Date;
+  tenantId?: string | null;
+  description?: string | null;
+}
+
+/**
+ * The one way a status is written: `since` moves only when the status changes, every write
+ * checks the entry, sets lastDiagnosis and pushes history (D12). A pinned status is kept until
+ * the pin ends (D4b); the verdict is still recorded so the history stays truthful.
+ */
+export function applyStatus(current: ToolHealthDocument, write: StatusWrite): ToolHealthDocument {
+  const pinned = isPinned(current, write.now);
+  const status = pinned ? current.status : write.status;
+  const changed = status !== current.status;
+  return {
+    ...current,
+    tenantId: current.tenantId ?? write.tenantId ?? null,
+    status,
+    since: changed ? (write.since ?? write.now) : current.since,
+    lastCheckedAt: write.now,
+    expectedRecoveryAt: pinned ? current.expectedRecoveryAt : status === ToolStatus.OK ? null : write.expectedRecoveryAt,
+    code: pinned ? current.code : status === ToolStatus.OK ? null : write.code,
+    description: write.description ?? current.description,
+    lastDiagnosis: write.diagnosis,
+    history: pushHistory(
+      current.history,
+      { ...write.diagnosis, status, recoveryAt: status === ToolStatus.OK ? null : write.expectedRecoveryAt },
+      write.historyLimit,
+    ),
+    updatedAt: write.now,
+  };
+}

@@ -1,0 +1,133 @@
+import { ToolHealthClassification } from './classification';
+import { cooldownEntryKey } from './cooldown-policy';
+import { Scope } from './scope';
+import { CooldownEntry, ToolHealthDocument } from './tool-health-document';
+import { ToolErrorCode } from './tool-error-code';
+import { ToolStatus } from './tool-status';
+
+export enum HealthEventType {
+  STATUS_CHANGED = 'STATUS_CHANGED',
+  COOLDOWN_SET = 'COOLDOWN_SET',
+  COOLDOWN_EXPIRED = 'COOLDOWN_EXPIRED',
+  INBOX_ITEM = 'INBOX_ITEM',
+}
+
+export interface StatusChangedPayload {
+  /** null when the document did not exist before (it read as OK). */
+  previousStatus: ToolStatus | null;
+  expectedRecoveryAt: Date | null;
+  code: ToolErrorCode | null;
+}
+
+export interface CooldownPayload {
+  errorSignature: string;
+  userId: string | null;
+  nextSpawnAllowedAt: Date;
+  windowMs: number;
+  lastClassification: ToolHealthClassification;
+}
+
+export interface InboxItemPayload {
+  /** The user to notify; null for a tool-wide outage (TECHNICALLY_BROKEN). */
+  userId: string | null;
+  classification: ToolHealthClassification;
+  note: string | null;
+  by: string;
+  code: ToolErrorCode | null;
+}
+
+interface EventBase {
+  /** `<docId>:<version>:<type>[:<errorSignature>:<userId|*>]`: the same write yields the same ids. */
+  id: string;
+  docId: string;
+  scope: Scope;
+  scopeId: string | null;
+  toolName: string;
+  /** The document's status after the write. */
+  status: ToolStatus;
+  at: Date;
+}
+
+export type HealthEvent = EventBase &
+  (
+    | { type: HealthEventType.STATUS_CHANGED; payload: StatusChangedPayload }
+    | { type: HealthEventType.COOLDOWN_SET; payload: CooldownPayload }
+    | { type: HealthEventType.COOLDOWN_EXPIRED; payload: CooldownPayload }
+    | { type: HealthEventType.INBOX_ITEM; payload: InboxItemPayload }
+  );
+
+/**
+ * D13: the events of one write, found by diffing the stored document before and after it, so
+ * every write path (system, checker, verdict, success, admin) emits the same way. Pass `after`
+ * as stored, with its new `version`: the ids embed it. `after.updatedAt` is the write's "now".
+ */
+export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHealthDocument): HealthEvent[] {
+  const now = after.updatedAt.getTime();
+  const base = (type: HealthEventType, suffix = '') => ({
+    id: `${after.id}:${after.version}:${type}${suffix}`,
+    docId: after.id,
+    scope: after.scope,
+    scopeId: after.scopeId,
+    toolName: after.toolName,
+    status: after.status,
+    at: after.updatedAt,
+  });
+  const events: HealthEvent[] = [];
+
+  // A missing document reads as OK (§4 default), so creating an OK one changes nothing.
+  if ((before?.status ?? ToolStatus.OK) !== after.status) {
+    events.push({
+      ...base(HealthEventType.STATUS_CHANGED),
+      type: HealthEventType.STATUS_CHANGED,
+      payload: { previousStatus: before?.status ?? null, expectedRecoveryAt: after.expectedRecoveryAt, code: after.code },
+    });
+  }
+
+  const previous = new Map((before?.cooldowns ?? []).map((e) => [cooldownEntryKey(e.errorSignature, e.userId), e]));
+  const current = new Map(after.cooldowns.map((e) => [cooldownEntryKey(e.errorSignature, e.userId), e]));
+  const cooldownEvent = (type: HealthEventType.COOLDOWN_SET | HealthEventType.COOLDOWN_EXPIRED, e: CooldownEntry): HealthEvent => ({
+    ...base(type, `:${e.errorSignature}:${e.userId ?? '*'}`),
+    type,
+    payload: {
+      errorSignature: e.errorSignature,
+      userId: e.userId,
+      nextSpawnAllowedAt: e.nextSpawnAllowedAt,
+      windowMs: e.windowMs,
+      lastClassification: e.lastClassification,
+    },
+  });
+
+  for (const [key, e] of current) {
+    const old = previous.get(key);
+    // Only a cooldown still running after the write is "set"; one ending at once sets nothing.
+    const movedLater = !old || e.nextSpawnAllowedAt.getTime() > old.nextSpawnAllowedAt.getTime();
+    if (movedLater && e.nextSpawnAllowedAt.getTime() > now) events.push(cooldownEvent(HealthEventType.COOLDOWN_SET, e));
+  }
+  for (const [key, old] of previous) {
+    if (old.nextSpawnAllowedAt.getTime() <= now) continue; // already over before this write: nothing ends now
+    const e = current.get(key);
+    if (!e) events.push(cooldownEvent(HealthEventType.COOLDOWN_EXPIRED, old));
+    else if (e.nextSpawnAllowedAt.getTime() <= now) events.push(cooldownEvent(HealthEventType.COOLDOWN_EXPIRED, e));
+  }
+
+  const d = after.lastDiagnosis;
+  const prior = before?.lastDiagnosis ?? null;
+  const isNew = d !== null && (prior === null || prior.at.getTime() !== d.at.getTime() || prior.by !== d.by);
+  if (d && isNew && d.classification !== null) {
+    // §3.2: USER_SPECIFIC_TECHNICAL → inbox item to that user; TECHNICALLY_BROKEN → optional, tool-wide.
+    const userId =
+      d.classification === ToolHealthClassification.USER_SPECIFIC_TECHNICAL
+        ? after.scopeId
+        : d.classification === ToolHealthClassification.TECHNICALLY_BROKEN
+          ? null
+          : undefined;
+    if (userId !== undefined) {
+      events.push({
+        ...base(HealthEventType.INBOX_ITEM),
+        type: HealthEventType.INBOX_ITEM,
+        payload: { userId, classification: d.classification, note: d.note, by: d.by, code: d.code },
+      });
+    }
+  }
+  return events;
+}

@@ -1,0 +1,107 @@
+import { DomainError } from './domain-error';
+import { CASCADE_ORDER, Scope } from './scope';
+import { CallContext, HealthKey } from './tool-health-document';
+
+/** D3a: the character set of tool names and scope ids. */
+export const ID_PATTERN = /^[A-Za-z0-9._:@/-]{1,256}$/;
+export const ID_PATTERN_SOURCE = '^[A-Za-z0-9._:@/-]{1,256}$';
+
+const SEPARATOR = '|';
+/** Never produced by escape(): every '%' it emits is followed by "25" or "7C". */
+const NULL_PART = '%00';
+
+function escape(part: string): string {
+  return part.replace(/%/g, '%25').replace(/\|/g, '%7C');
+}
+
+function unescape(part: string): string {
+  return part.replace(/%7C/g, '|').replace(/%25/g, '%');
+}
+
+/**
+ * Injective string encoding of a key, used as `_id` (D3a) so that point and batch reads are
+ * `_id` lookups. Injective for any strings, not only valid ids: the separator is escaped and
+ * null has a spelling no escaped string can take.
+ */
+export function encodeKey(key: HealthKey): string {
+  const scopeId = key.scopeId === null ? NULL_PART : escape(key.scopeId);
+  return [escape(key.scope), scopeId, escape(key.toolName)].join(SEPARATOR);
+}
+
+export function decodeKey(id: string): HealthKey {
+  const parts = id.split(SEPARATOR);
+  if (parts.length !== 3) {
+    throw DomainError.invalid('id', `not an encoded health key: ${id}`);
+  }
+  const [scope, scopeId, toolName] = parts;
+  return {
+    scope: unescape(scope) as Scope,
+    scopeId: scopeId === NULL_PART ? null : unescape(scopeId),
+    toolName: unescape(toolName),
+  };
+}
+
+export function validateId(field: string, value: unknown): string {
+  if (typeof value !== 'string' || !ID_PATTERN.test(value)) {
+    throw DomainError.invalid(field, 'must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -');
+  }
+  return value;
+}
+
+/** D6: GLOBAL has scopeId null, every other scope a valid non-empty id. */
+export function validateKey(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): HealthKey {
+  if (!Object.values(Scope).includes(key.scope as Scope)) {
+    throw DomainError.invalid('scope', `must be one of ${CASCADE_ORDER.join(', ')}`);
+  }
+  const scope = key.scope as Scope;
+  const toolName = validateId('toolName', key.toolName);
+  if (scope === Scope.GLOBAL) {
+    if (key.scopeId !== null && key.scopeId !== undefined) {
+      throw DomainError.invalid('scopeId', 'must be null for GLOBAL');
+    }
+    return { scope, scopeId: null, toolName };
+  }
+  if (key.scopeId === null || key.scopeId === undefined || key.scopeId === '') {
+    throw DomainError.invalid('scopeId', `is required for ${scope}`);
+  }
+  return { scope, scopeId: validateId('scopeId', key.scopeId), toolName };
+}
+
+export function validateContext(context: CallContext): CallContext {
+  const out: CallContext = {};
+  for (const field of ['sessionId', 'userId', 'projectId', 'tenantId'] as const) {
+    const value = context[field];
+    if (value !== undefined && value !== null) out[field] = validateId(field, value);
+  }
+  return out;
+}
+
+/** The scope id a context supplies for a scope; undefined when that level is absent (D6). */
+export function contextScopeId(scope: Scope, context: CallContext): string | null | undefined {
+  switch (scope) {
+    case Scope.SESSION:
+      return context.sessionId ?? undefined;
+    case Scope.USER:
+      return context.userId ?? undefined;
+    case Scope.PROJECT:
+      return context.projectId ?? undefined;
+    case Scope.TENANT:
+      return context.tenantId ?? undefined;
+    case Scope.GLOBAL:
+      return null;
+  }
+}
+
+/** The keys the cascade of §4 consults for one tool, narrow → wide, absent levels skipped. */
+export function cascadeKeys(toolName: string, context: CallContext): HealthKey[] {
+  const keys: HealthKey[] = [];
+  for (const scope of CASCADE_ORDER) {
+    const scopeId = contextScopeId(scope, context);
+    if (scopeId !== undefined) keys.push({ scope, scopeId, toolName });
+  }
+  return keys;
+}
+
+export function sameKey(a: HealthKey, b: HealthKey): boolean {
+  return a.scope === b.scope && a.scopeId === b.scopeId && a.toolName === b.toolName;
+}

@@ -1,0 +1,10 @@
+/** Whether the tool is usable (§2). RETESTING is never stored: it is computed on read (D5). */
+export enum ToolStatus {
+  OK = 'OK',
+  DEGRADED = 'DEGRADED',
+  DOWN = 'DOWN',
+}
+
+export function isProblem(status: ToolStatus): boolean {
+  return status !== ToolStatus.OK;
+}

@@ -1,0 +1,20 @@
+import { DomainErrorCode } from '../domain/domain-error';
+
+/** The one mapping of domain error codes; `satisfies Record<…>` makes a new code a compile error. */
+export const HTTP_STATUS_OF = {
+  [DomainErrorCode.INVALID_ARGUMENT]: 400,
+  [DomainErrorCode.UNAUTHENTICATED]: 401,
+  [DomainErrorCode.FORBIDDEN]: 403,
+  [DomainErrorCode.NOT_FOUND]: 404,
+  [DomainErrorCode.CONFLICT]: 409,
+  [DomainErrorCode.UNAVAILABLE]: 503,
+} as const satisfies Record<DomainErrorCode, number>;
+
+export const GRAPHQL_CODE_OF = {
+  [DomainErrorCode.INVALID_ARGUMENT]: 'BAD_USER_INPUT',
+  [DomainErrorCode.UNAUTHENTICATED]: 'UNAUTHENTICATED',
+  [DomainErrorCode.FORBIDDEN]: 'FORBIDDEN',
+  [DomainErrorCode.NOT_FOUND]: 'NOT_FOUND',
+  [DomainErrorCode.CONFLICT]: 'CONFLICT',
+  [DomainErrorCode.UNAVAILABLE]: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<DomainErrorCode, string>;

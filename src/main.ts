@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { configureApp, fastifyOptions } from './app.setup';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { JsonLogger } from './common/json-logger';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const logger = new JsonLogger(config.logLevel);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(fastifyOptions(config)), { logger });
+  configureApp(app, config);
+  await app.listen(config.port, config.host);
+  logger.log(`listening on ${config.host}:${config.port}`, 'Bootstrap');
+}
+
+void main();

@@ -1,0 +1,33 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/roles.decorator';
+import { ReadinessService } from './readiness.service';
+
+export class ProbeView {
+  @ApiProperty({ enum: ['ok', 'unavailable'] }) status: 'ok' | 'unavailable';
+  @ApiProperty({ required: false }) database?: 'up' | 'down';
+}
+
+/** Orchestrator probes: open without a key (D17). */
+@ApiTags('probes')
+@Public()
+@Controller('health')
+export class LivenessController {
+  constructor(private readonly readiness: ReadinessService) {}
+
+  @Get('live')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ProbeView })
+  live(): ProbeView {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOkResponse({ type: ProbeView })
+  @ApiServiceUnavailableResponse({ type: ProbeView })
+  async ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): Promise<ProbeView> {
+    const up = await this.readiness.databaseAnswers();
+    reply.status(up ? 200 : 503);
+    return up ? { status: 'ok', database: 'up' } : { status: 'unavailable', database: 'down' };
+  }
+}

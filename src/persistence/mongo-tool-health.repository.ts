@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Collection } from 'mongodb';
+import { FilterQuery, Model, trusted } from 'mongoose';
+import { AppConfig } from '../config/app-config';
+import { DomainError } from '../domain/domain-error';
+import { HealthReducer } from '../domain/health-entry';
+import { encodeKey } from '../domain/health-key';
+import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { KeyedMutex } from './keyed-mutex';
+import { toDomain, toRecord } from './tool-health.mapper';
+import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
+import { ToolHealthRecord } from './tool-health.schema';
+
+/** Another instance wrote the same key between our read and our write: read again. */
+const MAX_ATTEMPTS = 16;
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number })?.code === 11000;
+}
+
+@Injectable()
+export class MongoToolHealthRepository extends ToolHealthRepository {
+  private readonly mutex = new KeyedMutex();
+  private readonly singleWriter: boolean;
+  private readonly records: Collection<ToolHealthRecord>;
+
+  constructor(
+    @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
+    config: AppConfig,
+  ) {
+    super();
+    this.singleWriter = config.dbSingleWriter;
+    this.records = model.collection as unknown as Collection<ToolHealthRecord>;
+  }
+
+  // Point and batch reads go to the driver directly: the filter is built here from encoded
+  // ids (never from client objects), and skipping mongoose's query layer keeps the hot path lean.
+  async findById(id: string): Promise<ToolHealthDocument | null> {
+    const record = await this.records.findOne({ _id: id });
+    return record ? toDomain(record) : null;
+  }
+
+  async findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
+    if (ids.length === 0) return new Map();
+    const records = ids.length === 1 ? await this.records.find({ _id: ids[0] }).toArray() : await this.records.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    return new Map(records.map((r) => [r._id, toDomain(r)]));
+  }
+
+  mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult> {
+    const id = encodeKey(key);
+    return this.mutex.run(id, async () => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const before = await this.findById(id);
+        const reduced = reducer(before);
+        if (reduced === before || reduced === null) return { before, after: before, written: false };
+        const after: ToolHealthDocument = { ...reduced, id, version: (before?.version ?? 0) + 1 };
+        if (await this.tryWrite(before, after)) return { before, after, written: true };
+      }
+      throw DomainError.conflict(`too many concurrent writes to ${id}; retry`);
+    });
+  }
+
+  /** False on a lost race (version moved, or a first insert met an existing document). */
+  private async tryWrite(before: ToolHealthDocument | null, after: ToolHealthDocument): Promise<boolean> {
+    const record = toRecord(after);
+    if (!before) {
+      try {
+        await this.records.insertOne(record);
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    }
+    // D3: on FerretDB a version guard protects nothing and forces a full scan; single-writer
+    // mode relies on the in-process lock alone.
+    const filter = this.singleWriter ? { _id: after.id } : { _id: after.id, version: before.version };
+    const result = await this.records.replaceOne(filter, record);
+    return result.matchedCount === 1;
+  }
+
+  async list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]> {
+    const query: FilterQuery<ToolHealthRecord> = {};
+    if (filter.scope) query.scope = filter.scope;
+    if (filter.scopeId !== undefined) query.scopeId = filter.scopeId;
+    if (filter.toolName) query.toolName = filter.toolName;
+    if (filter.status) query.status = filter.status;
+    // trusted(): these operators are ours; sanitizeFilter would otherwise neutralise them.
+    if (filter.activeCooldownAt) query['cooldowns.nextSpawnAllowedAt'] = trusted({ $gt: filter.activeCooldownAt });
+    if (page.afterId !== undefined) query._id = trusted({ $gt: page.afterId });
+    const records = await this.model.find(query).sort({ _id: 1 }).limit(page.limit).lean<ToolHealthRecord[]>().exec();
+    return records.map(toDomain);
+  }
+
+  async deleteById(id: string): Promise<boolean> {
+    const result = await this.model.deleteOne({ _id: id }).exec();
+    return result.deletedCount === 1;
+  }
+}

@@ -1,0 +1,43 @@
+import { Global, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import mongoose from 'mongoose';
+import { AppConfig } from '../config/app-config';
+import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repository';
+import { MongoToolHealthRepository } from './mongo-tool-health.repository';
+import { TenantSettingsRepository } from './tenant-settings.repository';
+import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.schema';
+import { ToolHealthRepository } from './tool-health.repository';
+import { ToolHealthRecord, ToolHealthSchema } from './tool-health.schema';
+
+// No `$` operator or unknown path can reach a query from client input.
+mongoose.set('sanitizeFilter', true);
+mongoose.set('strictQuery', 'throw');
+
+@Global()
+@Module({
+  imports: [
+    MongooseModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        uri: config.mongodbUri,
+        // Fail fast with a 503 rather than queue requests while the database is away.
+        bufferCommands: false,
+        serverSelectionTimeoutMS: config.dbServerSelectionTimeoutMs,
+        connectTimeoutMS: 2000,
+        socketTimeoutMS: 10_000,
+        monitorCommands: config.dbMonitorCommands,
+        autoIndex: true,
+      }),
+    }),
+    MongooseModule.forFeature([
+      { name: ToolHealthRecord.name, schema: ToolHealthSchema },
+      { name: TenantSettingsRecord.name, schema: TenantSettingsSchema },
+    ]),
+  ],
+  providers: [
+    { provide: ToolHealthRepository, useClass: MongoToolHealthRepository },
+    { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
+  ],
+  exports: [ToolHealthRepository, TenantSettingsRepository],
+})
+export class PersistenceModule {}

@@ -1,0 +1,45 @@
+import { HealthReducer } from '../domain/health-entry';
+import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { Scope } from '../domain/scope';
+import { ToolStatus } from '../domain/tool-status';
+
+export interface MutationResult {
+  before: ToolHealthDocument | null;
+  after: ToolHealthDocument | null;
+  /** False when the reducer returned its input unchanged: nothing was sent to the database. */
+  written: boolean;
+}
+
+export interface ToolHealthFilter {
+  scope?: Scope;
+  scopeId?: string | null;
+  toolName?: string;
+  status?: ToolStatus;
+  /** Only documents with a cooldown whose nextSpawnAllowedAt is after this instant. */
+  activeCooldownAt?: Date;
+}
+
+export interface PageRequest {
+  limit: number;
+  /** Exclusive: the `_id` of the last document of the previous page. */
+  afterId?: string;
+}
+
+/** The port (and DI token) for the tool_health collection: one method per intent. */
+export abstract class ToolHealthRepository {
+  abstract findById(id: string): Promise<ToolHealthDocument | null>;
+
+  /** Many keys in ONE round trip (`{_id: {$in}}`, D3a). */
+  abstract findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>>;
+
+  /**
+   * Load, apply the pure reducer, write back guarded by `version`, retry on conflict (D3).
+   * Writes to one key are serialised inside the process.
+   */
+  abstract mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult>;
+
+  /** Ordered by `_id`, so a cursor stays stable while documents are written. */
+  abstract list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]>;
+
+  abstract deleteById(id: string): Promise<boolean>;
+}

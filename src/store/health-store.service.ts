@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/app-config';
+import { HealthReducer } from '../domain/health-entry';
+import { HealthKey } from '../domain/tool-health-document';
+import { TenantSettingsRepository } from '../persistence/tenant-settings.repository';
+import { MutationResult, ToolHealthRepository } from '../persistence/tool-health.repository';
+
+/** What every reducer factory needs to know about the moment and the tenant. */
+export interface WriteEnvironment {
+  now: Date;
+  historyLimit: number;
+  graceMs: number;
+}
+
+const TENANT_SETTINGS_TTL_MS = 5_000;
+
+/**
+ * The single write path for tool_health: resolves the tenant's history limit (D12), runs the
+ * pure reducer through the repository's guarded mutate (D3).
+ */
+@Injectable()
+export class HealthStore {
+  private readonly limits = new Map<string, { value: number; until: number }>();
+
+  constructor(
+    private readonly repository: ToolHealthRepository,
+    private readonly tenantSettings: TenantSettingsRepository,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async write(
+    key: HealthKey,
+    tenantId: string | null,
+    build: (env: WriteEnvironment) => HealthReducer,
+  ): Promise<MutationResult> {
+    const env: WriteEnvironment = {
+      now: this.clock.now(),
+      historyLimit: await this.historyLimitFor(tenantId),
+      graceMs: this.config.cooldownGraceMs,
+    };
+    return this.repository.mutate(key, build(env));
+  }
+
+  /**
+   * The tenant's ring-buffer size, else the default (GLOBAL has no tenant). Cached briefly:
+   * a changed limit applies to writes within a few seconds, on every instance.
+   */
+  async historyLimitFor(tenantId: string | null): Promise<number> {
+    if (!tenantId) return this.config.historyLimitDefault;
+    const now = Date.now();
+    const cached = this.limits.get(tenantId);
+    if (cached && cached.until > now) return cached.value;
+    const settings = await this.tenantSettings.find(tenantId);
+    const value = settings?.historyLimit ?? this.config.historyLimitDefault;
+    this.limits.set(tenantId, { value, until: now + TENANT_SETTINGS_TTL_MS });
+    return value;
+  }
+
+  /** Called after this instance changed a tenant's settings, so its own writes see it at once. */
+  forgetTenant(tenantId: string): void {
+    this.limits.delete(tenantId);
+  }
+}

@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, Max, Min, ValidateIf } from 'class-validator';
+
+export class SetHistoryLimitDto {
+  @ApiProperty({ type: Number, nullable: true, minimum: 1, maximum: 1000, description: 'null = back to the default (D12)' })
+  @ValidateIf((_, value) => value !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  historyLimit: number | null;
+}
+
+export class TenantSettingsView {
+  @ApiProperty() tenantId: string;
+  @ApiProperty({ type: Number, nullable: true }) historyLimit: number | null;
+  @ApiProperty({ description: 'the limit writes use now: the setting or the default' }) effectiveHistoryLimit: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt: Date | null;
+  @ApiProperty({ type: String, nullable: true }) updatedBy: string | null;
+}

@@ -1,0 +1,80 @@
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Test } from '@nestjs/testing';
+import { Connection } from 'mongoose';
+import request from 'supertest';
+import { AppModule } from '../../src/app.module';
+import { configureApp, fastifyOptions } from '../../src/app.setup';
+import { Clock } from '../../src/common/clock';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { API_KEYS_ENV, KEYS } from './api-keys';
+import { FakeClock } from './fake-clock';
+
+/** One database per jest worker, named so it can never be mistaken for a real one. */
+export function testDatabaseUri(): string {
+  const base = process.env.TEST_MONGODB_URI;
+  if (!base) throw new Error('TEST_MONGODB_URI is not set: run the e2e tier through jest (its global setup starts the database)');
+  const url = new URL(base);
+  const name = url.pathname.replace(/^\//, '') || `tas_test_w${process.env.JEST_WORKER_ID ?? '0'}`;
+  if (!/test/i.test(name)) throw new Error(`refusing database "${name}": a test database's name must contain "test"`);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function testDbKind(): string {
+  return process.env.TEST_DB_KIND ?? 'ferretdb';
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  clock: FakeClock;
+  config: AppConfig;
+  connection: Connection;
+  http: ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    MONGODB_URI: testDatabaseUri(),
+    API_KEYS: API_KEYS_ENV,
+    DB_SINGLE_WRITER: String(testDbKind() === 'ferretdb'),
+    DB_MONITOR_COMMANDS: 'true',
+    DB_SERVER_SELECTION_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+export async function createTestApp(options: { env?: Record<string, string>; clock?: FakeClock } = {}): Promise<TestApp> {
+  const config = loadConfig(testEnv(options.env));
+  const clock = options.clock ?? new FakeClock();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(fastifyOptions(config)), { logger: false });
+  configureApp(app, config);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  const connection = app.get<Connection>(getConnectionToken());
+  return {
+    app,
+    clock,
+    config,
+    connection,
+    http: request(app.getHttpServer()),
+    close: () => app.close(),
+  };
+}
+
+/** Empties every collection but keeps indexes, so each test starts from nothing. */
+export async function resetDatabase(connection: Connection): Promise<void> {
+  const collections = await connection.db!.collections();
+  await Promise.all(collections.map((c) => c.deleteMany({})));
+}
+
+export { KEYS };

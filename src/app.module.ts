@@ -3,6 +3,9 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CascadeModule } from './cascade/cascade.module';
 import { ConfigModule } from './config/config.module';
+import { CooldownModule } from './cooldown/cooldown.module';
+import { DiagnosisModule } from './diagnosis/diagnosis.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { OpsModule } from './ops/ops.module';
 import { PersistenceModule } from './persistence/persistence.module';
@@ -19,6 +22,9 @@ import { TenantsModule } from './tenants/tenants.module';
     HealthModule,
     CascadeModule,
     TenantsModule,
+    CooldownModule,
+    DiagnosisModule,
+    EventsModule,
     AdminModule,
   ],
 })

@@ -109,7 +109,11 @@ function tcpAccepts(port, timeoutMs = 1_000) {
 }
 
 let mongodbModule;
-async function pingOnce(uri) {
+/**
+ * Connects and runs `ping` then `serverStatus`. Resolves to null when the server is not
+ * answering yet, else to the pid it reports (undefined if it reports none).
+ */
+async function probe(uri) {
   mongodbModule ??= await import('mongodb');
   const client = new mongodbModule.MongoClient(uri, {
     directConnection: true,
@@ -120,13 +124,32 @@ async function pingOnce(uri) {
   });
   try {
     await client.connect();
-    const reply = await client.db('admin').command({ ping: 1 });
-    return reply?.ok === 1;
+    const admin = client.db('admin');
+    const reply = await admin.command({ ping: 1 });
+    if (reply?.ok !== 1) return null;
+    const status = await admin.command({ serverStatus: 1 }).catch(() => null);
+    return { pid: status?.pid === undefined ? undefined : Number(status.pid) };
   } catch {
-    return false;
+    return null;
   } finally {
     await client.close(true).catch(() => {});
   }
+}
+
+/** Rejects when something already listens on 127.0.0.1:port. */
+function assertPortFree(port) {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', (err) => {
+      const e = new Error(
+        err.code === 'EADDRINUSE' ? `port ${port} on ${HOST} is already in use` : `port ${port} on ${HOST}: ${err.message}`,
+      );
+      e.addressInUse = err.code === 'EADDRINUSE';
+      reject(e);
+    });
+    server.listen({ host: HOST, port, exclusive: true }, () => server.close(() => resolve()));
+  });
 }
 
 /** Children still running, killed (SIGKILL) if this Node process exits without stopping them. */
@@ -248,7 +271,6 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
   const stop = () => {
     stopping ??= (async () => {
       if (exitInfo) return;
-      child.stdin?.end();
       child.kill('SIGTERM');
       const killTimer = setTimeout(() => {
         if (!exitInfo) child.kill('SIGKILL');
@@ -278,7 +300,15 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
         throw failure(`${kind} was not ready within ${Math.round(timeoutMs / 1000)} s (it has been stopped)`);
       }
       if (listeningPort !== null && (await tcpAccepts(listeningPort)) && !exitInfo) {
-        if (await pingOnce(`mongodb://${HOST}:${listeningPort}`)) return;
+        const answer = await probe(`mongodb://${HOST}:${listeningPort}`);
+        // serverStatus.pid tells our server from another process that holds the port.
+        if (answer && answer.pid !== undefined && answer.pid !== child.pid) {
+          await stop();
+          const err = failure(`port ${listeningPort} is answered by another server (pid ${answer.pid}), not by ${kind} pid ${child.pid}`);
+          err.addressInUse = true;
+          throw err;
+        }
+        if (answer && !exitInfo) return;
       }
       await Promise.race([sleep(100), exited]);
     }
@@ -342,7 +372,10 @@ export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READ
 
   installDatabase(kind);
 
-  if (port) return startOnce(kind, { dataDir: dir, port, log, timeoutMs });
+  if (port) {
+    await assertPortFree(port);
+    return startOnce(kind, { dataDir: dir, port, log, timeoutMs });
+  }
   if (kind === 'mongo-java-server') {
     // The launcher binds port 0 and reports the port it got: no race with other processes.
     return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs });

@@ -189,3 +189,9 @@ export function expireCooldowns(
   });
   return changed ? { ...doc, cooldowns, updatedAt: now } : doc;
 }
+
+/** Admin repair: drop one entry, ladder and all. Same reference when there is no such entry. */
+export function removeCooldown(doc: ToolHealthDocument, errorSignature: string, userId: string | null, now: Date): ToolHealthDocument {
+  const cooldowns = doc.cooldowns.filter((e) => !(e.errorSignature === errorSignature && e.userId === userId));
+  return cooldowns.length === doc.cooldowns.length ? doc : { ...doc, cooldowns, updatedAt: now };
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../domain/domain-error';
-import { validateId, validateKey } from '../domain/health-key';
+import { tenantOf, validateId, validateKey } from '../domain/health-key';
 import { Scope } from '../domain/scope';
 import { markAvailable, markIntermittent, markUnavailable } from '../domain/system-writes';
 import { ToolErrorCode } from '../domain/tool-error-code';
@@ -77,11 +77,6 @@ export class ToolHealthService {
     const written = await Promise.all(names.map((toolName, i) => write({ scope: Scope.SESSION, scopeId: sessionId, toolName }, i)));
     return names.filter((_, i) => written[i]);
   }
-}
-
-/** A TENANT entry belongs to its own tenant; otherwise the writer may tell us. */
-export function tenantOf(key: HealthKey, tenantId: string | undefined | null): string | null {
-  return key.scope === Scope.TENANT ? key.scopeId : (tenantId ?? null);
 }
 
 function describe(key: HealthKey): string {

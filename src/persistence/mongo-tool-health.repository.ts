@@ -7,6 +7,7 @@ import { DomainError } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
 import { encodeKey } from '../domain/health-key';
 import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolStatus } from '../domain/tool-status';
 import { KeyedMutex } from './keyed-mutex';
 import { toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
@@ -90,6 +91,20 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     if (filter.activeCooldownAt) query['cooldowns.nextSpawnAllowedAt'] = trusted({ $gt: filter.activeCooldownAt });
     if (page.afterId !== undefined) query._id = trusted({ $gt: page.afterId });
     const records = await this.model.find(query).sort({ _id: 1 }).limit(page.limit).lean<ToolHealthRecord[]>().exec();
+    return records.map(toDomain);
+  }
+
+  async findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
+    const records = await this.records.find({ 'cooldowns.nextSpawnAllowedAt': { $lt: cutoff } }).limit(limit).toArray();
+    return records.map(toDomain);
+  }
+
+  async findDownUncheckedSince(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
+    const records = await this.records
+      .find({ status: ToolStatus.DOWN, expectedRecoveryAt: null, lastCheckedAt: { $lt: cutoff } })
+      .sort({ lastCheckedAt: 1 })
+      .limit(limit)
+      .toArray();
     return records.map(toDomain);
   }
 

@@ -2,6 +2,9 @@ import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
+import { HealthEventOutbox } from './health-event.outbox';
+import { HealthEventRecord, HealthEventSchema } from './health-event.schema';
+import { MongoHealthEventOutbox } from './mongo-health-event.outbox';
 import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repository';
 import { MongoToolHealthRepository } from './mongo-tool-health.repository';
 import { TenantSettingsRepository } from './tenant-settings.repository';
@@ -32,12 +35,14 @@ mongoose.set('strictQuery', 'throw');
     MongooseModule.forFeature([
       { name: ToolHealthRecord.name, schema: ToolHealthSchema },
       { name: TenantSettingsRecord.name, schema: TenantSettingsSchema },
+      { name: HealthEventRecord.name, schema: HealthEventSchema },
     ]),
   ],
   providers: [
     { provide: ToolHealthRepository, useClass: MongoToolHealthRepository },
     { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
+    { provide: HealthEventOutbox, useClass: MongoHealthEventOutbox },
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox],
 })
 export class PersistenceModule {}

@@ -42,4 +42,10 @@ export abstract class ToolHealthRepository {
   abstract list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]>;
 
   abstract deleteById(id: string): Promise<boolean>;
+
+  /** Sweep candidates (D9): documents holding a cooldown that expired before `cutoff`. */
+  abstract findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;
+
+  /** Probe candidates (D11): DOWN without an expected recovery, last checked before `cutoff`. */
+  abstract findDownUncheckedSince(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;
 }

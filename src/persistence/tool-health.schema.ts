@@ -85,3 +85,5 @@ ToolHealthSchema.index({ scope: 1, scopeId: 1, status: 1 });
 ToolHealthSchema.index({ toolName: 1, status: 1 });
 // Sweep: entries whose cooldown expired before now - grace (D9), and "has an active cooldown".
 ToolHealthSchema.index({ 'cooldowns.nextSpawnAllowedAt': 1 });
+// Additive (D11): entries "due for a probe" — DOWN, no expected recovery, oldest check first.
+ToolHealthSchema.index({ status: 1, expectedRecoveryAt: 1, lastCheckedAt: 1 });

@@ -3,6 +3,8 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { HealthReducer } from '../domain/health-entry';
 import { HealthKey } from '../domain/tool-health-document';
+import { healthEventsOf } from '../domain/health-events';
+import { HealthEventOutbox } from '../persistence/health-event.outbox';
 import { TenantSettingsRepository } from '../persistence/tenant-settings.repository';
 import { MutationResult, ToolHealthRepository } from '../persistence/tool-health.repository';
 
@@ -17,7 +19,9 @@ const TENANT_SETTINGS_TTL_MS = 5_000;
 
 /**
  * The single write path for tool_health: resolves the tenant's history limit (D12), runs the
- * pure reducer through the repository's guarded mutate (D3).
+ * pure reducer through the repository's guarded mutate (D3), and appends the events the write
+ * caused to the outbox (D13). The outbox insert follows the document write; a crash between
+ * the two loses those events (no transactions on FerretDB) — see docs/decisions.md.
  */
 @Injectable()
 export class HealthStore {
@@ -26,6 +30,7 @@ export class HealthStore {
   constructor(
     private readonly repository: ToolHealthRepository,
     private readonly tenantSettings: TenantSettingsRepository,
+    private readonly outbox: HealthEventOutbox,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -40,7 +45,9 @@ export class HealthStore {
       historyLimit: await this.historyLimitFor(tenantId),
       graceMs: this.config.cooldownGraceMs,
     };
-    return this.repository.mutate(key, build(env));
+    const result = await this.repository.mutate(key, build(env));
+    if (result.written && result.after) await this.outbox.append(healthEventsOf(result.before, result.after));
+    return result;
   }
 
   /**

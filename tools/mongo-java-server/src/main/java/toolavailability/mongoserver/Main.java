@@ -60,7 +60,7 @@ public final class Main {
         MongoServer server = new MongoServer(new MemoryBackend());
         try {
             server.bind(host, port);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // Netty rethrows java.net.BindException (checked) sneakily
             System.err.println("mongo-java-server: cannot bind " + host + ":" + port + ": " + e);
             server.shutdownNow();
             System.exit(1);

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/app-config';
+import { ToolHealthClassification } from '../domain/classification';
+import { applyCooldown, assertFailureClassification, removeCooldown } from '../domain/cooldown-policy';
+import { isDueForProbe, sweepCooldowns } from '../domain/cooldown-sweep';
+import { DomainError } from '../domain/domain-error';
+import { newDocument } from '../domain/health-entry';
+import { validateKey, tenantOf } from '../domain/health-key';
+import { ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolHealthRepository } from '../persistence/tool-health.repository';
+import { HealthStore } from '../store/health-store.service';
+import { ClearCooldownDto, SetCooldownDto, SweepResultView } from './dto/cooldown.dto';
+
+const SWEEP_BATCH = 500;
+
+/** §7 second row (the checker's setCooldown), the D9 sweep and the D11 probe listing. */
+@Injectable()
+export class CooldownService {
+  constructor(
+    private readonly store: HealthStore,
+    private readonly repository: ToolHealthRepository,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Only cooldowns[] changes; a key with no document gets a neutral OK one (D7). */
+  async setCooldown(dto: SetCooldownDto): Promise<ToolHealthDocument> {
+    const key = validateKey(dto);
+    const classification = assertFailureClassification('classification', dto.classification as ToolHealthClassification);
+    const tenantId = tenantOf(key, dto.tenantId);
+    const result = await this.store.write(key, tenantId, (env) => (current) =>
+      applyCooldown(current ?? newDocument(key, env.now, tenantId), {
+        errorSignature: dto.errorSignature,
+        userId: dto.userId ?? null,
+        classification,
+        durationMs: dto.durationMs,
+        now: env.now,
+        graceMs: env.graceMs,
+      }),
+    );
+    return result.after!;
+  }
+
+  /** Admin repair: forget one cooldown entirely, ladder included. */
+  async clearCooldown(dto: ClearCooldownDto): Promise<ToolHealthDocument> {
+    const key = validateKey(dto);
+    const result = await this.store.write(key, null, (env) => (current) =>
+      current ? removeCooldown(current, dto.errorSignature, dto.userId ?? null, env.now) : current,
+    );
+    if (!result.after || !result.written) {
+      throw DomainError.notFound(`no cooldown ${dto.errorSignature} for user ${dto.userId ?? '(scope-wide)'} on that entry`);
+    }
+    return result.after;
+  }
+
+  /** D9: delete entries expired longer than the grace period, in batches, until none are left. */
+  async sweep(): Promise<SweepResultView> {
+    let documents = 0;
+    let removed = 0;
+    for (;;) {
+      const now = this.clock.now();
+      const cutoff = new Date(now.getTime() - this.config.cooldownGraceMs);
+      const batch = await this.repository.findWithCooldownExpiredBefore(cutoff, SWEEP_BATCH);
+      let progressed = false;
+      for (const doc of batch) {
+        const result = await this.store.write(doc, doc.tenantId, (env) => (current) => (current ? sweepCooldowns(current, env.now, env.graceMs) : current));
+        if (result.written && result.before && result.after) {
+          progressed = true;
+          documents++;
+          removed += result.before.cooldowns.length - result.after.cooldowns.length;
+        }
+      }
+      if (batch.length < SWEEP_BATCH || !progressed) return { documents, removed };
+    }
+  }
+
+  async dueForProbe(limit = 100): Promise<ToolHealthDocument[]> {
+    const now = this.clock.now();
+    const candidates = await this.repository.findDownUncheckedSince(new Date(now.getTime() - this.config.probeDueAfterMs), limit);
+    return candidates.filter((doc) => isDueForProbe(doc, now, this.config.probeDueAfterMs));
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { applySuccess } from '../domain/auto-clear';
+import { resolveCascade } from '../domain/cascade';
+import { applyCooldown, findCooldown } from '../domain/cooldown-policy';
+import { FailureReason, checkFailure } from '../domain/failure-check';
+import { newDocument } from '../domain/health-entry';
+import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../domain/health-key';
+import { isToolFault } from '../domain/tool-error-code';
+import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolHealthRepository } from '../persistence/tool-health.repository';
+import { HealthStore } from '../store/health-store.service';
+import { BookkeepingBuffer } from './bookkeeping-buffer.service';
+import { ChangedEntryView, FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './dto/outcome.dto';
+
+/** The dispatcher's hot path: every call outcome (§6 auto-clear, D8 failure check, D10). */
+@Injectable()
+export class DispatchOutcomeService {
+  constructor(
+    private readonly repository: ToolHealthRepository,
+    private readonly store: HealthStore,
+    private readonly bookkeeping: BookkeepingBuffer,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * D10: one read of the caller's cascade; a write only for an entry the success disproves.
+   * The reducer runs again inside the write on the fresh document, so a concurrent change is
+   * never overwritten with stale data.
+   */
+  async reportSuccess(dto: SuccessReportDto): Promise<SuccessOutcomeView> {
+    const { toolName, context } = this.validate(dto);
+    const now = this.clock.now();
+    const entries = await this.readCascade(toolName, context);
+    const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
+    const stale = [...entries.values()].filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
+
+    const changed: ChangedEntryView[] = [];
+    for (const doc of stale) {
+      const result = await this.store.write(doc, doc.tenantId, (env) => (current) =>
+        current ? applySuccess(current, { ...report, now: env.now, historyLimit: env.historyLimit }) : current,
+      );
+      if (result.written && result.after) {
+        entries.set(result.after.id, result.after);
+        changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
+      }
+    }
+    return { status: resolveCascade(toolName, context, entries, now).status, changed };
+  }
+
+  async reportFailure(dto: FailureReportDto): Promise<FailureOutcomeView> {
+    const { toolName, context } = this.validate(dto);
+    const now = this.clock.now();
+    // Not a tool fault: nothing to read, nothing to touch (§3.1).
+    const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context) : new Map<string, ToolHealthDocument>();
+    const decision = checkFailure({ toolName, context, code: dto.code, errorSignature: dto.errorSignature, classification: dto.classification, entries, now });
+
+    if (decision.hit) this.bookkeeping.recordHit(decision.hit, now);
+    for (const docId of decision.failureMarks) this.bookkeeping.recordFailure(docId, now);
+    await this.bookkeeping.settle();
+
+    let cooldown = decision.hit ? { ...keyOf(decision.hit.docId), errorSignature: decision.hit.errorSignature, userId: decision.hit.userId } : null;
+    let retryAt = decision.retryAt;
+    const write = decision.cooldownWrite;
+    if (write) {
+      const result = await this.store.write(write.key, context.tenantId ?? null, (env) => (current) =>
+        applyCooldown(current ?? newDocument(write.key, env.now, context.tenantId ?? null), {
+          errorSignature: write.errorSignature,
+          userId: write.userId,
+          classification: write.classification,
+          now: env.now,
+          graceMs: env.graceMs,
+        }),
+      );
+      const entry = result.after && findCooldown(result.after, write.errorSignature, write.userId);
+      if (entry) retryAt = entry.nextSpawnAllowedAt;
+      cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
+    }
+
+    return {
+      spawn: decision.spawn,
+      reason: decision.reason,
+      reflectError: decision.reflectError,
+      retryAt,
+      retryAfterSeconds: retryAt ? Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)) : null,
+      coalescingKey: decision.coalescingKey,
+      status: decision.reason === FailureReason.NOT_A_TOOL_FAULT ? null : decision.effective.status,
+      cooldown,
+    };
+  }
+
+  private validate(dto: { toolName: string; context?: CallContext }): { toolName: string; context: CallContext } {
+    return { toolName: validateId('toolName', dto.toolName), context: validateContext(dto.context ?? {}) };
+  }
+
+  private readCascade(toolName: string, context: CallContext): Promise<Map<string, ToolHealthDocument>> {
+    return this.repository.findManyByIds(cascadeKeys(toolName, context).map(encodeKey));
+  }
+}
+
+function keyOf(docId: string): { scope: ToolHealthDocument['scope']; scopeId: string | null } {
+  const key = decodeKey(docId);
+  return { scope: key.scope, scopeId: key.scopeId };
+}

@@ -1,0 +1,87 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEnum, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { CallContextDto } from '../../common/dto/call-context.dto';
+import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ToolHealthClassification } from '../../domain/classification';
+import { FailureReason } from '../../domain/failure-check';
+import { ID_PATTERN } from '../../domain/health-key';
+import { Scope } from '../../domain/scope';
+import { ToolErrorCode } from '../../domain/tool-error-code';
+import { ToolStatus } from '../../domain/tool-status';
+
+/** Error signatures are short stable strings from the checker ("http-403", "timeout-30s"). */
+export const SIGNATURE_PATTERN = ID_PATTERN;
+export const MAX_SIGNATURES = 50;
+
+class OutcomeDto {
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search' })
+  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  toolName: string;
+
+  @ApiPropertyOptional({ type: CallContextDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CallContextDto)
+  context?: CallContextDto;
+}
+
+export class SuccessReportDto extends OutcomeDto {
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_SIGNATURES, description: 'signatures this success disproves; none = the technical ones (D10)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SIGNATURES)
+  @Matches(SIGNATURE_PATTERN, { each: true, message: `errorSignatures ${ID_MESSAGE}` })
+  errorSignatures?: string[];
+}
+
+export class FailureReportDto extends OutcomeDto {
+  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode' })
+  @IsEnum(ToolErrorCode)
+  code: ToolErrorCode;
+
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-403' })
+  @Matches(SIGNATURE_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  errorSignature: string;
+
+  @ApiPropertyOptional({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'what the synchronous checker already knows (§7 second row)' })
+  @IsOptional()
+  @IsEnum(ToolHealthClassification)
+  classification?: ToolHealthClassification;
+
+  @ApiPropertyOptional({ maxLength: 4000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  message?: string;
+}
+
+export class ChangedEntryView {
+  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
+  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus' }) status: ToolStatus;
+}
+
+export class SuccessOutcomeView {
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'effective status after the success' }) status: ToolStatus;
+  @ApiProperty({ type: [ChangedEntryView], description: 'entries this success wrote; empty = nothing written' }) changed: ChangedEntryView[];
+}
+
+export class CooldownRefView {
+  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
+  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
+  @ApiProperty() errorSignature: string;
+  @ApiProperty({ type: String, nullable: true }) userId: string | null;
+}
+
+/** The answer the dispatcher needs after a failed call. */
+export class FailureOutcomeView {
+  @ApiProperty({ description: 'eligible for an Agrajag diagnosis' }) spawn: boolean;
+  @ApiProperty({ enum: FailureReason, enumName: 'FailureReason' }) reason: FailureReason;
+  @ApiProperty({ description: 'pass the original error back to the LLM' }) reflectError: boolean;
+  @ApiProperty({ type: Number, nullable: true, description: 'seconds until a diagnosis may be spawned again / the tool is expected back' }) retryAfterSeconds: number | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) retryAt: Date | null;
+  @ApiProperty({ description: 'the diagnosis queue coalesces on this (tool, signature)' }) coalescingKey: string;
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', nullable: true, description: 'effective status; null when the code is not a tool fault (nothing was read)' }) status: ToolStatus | null;
+  @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' }) cooldown: CooldownRefView | null;
+}

@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDate, IsEnum, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { HealthKeyDto, ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ToolHealthView } from '../../common/dto/tool-health.view';
+import { ToolHealthClassification } from '../../domain/classification';
+import { ID_PATTERN } from '../../domain/health-key';
+import { ToolErrorCode } from '../../domain/tool-error-code';
+import { AgrajagToolName } from '../agrajag-tools';
+
+/** recordDiagnosis(scope, key, classification, note, by, expectedRecoveryAt?, userId?, errorSignature?). */
+export class RecordDiagnosisDto extends HealthKeyDto {
+  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification' })
+  @IsEnum(ToolHealthClassification)
+  classification: ToolHealthClassification;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  note?: string;
+
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'agrajag-7f3c' })
+  @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
+  by: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  expectedRecoveryAt?: Date;
+
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @IsOptional()
+  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  userId?: string;
+
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @IsOptional()
+  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  errorSignature?: string;
+
+  @ApiPropertyOptional({ minimum: 1000, maximum: 2_592_000_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(2_592_000_000)
+  durationMs?: number;
+
+  @ApiPropertyOptional({ enum: ToolErrorCode, enumName: 'ToolErrorCode' })
+  @IsOptional()
+  @IsEnum(ToolErrorCode)
+  code?: ToolErrorCode;
+
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @IsOptional()
+  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  tenantId?: string;
+}
+
+export class InvokeAgrajagToolDto {
+  @ApiProperty({ type: Object, description: 'validated against the tool\'s inputSchema' })
+  @IsObject()
+  arguments: Record<string, unknown>;
+
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source, description: 'the Agrajag process recorded as `by`; default the API key\'s name' })
+  @IsOptional()
+  @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
+  by?: string;
+}
+
+export class AgrajagToolView {
+  @ApiProperty({ enum: AgrajagToolName, enumName: 'AgrajagToolName' }) name: AgrajagToolName;
+  @ApiProperty() description: string;
+  @ApiProperty({ enum: ['SAFE_PROBE'] }) safety: string;
+  @ApiProperty({ type: [String] }) requiresEngineRoles: string[];
+  @ApiProperty({ type: Object }) inputSchema: Record<string, unknown>;
+}
+
+export class AgrajagToolResultView {
+  @ApiProperty({ enum: AgrajagToolName, enumName: 'AgrajagToolName' }) tool: AgrajagToolName;
+  @ApiProperty({ description: 'a short sentence for the LLM' }) summary: string;
+  @ApiProperty({ type: ToolHealthView, nullable: true }) entry: ToolHealthView | null;
+}

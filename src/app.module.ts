@@ -7,6 +7,7 @@ import { CooldownModule } from './cooldown/cooldown.module';
 import { DiagnosisModule } from './diagnosis/diagnosis.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { ManifestModule } from './manifest/manifest.module';
 import { OpsModule } from './ops/ops.module';
 import { PersistenceModule } from './persistence/persistence.module';
 import { StoreModule } from './store/store.module';
@@ -26,6 +27,7 @@ import { TenantsModule } from './tenants/tenants.module';
     DiagnosisModule,
     EventsModule,
     AdminModule,
+    ManifestModule,
   ],
 })
 export class AppModule {}

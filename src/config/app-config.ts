@@ -97,11 +97,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.dbSingleWriter = r.bool('DB_SINGLE_WRITER', false);
   config.dbServerSelectionTimeoutMs = r.int('DB_SERVER_SELECTION_TIMEOUT_MS', 800, 50, 60_000);
   config.dbMonitorCommands = r.bool('DB_MONITOR_COMMANDS', false);
-  try {
-    config.apiKeys = parseApiKeys(r.string('API_KEYS'));
-  } catch (error) {
-    r.problems.push(`API_KEYS: ${(error as Error).message}`);
-    config.apiKeys = [];
+  const apiKeys = r.string('API_KEYS');
+  config.apiKeys = [];
+  if (apiKeys) {
+    try {
+      config.apiKeys = parseApiKeys(apiKeys);
+    } catch (error) {
+      r.problems.push(`API_KEYS: ${(error as Error).message}`);
+    }
   }
   config.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
   config.historyLimitDefault = r.int('HISTORY_LIMIT_DEFAULT', 20, 1, 1000);

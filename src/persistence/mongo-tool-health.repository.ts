@@ -112,4 +112,16 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     const result = await this.model.deleteOne({ _id: id }).exec();
     return result.deletedCount === 1;
   }
+
+  // D15b. Equality on scope and scopeId plus `$in` on status: served by the
+  // { scope: 1, scopeId: 1, status: 1 } index of §5 (three ranges of one index, no scan of the
+  // session's OK entries). The driver collection, not the Model, like the reads above: mongoose's
+  // sanitizeFilter would neutralise the `$in`. Nothing here comes from a client object: the
+  // session id is a string validated by the caller (D3a).
+  async findSessionProblems(sessionId: string): Promise<ToolHealthDocument[]> {
+    const records = await this.records
+      .find({ scope: 'SESSION' as ToolHealthRecord['scope'], scopeId: sessionId, status: { $in: [ToolStatus.DOWN, ToolStatus.DEGRADED] } })
+      .toArray();
+    return records.map(toDomain);
+  }
 }

@@ -48,4 +48,11 @@ export abstract class ToolHealthRepository {
 
   /** Probe candidates (D11): DOWN without an expected recovery, last checked before `cutoff`. */
   abstract findDownUncheckedSince(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;
+
+  /**
+   * D15b: the session's problem entries — SESSION scope, that session id, status DOWN or
+   * DEGRADED — so the annotation can list client tools that left with their client. One query,
+   * served by the { scope, scopeId, status } index of §5 ("list by status").
+   */
+  abstract findSessionProblems(sessionId: string): Promise<ToolHealthDocument[]>;
 }

@@ -1,0 +1,124 @@
+import { hashApiKey } from '../auth/api-key';
+import { Role } from '../auth/role';
+import { AppConfig, ConfigError, loadConfig } from './app-config';
+
+type Env = Record<string, string | undefined>;
+
+const HASH = hashApiKey('secret-key');
+const BASE: Env = {
+  MONGODB_URI: 'mongodb://localhost:27017/tas',
+  API_KEYS: `ops:admin:${HASH}`,
+};
+
+function problemsOf(env: Env): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect((error as ConfigError).message).toContain(problems[0]);
+    return problems;
+  }
+  throw new Error('expected a ConfigError, loadConfig returned');
+}
+
+describe('loadConfig', () => {
+  it('reads a minimal environment with the development defaults', () => {
+    const config = loadConfig(BASE);
+    expect(config).toBeInstanceOf(AppConfig);
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      host: '0.0.0.0',
+      port: 3000,
+      mongodbUri: 'mongodb://localhost:27017/tas',
+      dbSingleWriter: false,
+      dbMonitorCommands: false,
+      logLevel: 'info',
+      historyLimitDefault: 20,
+      docsEnabled: true,
+      playgroundEnabled: true,
+      introspectionEnabled: true,
+    });
+    expect(config.apiKeys).toEqual([{ name: 'ops', roles: [Role.ADMIN], sha256: HASH }]);
+  });
+
+  it('does not read process.env when an env is given', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = 'not-a-port';
+    try {
+      expect(loadConfig(BASE).port).toBe(3000);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+
+  it.each<[string, Env, Partial<AppConfig>]>([
+    ['PORT', { PORT: '8080' }, { port: 8080 }],
+    ['PORT 0', { PORT: '0' }, { port: 0 }],
+    ['PORT 65535', { PORT: '65535' }, { port: 65535 }],
+    ['bool true', { DB_SINGLE_WRITER: 'true' }, { dbSingleWriter: true }],
+    ['bool 1', { DB_MONITOR_COMMANDS: '1' }, { dbMonitorCommands: true }],
+    ['bool false', { DOCS_ENABLED: 'false' }, { docsEnabled: false }],
+    ['bool 0', { PLAYGROUND_ENABLED: '0' }, { playgroundEnabled: false }],
+    ['empty values fall back', { PORT: '', DB_SINGLE_WRITER: '', HOST: '' }, { port: 3000, dbSingleWriter: false, host: '0.0.0.0' }],
+    ['mongodb+srv', { MONGODB_URI: 'mongodb+srv://cluster.example.org/tas' }, { mongodbUri: 'mongodb+srv://cluster.example.org/tas' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'debug' }, { logLevel: 'debug' }],
+    ['HISTORY_LIMIT_DEFAULT', { HISTORY_LIMIT_DEFAULT: '50' }, { historyLimitDefault: 50 }],
+    ['NODE_ENV test', { NODE_ENV: 'test' }, { nodeEnv: 'test', docsEnabled: true }],
+  ])('reads %s', (_label, env, expected) => {
+    expect(loadConfig({ ...BASE, ...env })).toMatchObject(expected);
+  });
+
+  it.each<[string, Env, boolean]>([
+    ['production defaults: everything off', {}, false],
+    ['production with explicit opt-in', { DOCS_ENABLED: 'true', PLAYGROUND_ENABLED: '1', INTROSPECTION_ENABLED: 'true' }, true],
+  ])('%s', (_label, env, enabled) => {
+    const config = loadConfig({ ...BASE, NODE_ENV: 'production', ...env });
+    expect(config.nodeEnv).toBe('production');
+    expect({ docs: config.docsEnabled, playground: config.playgroundEnabled, introspection: config.introspectionEnabled }).toEqual({
+      docs: enabled,
+      playground: enabled,
+      introspection: enabled,
+    });
+  });
+
+  it.each<[string, Env, string]>([
+    ['missing MONGODB_URI', { MONGODB_URI: undefined }, 'MONGODB_URI'],
+    ['empty MONGODB_URI', { MONGODB_URI: '' }, 'MONGODB_URI'],
+    ['MONGODB_URI of another scheme', { MONGODB_URI: 'postgres://localhost/x' }, 'MONGODB_URI'],
+    ['missing API_KEYS', { API_KEYS: undefined }, 'API_KEYS'],
+    ['malformed API_KEYS', { API_KEYS: 'ops:admin' }, 'API_KEYS'],
+    ['API_KEYS with an unknown role', { API_KEYS: `ops:root:${HASH}` }, 'API_KEYS'],
+    ['non-numeric PORT', { PORT: 'http' }, 'PORT'],
+    ['negative PORT', { PORT: '-1' }, 'PORT'],
+    ['PORT too large', { PORT: '65536' }, 'PORT'],
+    ['fractional PORT', { PORT: '80.5' }, 'PORT'],
+    ['bad bool', { DB_SINGLE_WRITER: 'yes' }, 'DB_SINGLE_WRITER'],
+    ['upper-case bool', { DOCS_ENABLED: 'TRUE' }, 'DOCS_ENABLED'],
+    ['bad NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
+    ['bad LOG_LEVEL', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    ['HISTORY_LIMIT_DEFAULT below 1', { HISTORY_LIMIT_DEFAULT: '0' }, 'HISTORY_LIMIT_DEFAULT'],
+    ['BODY_LIMIT_BYTES below 1024', { BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+  ])('reports %s naming %s', (_label, env, variable) => {
+    const problems = problemsOf({ ...BASE, ...env });
+    expect(problems.length).toBeGreaterThanOrEqual(1);
+    expect(problems.every((p) => p.startsWith(variable))).toBe(true);
+  });
+
+  it('reports every problem together, each naming its variable', () => {
+    const problems = problemsOf({ PORT: 'abc', DB_SINGLE_WRITER: 'maybe', NODE_ENV: 'prod', LOG_LEVEL: 'loud' });
+    for (const variable of ['MONGODB_URI', 'API_KEYS', 'PORT', 'DB_SINGLE_WRITER', 'NODE_ENV', 'LOG_LEVEL']) {
+      expect(problems.some((p) => p.startsWith(variable))).toBe(true);
+    }
+    expect(problems.find((p) => p.startsWith('PORT'))).toContain('"abc"');
+    expect(problems.find((p) => p.startsWith('DB_SINGLE_WRITER'))).toContain('"maybe"');
+  });
+
+  it('ConfigError lists the problems in its message', () => {
+    const error = new ConfigError(['A is required', 'B must be true or false, got "x"']);
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).toContain('A is required');
+    expect(error.message).toContain('B must be true or false');
+  });
+});

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { CascadeService } from '../cascade/cascade.service';
+import { Clock } from '../common/clock';
+import { AGRAJAG_TOOLS } from '../diagnosis/agrajag-tools';
+import { AnnotatedTool, annotateTool, departedClientTools } from '../domain/annotation';
+import { FilterReason, FilteredTool, ToolManifest, filterAudience } from '../domain/audience';
+import { resolveCascade } from '../domain/cascade';
+import { assertTimeZone } from '../domain/clock-format';
+import { DomainError } from '../domain/domain-error';
+import { explainUnknownTool } from '../domain/explain';
+import { ID_PATTERN, validateContext } from '../domain/health-key';
+import { ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolHealthRepository } from '../persistence/tool-health.repository';
+import { AnnotateManifestDto, AnnotatedManifestView, AnnotatedToolView, DEFAULT_TIME_ZONE, FilteredSummaryView } from './dto/annotate.dto';
+import { toCascadeTraceView } from './dto/cascade-trace.view';
+import { ExplainToolDto, ExplanationView } from './dto/explain.dto';
+
+/** A manifest entry plus the argument schema when this service supplied the tool itself. */
+interface ManifestEntry extends ToolManifest {
+  inputSchema: Record<string, unknown> | null;
+}
+
+const NO_SESSION_DOCS: Promise<ToolHealthDocument[]> = Promise.resolve([]);
+
+/**
+ * §9 read path (D15, D15b) and D16's honest "unknown tool". Stateless: the caller sends the
+ * turn's manifest; the pure rules live in src/domain (audience, annotation, explain), this only
+ * gathers their input in as few reads as possible.
+ */
+@Injectable()
+export class ManifestService {
+  constructor(
+    private readonly cascade: CascadeService,
+    private readonly repository: ToolHealthRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * ONE read for the effective entries of every visible tool (CascadeService.lookupMany: one
+   * `$in` over all their cascade keys), plus — with a session and outside a probe turn — ONE
+   * read for the session's problem entries (D15b). Both run concurrently.
+   */
+  async annotate(dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
+    const timeZone = dto.timeZone ?? DEFAULT_TIME_ZONE;
+    assertTimeZone(timeZone);
+    const context = validateContext(dto.context ?? {});
+    const probeTurn = dto.probeTurn ?? false;
+    const manifest = mergeManifest(dto.tools, dto.includeAgrajagTools ?? false);
+    const { visible, filtered } = filterAudience(manifest, dto.engineRoles ?? [], probeTurn);
+
+    const now = this.clock.now();
+    // Departed tools carry no safety marker, so a probe turn (SAFE_PROBE only) never lists them.
+    const sessionId = context.sessionId ?? null;
+    const [effective, sessionDocs] = await Promise.all([
+      this.cascade.lookupMany(visible.map((tool) => tool.name), context, now),
+      sessionId !== null && !probeTurn ? this.repository.findSessionProblems(sessionId) : NO_SESSION_DOCS,
+    ]);
+
+    const schemas = new Map(manifest.map((tool) => [tool.name, tool.inputSchema]));
+    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), schemas.get(tool.name) ?? null));
+    // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
+    // engine by its roles has not left with its client.
+    const inputNames = new Set(manifest.map((tool) => tool.name));
+    const departed = departedClientTools(sessionDocs, inputNames, now, timeZone).map((tool) => toView(tool, null));
+    return { tools, departed, filtered: summarise(filtered) };
+  }
+
+  /** D16, from one cascade read (none for a name no entry can have). */
+  async explain(dto: ExplainToolDto): Promise<ExplanationView> {
+    const timeZone = dto.timeZone ?? DEFAULT_TIME_ZONE;
+    assertTimeZone(timeZone);
+    const context = validateContext(dto.context ?? {});
+    const now = this.clock.now();
+    // A name outside the D3a character set (an LLM's invention) can have no stored entry: its
+    // cascade is empty by construction, so it is judged without a read instead of refused.
+    const [effective] = ID_PATTERN.test(dto.toolName)
+      ? await this.cascade.lookupMany([dto.toolName], context, now)
+      : [resolveCascade(dto.toolName, context, [], now)];
+    const explanation = explainUnknownTool({ toolName: dto.toolName, registryKnows: dto.registryKnows, effective, now, timeZone });
+    return { ...explanation, trace: toCascadeTraceView(explanation.trace) };
+  }
+}
+
+/**
+ * The caller's tools in input order, then (when asked) the service's own Agrajag tools. Names
+ * must be unique across both: two entries for one name leave it unclear which the LLM sees.
+ */
+function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: boolean): ManifestEntry[] {
+  const merged: ManifestEntry[] = [];
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) throw DomainError.invalid('tools', `duplicate tool name ${tool.name}`);
+    seen.add(tool.name);
+    merged.push({
+      name: tool.name,
+      description: tool.description,
+      safety: tool.safety,
+      requiresEngineRoles: tool.requiresEngineRoles,
+      inputSchema: null,
+    });
+  }
+  if (!includeAgrajagTools) return merged;
+  for (const tool of AGRAJAG_TOOLS) {
+    if (seen.has(tool.name)) {
+      throw DomainError.invalid('tools', `${tool.name} is one of the service's Agrajag tools; leave it out when includeAgrajagTools is set`);
+    }
+    merged.push({
+      name: tool.name,
+      description: tool.description,
+      safety: tool.safety,
+      requiresEngineRoles: [...tool.requiresEngineRoles],
+      inputSchema: tool.inputSchema,
+    });
+  }
+  return merged;
+}
+
+function toView(tool: AnnotatedTool, inputSchema: Record<string, unknown> | null): AnnotatedToolView {
+  return { ...tool, reason: toCascadeTraceView(tool.reason), inputSchema };
+}
+
+function summarise(filtered: FilteredTool[]): FilteredSummaryView {
+  const byReason = Object.fromEntries(Object.values(FilterReason).map((reason) => [reason, 0])) as Record<FilterReason, number>;
+  for (const tool of filtered) byReason[tool.reason]++;
+  return { count: filtered.length, byReason, tools: filtered.map(({ name, reason }) => ({ name, reason })) };
+}

@@ -132,7 +132,7 @@ async function probe(uri) {
   } catch {
     return null;
   } finally {
-    await client.close(true).catch(() => {});
+    await client.close().catch(() => {});
   }
 }
 
@@ -170,6 +170,37 @@ function trackChild(child) {
       }
     });
   }
+}
+
+/**
+ * FerretDB does not notice when its parent dies (mongo-java-server's launcher watches its stdin
+ * for that). A tiny shell holds a pipe from this process: if this process dies without stopping
+ * the server (SIGKILL, crash), the pipe closes and the shell stops the server. It is killed as
+ * soon as the server exits, so it never signals a recycled pid.
+ */
+function watchdog(child) {
+  if (!child.pid) return;
+  const script =
+    'while read -r _; do :; done; kill -TERM "$1" 2>/dev/null || exit 0; ' +
+    'i=0; while [ $i -lt 50 ] && kill -0 "$1" 2>/dev/null; do sleep 0.1; i=$((i+1)); done; ' +
+    'kill -KILL "$1" 2>/dev/null; exit 0';
+  let dog;
+  try {
+    dog = spawn('sh', ['-c', script, 'ferretdb-watchdog', String(child.pid)], { stdio: ['pipe', 'ignore', 'ignore'] });
+  } catch {
+    return; // best effort
+  }
+  dog.on('error', () => {});
+  dog.stdin.on('error', () => {});
+  dog.unref();
+  dog.stdin.unref?.();
+  child.once('exit', () => {
+    try {
+      dog.kill('SIGKILL');
+    } catch {
+      // gone
+    }
+  });
 }
 
 function makeLogger(kind, port, log) {
@@ -216,6 +247,7 @@ function spawnServer(kind, { dataDir, port }) {
 async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
   const child = spawnServer(kind, { dataDir, port });
   trackChild(child);
+  if (kind === 'ferretdb') watchdog(child);
 
   let tail = '';
   const appendTail = (text) => {
@@ -252,6 +284,7 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
   };
   lineReader(child.stdout, onLine);
   lineReader(child.stderr, onLine);
+  child.stdin?.on('error', () => {}); // EPIPE once the server is gone
 
   let exitInfo = null;
   let spawnError = null;
@@ -297,7 +330,9 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
       if (exitInfo) throw failure(`${kind} ${describeExit()} before it was ready`);
       if (Date.now() > deadline) {
         await stop();
-        throw failure(`${kind} was not ready within ${Math.round(timeoutMs / 1000)} s (it has been stopped)`);
+        throw failure(
+          `${kind} was not ready within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} (it has been stopped)`,
+        );
       }
       if (listeningPort !== null && (await tcpAccepts(listeningPort)) && !exitInfo) {
         const answer = await probe(`mongodb://${HOST}:${listeningPort}`);
@@ -349,7 +384,7 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
  * @param {object} [options]
  * @param {string} [options.dataDir] required for ferretdb (created if missing; SQLite files and
  *   state.json go there); ignored by mongo-java-server (memory backend).
- * @param {number} [options.port] TCP port on 127.0.0.1; a free one when omitted.
+ * @param {number} [options.port] TCP port on 127.0.0.1; a free one when omitted or 0.
  * @param {boolean|((line: string) => void)} [options.log] true: server output to stderr with a
  *   `[kind:port]` prefix; a function: called with each output line; default: output kept only
  *   for error messages.
@@ -360,7 +395,7 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
  */
 export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS } = {}) {
   checkKind(kind);
-  if (port !== undefined && port !== null && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+  if (port !== undefined && port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`invalid port ${JSON.stringify(port)}`);
   }
   let dir = null;

@@ -101,6 +101,22 @@ describe('ApiKeyService', () => {
     ])('rejects a %s as UNAUTHENTICATED', (_label, key) => {
       expect(codeOf(() => service.authenticate(key))).toBe(DomainErrorCode.UNAUTHENTICATED);
     });
+
+    it.each<[string, unknown, RegExp]>([
+      ['missing key', undefined, /an API key is required/],
+      ['empty key', '', /an API key is required/],
+      ['overlong key (not even hashed)', 'k'.repeat(513), /an API key is required/],
+      ['unknown key', 'k-unknown', /unknown API key/],
+    ])('says why a %s is rejected', (_label, key, message) => {
+      expect(() => service.authenticate(key)).toThrow(message);
+    });
+
+    it('accepts a configured key of exactly 512 characters', () => {
+      const long = 'k'.repeat(512);
+      const cfg = new AppConfig();
+      cfg.apiKeys = [{ name: 'long', roles: [Role.DISPATCHER], sha256: hashApiKey(long) }];
+      expect(new ApiKeyService(cfg).authenticate(long)).toEqual({ name: 'long', roles: [Role.DISPATCHER] });
+    });
   });
 
   describe('authorize (D17)', () => {

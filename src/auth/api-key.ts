@@ -36,5 +36,8 @@ export function parseApiKeys(raw: string): ApiKeyEntry[] {
   if (entries.length === 0) throw new Error('at least one key is required');
   const names = new Set(entries.map((e) => e.name));
   if (names.size !== entries.length) throw new Error('key names must be unique');
+  // Two entries with one hash would let whoever holds that key pick up the other entry's roles.
+  const hashes = new Set(entries.map((e) => e.sha256));
+  if (hashes.size !== entries.length) throw new Error('each key must be configured once (duplicate hash)');
   return entries;
 }

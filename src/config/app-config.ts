@@ -54,7 +54,7 @@ class Reader {
   int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
+    const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(value) || value < min || value > max) {
       this.problems.push(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
       return fallback;

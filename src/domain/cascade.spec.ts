@@ -22,7 +22,21 @@ const IDS: Record<Scope, string | null> = {
 };
 
 /** Entry kinds, named so the tables read like the decisions they check. */
-type Kind = 'ok' | 'down' | 'degraded' | 'retestingDown' | 'retestingDegraded' | 'downFuture' | 'pinOk' | 'pinDown' | 'expiredPinOk';
+type Kind =
+  | 'ok'
+  | 'down'
+  | 'degraded'
+  | 'retestingDown'
+  | 'retestingDegraded'
+  | 'downFuture'
+  | 'pinOk'
+  | 'pinDown'
+  | 'expiredPinOk'
+  /** A pin leaves the stored status alone (pin.ts): the pin's status is what reads. */
+  | 'pinOkOverDown'
+  | 'pinOkOverRetesting'
+  | 'pinDownOverOk'
+  | 'expiredPinOkOverDown';
 
 function pin(status: ToolStatus.OK | ToolStatus.DOWN, until = at(60 * MIN)): Pin {
   return { status, until, reason: 'tenant runs its own backend', by: 'admin:ops', at: at(-60 * MIN) };
@@ -49,6 +63,14 @@ function patchOf(kind: Kind): Partial<ToolHealthDocument> {
       return { ...down, pin: pin(ToolStatus.DOWN) };
     case 'expiredPinOk':
       return { status: ToolStatus.OK, pin: pin(ToolStatus.OK, NOW) };
+    case 'pinOkOverDown':
+      return { ...down, pin: pin(ToolStatus.OK) };
+    case 'pinOkOverRetesting':
+      return { ...down, expectedRecoveryAt: at(-MIN), pin: pin(ToolStatus.OK) };
+    case 'pinDownOverOk':
+      return { status: ToolStatus.OK, pin: pin(ToolStatus.DOWN) };
+    case 'expiredPinOkOverDown':
+      return { ...down, pin: pin(ToolStatus.OK, at(-1)) };
   }
 }
 
@@ -98,6 +120,11 @@ describe('resolveCascade (§4, D4–D6)', () => {
     ['pinned DOWN at TENANT beats a wider pinned OK', { [TENANT]: 'pinDown', [GLOBAL]: 'pinOk' }, DOWN, false, PINNED, TENANT, [GLOBAL]],
     ['expired pin is ignored (OK, neutral)', { [TENANT]: 'expiredPinOk', [GLOBAL]: 'down' }, DOWN, false, LIVE_PROBLEM, GLOBAL, []],
     ['a narrower live problem beats a wider pin', { [USER]: 'down', [TENANT]: 'pinOk' }, DOWN, false, LIVE_PROBLEM, USER, [TENANT]],
+    ['stored DOWN pinned OK at TENANT beside GLOBAL DOWN → OK', { [TENANT]: 'pinOkOverDown', [GLOBAL]: 'down' }, OK, false, PINNED, TENANT, [GLOBAL]],
+    ['stored RETESTING pinned OK → OK, not retesting', { [PROJECT]: 'pinOkOverRetesting' }, OK, false, PINNED, PROJECT, []],
+    ['stored OK pinned DOWN → DOWN', { [PROJECT]: 'pinDownOverOk', [GLOBAL]: 'ok' }, DOWN, false, PINNED, PROJECT, []],
+    ['a pin shadowed by a narrower live problem is listed even when its stored status is OK', { [SESSION]: 'degraded', [USER]: 'pinDownOverOk' }, DEGRADED, false, LIVE_PROBLEM, SESSION, [USER]],
+    ['after the pin ends the stored status reads again', { [TENANT]: 'expiredPinOkOverDown', [GLOBAL]: 'degraded' }, DOWN, false, LIVE_PROBLEM, TENANT, [GLOBAL]],
     ['a USER pin wins past a neutral SESSION OK entry', { [SESSION]: 'ok', [USER]: 'pinOk', [GLOBAL]: 'down' }, OK, false, PINNED, USER, [GLOBAL]],
   ])('%s', (_label, layout, status, retesting, reason, winner, shadowed) => {
     expect(summary(resolve(docsOf(layout)))).toEqual({ status, retesting, reason, winner, shadowed });
@@ -188,6 +215,8 @@ describe('isKnownDown (§9, D8)', () => {
     ['DEGRADED', { [Scope.PROJECT]: 'degraded' }, false],
     ['pinned DOWN', { [Scope.TENANT]: 'pinDown' }, true],
     ['pinned OK over GLOBAL DOWN', { [Scope.TENANT]: 'pinOk', [Scope.GLOBAL]: 'down' }, false],
+    ['stored DOWN pinned OK', { [Scope.TENANT]: 'pinOkOverDown' }, false],
+    ['stored OK pinned DOWN', { [Scope.TENANT]: 'pinDownOverOk' }, true],
     ['RETESTING USER yields to live GLOBAL DOWN', { [Scope.USER]: 'retestingDown', [Scope.GLOBAL]: 'down' }, true],
   ])('%s → %s', (_label, layout, expected) => {
     expect(isKnownDown(resolve(docsOf(layout)))).toBe(expected);

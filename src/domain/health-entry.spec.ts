@@ -168,21 +168,19 @@ describe('applyStatus (D12, D4b)', () => {
   });
 
   it.each<[string, Pin, ToolStatus]>([
-    ['pinned OK keeps OK against a DOWN verdict', pin(ToolStatus.OK, at(MIN)), ToolStatus.OK],
-    ['pinned DOWN keeps DOWN against an OK verdict', pin(ToolStatus.DOWN, at(MIN)), ToolStatus.DOWN],
-  ])('%s but records the verdict', (_label, p, status) => {
+    ['a pinned OK entry follows a DOWN verdict underneath', pin(ToolStatus.OK, at(MIN)), ToolStatus.OK],
+    ['a pinned DOWN entry follows an OK verdict underneath', pin(ToolStatus.DOWN, at(MIN)), ToolStatus.DOWN],
+  ])('%s, pin kept (P6: the pin is a read-time override)', (_label, p, status) => {
     const before = doc({ status, pin: p, since: at(-9 * MIN), expectedRecoveryAt: null, code: null });
     const verdict = status === ToolStatus.OK ? ToolStatus.DOWN : ToolStatus.OK;
     const result = applyStatus(before, write({ status: verdict }));
-    expect(result.status).toBe(status);
-    expect(result.since).toEqual(at(-9 * MIN));
-    expect(result.expectedRecoveryAt).toBeNull();
-    expect(result.code).toBeNull();
+    expect(result.status).toBe(verdict);
+    expect(result.since).toEqual(T0);
     expect(result.pin).toBe(p);
     expect(result.lastDiagnosis).toEqual(diagnosis);
     expect(result.lastCheckedAt).toEqual(T0);
     expect(result.history).toHaveLength(1);
-    expect(result.history[0]).toMatchObject({ by: 'agrajag-1', status });
+    expect(result.history[0]).toMatchObject({ by: 'agrajag-1', status: verdict });
   });
 
   it('an expired pin does not protect the status', () => {

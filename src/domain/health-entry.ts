@@ -71,26 +71,27 @@ export interface StatusWrite {
 
 /**
  * The one way a status is written: `since` moves only when the status changes, every write
- * checks the entry, sets lastDiagnosis and pushes history (D12). A pinned status is kept until
- * the pin ends (D4b); the verdict is still recorded so the history stays truthful.
+ * checks the entry, sets lastDiagnosis and pushes history (D12). A pin is an override layer read
+ * by the cascade (D4b): the stored status underneath keeps following the evidence, so the latest
+ * verdict applies as soon as the pin ends.
  */
 export function applyStatus(current: ToolHealthDocument, write: StatusWrite): ToolHealthDocument {
-  const pinned = isPinned(current, write.now);
-  const status = pinned ? current.status : write.status;
+  const status = write.status;
   const changed = status !== current.status;
+  const problem = status !== ToolStatus.OK;
   return {
     ...current,
     tenantId: current.tenantId ?? write.tenantId ?? null,
     status,
     since: changed ? (write.since ?? write.now) : current.since,
     lastCheckedAt: write.now,
-    expectedRecoveryAt: pinned ? current.expectedRecoveryAt : status === ToolStatus.OK ? null : write.expectedRecoveryAt,
-    code: pinned ? current.code : status === ToolStatus.OK ? null : write.code,
+    expectedRecoveryAt: problem ? write.expectedRecoveryAt : null,
+    code: problem ? write.code : null,
     description: write.description ?? current.description,
     lastDiagnosis: write.diagnosis,
     history: pushHistory(
       current.history,
-      { ...write.diagnosis, status, recoveryAt: status === ToolStatus.OK ? null : write.expectedRecoveryAt },
+      { ...write.diagnosis, status, recoveryAt: problem ? write.expectedRecoveryAt : null },
       write.historyLimit,
     ),
     updatedAt: write.now,

@@ -135,6 +135,14 @@ describe('validateKey (D3a, D6)', () => {
     expect(error.code).toBe(DomainErrorCode.INVALID_ARGUMENT);
     expect(error.field).toBe(field);
   });
+
+  it.each<[unknown, Scope]>([
+    [undefined, Scope.SESSION],
+    [null, Scope.USER],
+    ['', Scope.TENANT],
+  ])('a missing scopeId (%j) is reported as required for %s', (scopeId, scope) => {
+    expect(errorOf(() => validateKey({ scope, scopeId, toolName: 'jira' })).message).toBe(`scopeId: is required for ${scope}`);
+  });
 });
 
 describe('validateContext (D6)', () => {

@@ -143,7 +143,6 @@ describe('markAvailable', () => {
   it.each<[string, ToolStatus, Date]>([
     ['DOWN → OK', DOWN, T0],
     ['DEGRADED → OK', DEGRADED, T0],
-    ['OK → OK keeps since', OK, at(-60 * MIN)],
   ])('%s', (_label, from, since) => {
     const before = doc({ status: from, code: from === OK ? null : ToolErrorCode.BACKEND_UNREACHABLE, expectedRecoveryAt: from === OK ? null : at(MIN) });
     const result = markAvailable(available({ note: 'reconnected' }))(before)!;
@@ -164,25 +163,32 @@ describe('markAvailable', () => {
   });
 });
 
+describe('markAvailable on an entry already OK', () => {
+  it('writes nothing, so reconnects never flood the history (P5)', () => {
+    const before = doc({ status: OK, code: null, expectedRecoveryAt: null });
+    expect(markAvailable(available({ note: 'reconnected' }))(before)).toBe(before);
+  });
+});
+
 describe('pins (D4b)', () => {
   it.each<[string, OKorDOWN, () => (d: ToolHealthDocument | null) => ToolHealthDocument | null]>([
     ['markUnavailable on a pinned OK', OK, () => markUnavailable(unavailable({ since: at(-MIN) }))],
     ['markIntermittent on a pinned OK', OK, () => markIntermittent(intermittent())],
     ['markAvailable on a pinned DOWN', DOWN, () => markAvailable(available())],
     ['markIntermittent on a pinned DOWN', DOWN, () => markIntermittent(intermittent())],
-  ])('%s keeps the status and since but records the history item', (_label, status, reducer) => {
+  ])('%s changes the stored status underneath and keeps the pin (P6)', (_label, status, reducer) => {
     const before = doc({ status, pin: pin(status), since: at(-9 * MIN) });
     const result = reducer()(before)!;
-    expect(result.status).toBe(status);
-    expect(result.since).toEqual(at(-9 * MIN));
+    expect(result.status).not.toBe(status);
+    expect(result.since).not.toEqual(at(-9 * MIN));
     expect(result.pin).toEqual(before.pin);
     expect(result.lastCheckedAt).toEqual(T0);
     expect(result.history).toHaveLength(1);
-    expect(result.history[0]).toMatchObject({ status, classification: null, at: T0 });
+    expect(result.history[0]).toMatchObject({ status: result.status, classification: null, at: T0 });
     expect(result.history[0].by).toMatch(/^system:/);
   });
 
-  it('an expired pin no longer keeps the status', () => {
+  it('an expired pin changes nothing either', () => {
     const result = markUnavailable(unavailable())(doc({ status: OK, pin: pin(OK, T0) }))!;
     expect(result.status).toBe(DOWN);
     expect(result.since).toEqual(T0);

@@ -68,8 +68,11 @@ export function markIntermittent(write: MarkIntermittent): HealthReducer {
   return systemStatus(write, ToolStatus.DEGRADED, write.code ?? null, write);
 }
 
-/** Nothing stored means nothing to clear: no document is created for a tool that was never down. */
+/**
+ * Nothing to clear, nothing written: no document is created for a tool that was never down, and
+ * an entry already OK keeps its history for real diagnoses (every reconnect would flood it).
+ */
 export function markAvailable(write: SystemWrite): HealthReducer {
   const reducer = systemStatus(write, ToolStatus.OK, null, {});
-  return (current) => (current === null ? current : reducer(current));
+  return (current) => (current === null || current.status === ToolStatus.OK ? current : reducer(current));
 }

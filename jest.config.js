@@ -2,6 +2,8 @@
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 
 module.exports = {
+  // Global on purpose: Jest ignores testTimeout inside a project entry.
+  testTimeout: 30000,
   projects: [
     {
       displayName: 'unit',
@@ -18,7 +20,6 @@ module.exports = {
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
-      testTimeout: 30000,
     },
   ],
 };

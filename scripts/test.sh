@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole suite from a fresh clone: installs what it needs (node_modules, the database servers,
 # Chromium for the playground test), type-checks, runs the unit tier, then the e2e tier on each
-# server in TEST_SERVERS (default: ferretdb; `npm run test:all` runs both).
+# server in TEST_SERVERS (default: ferretdb; `npm run test:all` runs both), then, with RUN_FUZZ=1
+# (`npm run test:all` sets it), the schemathesis fuzz step (scripts/fuzz.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,3 +20,7 @@ for server in $SERVERS; do
   echo "== e2e on $server" >&2
   TEST_DB="$server" npx jest --selectProjects e2e --ci
 done
+if [[ "${RUN_FUZZ:-0}" == "1" ]]; then
+  echo "== fuzz (schemathesis)" >&2
+  bash scripts/fuzz.sh
+fi

@@ -8,6 +8,7 @@ import { DiagnosisModule } from './diagnosis/diagnosis.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { ManifestModule } from './manifest/manifest.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { OpsModule } from './ops/ops.module';
 import { PersistenceModule } from './persistence/persistence.module';
 import { StoreModule } from './store/store.module';
@@ -28,6 +29,7 @@ import { TenantsModule } from './tenants/tenants.module';
     EventsModule,
     AdminModule,
     ManifestModule,
+    MetricsModule,
   ],
 })
 export class AppModule {}

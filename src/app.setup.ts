@@ -1,17 +1,20 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { registerGraphqlHttpAuth } from './admin/graphql-http-auth';
 import { API_KEY_HEADER } from './auth/api-key.guard';
 import { AppConfig } from './config/app-config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
+import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
   app.useGlobalFilters(new HttpExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
+  registerGraphqlHttpAuth(app); // D17: POST /graphql without a known key → 401, not 200 with an error
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = SwaggerModule.createDocument(
+    const document = documentErrorResponses(SwaggerModule.createDocument(
       app,
       new DocumentBuilder()
         .setTitle('Tool availability service')
@@ -19,7 +22,7 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
         .setVersion('1')
         .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
         .build(),
-    );
+    ));
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
 }

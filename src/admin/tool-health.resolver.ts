@@ -1,17 +1,48 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
-import { CascadeService } from '../cascade/cascade.service';
+import { AdminQueryService } from './admin-query.service';
 import { HealthKeyArgs } from './args/health-key.args';
+import { EffectiveHealthArgs, LimitArgs, ToolHealthsArgs, ToolNameArgs } from './args/query.args';
+import { EffectiveHealthModel } from './models/effective-health.model';
+import { SweepCandidateModel } from './models/sweep.model';
+import { ToolHealthConnection } from './models/tool-health-connection.model';
 import { ToolHealthModel } from './models/tool-health.model';
+import { ToolOverviewModel } from './models/tool-overview.model';
 
+/** Reads of the health documents (D17: audit-reader and admin). */
 @Resolver(() => ToolHealthModel)
 @Roles(Role.AUDIT_READER)
 export class ToolHealthResolver {
-  constructor(private readonly cascade: CascadeService) {}
+  constructor(private readonly queries: AdminQueryService) {}
 
   @Query(() => ToolHealthModel, { description: 'One health document by its key.' })
   toolHealth(@Args() key: HealthKeyArgs): Promise<ToolHealthModel> {
-    return this.cascade.getEntry(key);
+    return this.queries.getEntry(key);
+  }
+
+  @Query(() => ToolHealthConnection, { description: 'Health documents matching a filter, a page at a time, ordered by id (stable while documents are written).' })
+  toolHealths(@Args() args: ToolHealthsArgs): Promise<ToolHealthConnection> {
+    return this.queries.toolHealths(args);
+  }
+
+  @Query(() => EffectiveHealthModel, { description: 'The effective status of a tool for a context (§4) with the reason trace.' })
+  effectiveHealth(@Args() args: EffectiveHealthArgs): Promise<EffectiveHealthModel> {
+    return this.queries.effectiveHealth(args.toolName, args.context);
+  }
+
+  @Query(() => ToolOverviewModel, { description: 'Counts of a tool\'s stored entries by status and by scope.' })
+  toolOverview(@Args() args: ToolNameArgs): Promise<ToolOverviewModel> {
+    return this.queries.toolOverview(args.toolName);
+  }
+
+  @Query(() => [SweepCandidateModel], { description: 'Documents holding cooldown entries the next sweep deletes (D9).' })
+  cooldownsDueForSweep(@Args() args: LimitArgs): Promise<SweepCandidateModel[]> {
+    return this.queries.cooldownsDueForSweep(args.limit);
+  }
+
+  @Query(() => [ToolHealthModel], { description: 'DOWN entries without an expected recovery nobody has checked for a while (D11).' })
+  dueForProbe(@Args() args: LimitArgs): Promise<ToolHealthModel[]> {
+    return this.queries.dueForProbe(args.limit);
   }
 }

@@ -112,7 +112,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.sweepIntervalMs = r.int('SWEEP_INTERVAL_MS', 0, 0);
   config.probeDueAfterMs = r.int('PROBE_DUE_AFTER_MS', 30 * 60_000, 0);
   config.bookkeepingFlushMs = r.int('BOOKKEEPING_FLUSH_MS', 250, 0, 60_000);
-  config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576);
+  // A full manifest (500 tools × 4000-character descriptions) must fit.
+  config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
   config.docsEnabled = r.bool('DOCS_ENABLED', !production);
   config.playgroundEnabled = r.bool('PLAYGROUND_ENABLED', !production);
   config.introspectionEnabled = r.bool('INTROSPECTION_ENABLED', !production);

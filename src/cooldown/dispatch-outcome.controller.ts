@@ -1,11 +1,24 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
+import { SchemaBody } from '../errors/validation';
 import { DispatchOutcomeService } from './dispatch-outcome.service';
-import { FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './dto/outcome.dto';
+import {
+  FAILURE_REPORT_SCHEMA,
+  FailureOutcomeView,
+  FailureReportDto,
+  OUTCOME_PATTERN_MESSAGES,
+  SUCCESS_REPORT_SCHEMA,
+  SuccessOutcomeView,
+  SuccessReportDto,
+} from './dto/outcome.dto';
 
-/** The dispatcher reports every call outcome here (hot path). */
+/**
+ * The dispatcher reports every call outcome here (hot path). Bodies are checked by compiled JSON
+ * schemas (@SchemaBody) rather than the global class-validator pipe: same rules, same 400 naming
+ * the field, a fraction of the cost per request (docs/performance.md).
+ */
 @ApiTags('dispatcher')
 @ApiSecurity('api-key')
 @Roles(Role.DISPATCHER)
@@ -16,14 +29,14 @@ export class DispatchOutcomeController {
   @Post('success')
   @HttpCode(200)
   @ApiOkResponse({ type: SuccessOutcomeView })
-  success(@Body() dto: SuccessReportDto): Promise<SuccessOutcomeView> {
+  success(@SchemaBody(SuccessReportDto, SUCCESS_REPORT_SCHEMA, OUTCOME_PATTERN_MESSAGES) dto: SuccessReportDto): Promise<SuccessOutcomeView> {
     return this.service.reportSuccess(dto);
   }
 
   @Post('failure')
   @HttpCode(200)
   @ApiOkResponse({ type: FailureOutcomeView })
-  failure(@Body() dto: FailureReportDto): Promise<FailureOutcomeView> {
+  failure(@SchemaBody(FailureReportDto, FAILURE_REPORT_SCHEMA, OUTCOME_PATTERN_MESSAGES) dto: FailureReportDto): Promise<FailureOutcomeView> {
     return this.service.reportFailure(dto);
   }
 }

@@ -8,6 +8,7 @@ import { newDocument } from '../domain/health-entry';
 import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../domain/health-key';
 import { isToolFault } from '../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { MetricsService } from '../metrics/metrics.service';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { HealthStore } from '../store/health-store.service';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
@@ -21,6 +22,7 @@ export class DispatchOutcomeService {
     private readonly store: HealthStore,
     private readonly bookkeeping: BookkeepingBuffer,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -77,6 +79,8 @@ export class DispatchOutcomeService {
       cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
     }
 
+    this.metrics.failureDecision(decision.reason, decision.spawn);
+    if (decision.hit) this.metrics.cooldownHit(keyOf(decision.hit.docId).scope);
     return {
       spawn: decision.spawn,
       reason: decision.reason,

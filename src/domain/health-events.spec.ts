@@ -1,7 +1,7 @@
 import { ToolHealthClassification as C } from './classification';
 import { applyDiagnosis } from './diagnosis-effects';
 import { newDocument } from './health-entry';
-import { HealthEventType as E, healthEventsOf } from './health-events';
+import { HealthEventType as E, deletedEvent, healthEventsOf } from './health-events';
 import { Scope } from './scope';
 import { markUnavailable } from './system-writes';
 import { CooldownEntry, Diagnosis, HealthKey, ToolHealthDocument } from './tool-health-document';
@@ -155,5 +155,28 @@ describe('healthEventsOf: idempotent ids and real write paths', () => {
   it('a system write emits only the status change', () => {
     const after = markUnavailable({ key: KEY, source: 'foot', code: ToolErrorCode.BACKEND_UNREACHABLE, now: T0, historyLimit: 20 })(null)!;
     expect(healthEventsOf(null, { ...after, version: 1 }).map((e) => e.type)).toEqual([E.STATUS_CHANGED]);
+  });
+});
+
+describe('pin and delete events (D4b, D14)', () => {
+  const until = at(24 * 60 * MIN);
+  const pin = { status: ToolStatus.OK as const, until, reason: 'own backend', by: 'admin:ops', at: T0 };
+  const pinned = written(doc(), { pin });
+
+  it('emits PIN_SET when a pin appears or changes, nothing when it is sent again, PIN_CLEARED when removed', () => {
+    expect(healthEventsOf(doc(), pinned).map((e) => e.type)).toEqual([E.PIN_SET]);
+    expect(healthEventsOf(pinned, { ...pinned, version: 6 })).toEqual([]);
+    expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: { ...pin, status: ToolStatus.DOWN } }).map((e) => e.type)).toEqual([E.PIN_SET]);
+    expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: null })).toEqual([
+      expect.objectContaining({ type: E.PIN_CLEARED, id: 'USER|alice|jira:6:PIN_CLEARED', payload: { pinnedStatus: ToolStatus.OK, until, reason: 'own backend', by: 'admin:ops' } }),
+    ]);
+  });
+
+  it('names a hard delete by the deleted version', () => {
+    expect(deletedEvent(doc({ status: ToolStatus.DOWN }), 'admin:ops', T0)).toMatchObject({
+      id: 'USER|alice|jira:4:DELETED',
+      type: E.DELETED,
+      payload: { previousStatus: ToolStatus.DOWN, by: 'admin:ops' },
+    });
   });
 });

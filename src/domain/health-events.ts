@@ -1,7 +1,7 @@
 import { ToolHealthClassification } from './classification';
 import { cooldownEntryKey } from './cooldown-policy';
 import { Scope } from './scope';
-import { CooldownEntry, ToolHealthDocument } from './tool-health-document';
+import { CooldownEntry, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
 
@@ -10,6 +10,12 @@ export enum HealthEventType {
   COOLDOWN_SET = 'COOLDOWN_SET',
   COOLDOWN_EXPIRED = 'COOLDOWN_EXPIRED',
   INBOX_ITEM = 'INBOX_ITEM',
+  /** An admin pin set or changed (D4b): the effective status may have changed with it. */
+  PIN_SET = 'PIN_SET',
+  /** An admin pin removed before its end. */
+  PIN_CLEARED = 'PIN_CLEARED',
+  /** The document was hard-deleted by an admin (D14). */
+  DELETED = 'DELETED',
 }
 
 export interface StatusChangedPayload {
@@ -36,6 +42,18 @@ export interface InboxItemPayload {
   code: ToolErrorCode | null;
 }
 
+export interface PinPayload {
+  pinnedStatus: ToolStatus;
+  until: Date;
+  reason: string;
+  by: string;
+}
+
+export interface DeletedPayload {
+  previousStatus: ToolStatus;
+  by: string;
+}
+
 interface EventBase {
   /** `<docId>:<version>:<type>[:<errorSignature>:<userId|*>]`: the same write yields the same ids. */
   id: string;
@@ -54,6 +72,8 @@ export type HealthEvent = EventBase &
     | { type: HealthEventType.COOLDOWN_SET; payload: CooldownPayload }
     | { type: HealthEventType.COOLDOWN_EXPIRED; payload: CooldownPayload }
     | { type: HealthEventType.INBOX_ITEM; payload: InboxItemPayload }
+    | { type: HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED; payload: PinPayload }
+    | { type: HealthEventType.DELETED; payload: DeletedPayload }
   );
 
 /**
@@ -129,5 +149,33 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
       });
     }
   }
+  const pinBefore = before?.pin ?? null;
+  const pinAfter = after.pin;
+  const samePin =
+    pinBefore !== null && pinAfter !== null && pinBefore.status === pinAfter.status && pinBefore.until.getTime() === pinAfter.until.getTime() && pinBefore.reason === pinAfter.reason;
+  if (pinAfter && !samePin) {
+    events.push({ ...base(HealthEventType.PIN_SET), type: HealthEventType.PIN_SET, payload: pinPayload(pinAfter) });
+  } else if (!pinAfter && pinBefore) {
+    events.push({ ...base(HealthEventType.PIN_CLEARED), type: HealthEventType.PIN_CLEARED, payload: pinPayload(pinBefore) });
+  }
   return events;
+}
+
+function pinPayload(pin: Pin): PinPayload {
+  return { pinnedStatus: pin.status, until: pin.until, reason: pin.reason, by: pin.by };
+}
+
+/** D14: the event of a hard delete, which no write diff can produce. */
+export function deletedEvent(doc: ToolHealthDocument, by: string, at: Date): HealthEvent {
+  return {
+    id: `${doc.id}:${doc.version}:${HealthEventType.DELETED}`,
+    docId: doc.id,
+    scope: doc.scope,
+    scopeId: doc.scopeId,
+    toolName: doc.toolName,
+    status: doc.status,
+    at,
+    type: HealthEventType.DELETED,
+    payload: { previousStatus: doc.status, by },
+  };
 }

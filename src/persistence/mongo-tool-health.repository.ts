@@ -3,11 +3,12 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Collection } from 'mongodb';
 import { FilterQuery, Model, trusted } from 'mongoose';
 import { AppConfig } from '../config/app-config';
-import { DomainError } from '../domain/domain-error';
+import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
 import { encodeKey } from '../domain/health-key';
 import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/to-domain-error';
 import { KeyedMutex } from './keyed-mutex';
 import { toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
@@ -23,8 +24,11 @@ function isDuplicateKey(error: unknown): boolean {
 @Injectable()
 export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly mutex = new KeyedMutex();
+  /** When an operation last failed because the database was unreachable (see mutate). */
+  private unavailableAt = 0;
   private readonly singleWriter: boolean;
   private readonly records: Collection<ToolHealthRecord>;
+  private driverCollection: Collection<ToolHealthRecord> | undefined;
 
   constructor(
     @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
@@ -35,28 +39,54 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     this.records = model.collection as unknown as Collection<ToolHealthRecord>;
   }
 
+  /**
+   * The driver's own collection for the hot reads. `model.collection` is mongoose's proxy, which
+   * adds an ObjectId, two events and its buffering checks to every call (docs/performance.md);
+   * the driver's is resolved once the connection is open (before that, the proxy answers).
+   */
+  private get reader(): Collection<ToolHealthRecord> {
+    if (this.driverCollection) return this.driverCollection;
+    const db = this.model.db.db;
+    if (!db) return this.records;
+    return (this.driverCollection = db.collection<ToolHealthRecord>(this.model.collection.collectionName));
+  }
+
   // Point and batch reads go to the driver directly: the filter is built here from encoded
   // ids (never from client objects), and skipping mongoose's query layer keeps the hot path lean.
   async findById(id: string): Promise<ToolHealthDocument | null> {
-    const record = await this.records.findOne({ _id: id });
+    const record = await this.reader.findOne({ _id: id });
     return record ? toDomain(record) : null;
   }
 
   async findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
     if (ids.length === 0) return new Map();
-    const records = ids.length === 1 ? await this.records.find({ _id: ids[0] }).toArray() : await this.records.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const unique = ids.length === 1 ? ids : [...new Set(ids)];
+    // One round trip whatever the count: the server's default first batch is 101 documents, and
+    // a manifest of 200 tools can match more (each getMore is another round trip). At most one
+    // document per id; one more than that lets the server see the end and close the cursor.
+    const filter = unique.length === 1 ? { _id: unique[0] } : { _id: { $in: unique as string[] } };
+    const records = await this.reader.find(filter, { batchSize: unique.length + 1 }).toArray();
     return new Map(records.map((r) => [r._id, toDomain(r)]));
   }
 
   mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult> {
     const id = encodeKey(key);
+    const queuedAt = Date.now();
     return this.mutex.run(id, async () => {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const before = await this.findById(id);
-        const reduced = reducer(before);
-        if (reduced === before || reduced === null) return { before, after: before, written: false };
-        const after: ToolHealthDocument = { ...reduced, id, version: (before?.version ?? 0) + 1 };
-        if (await this.tryWrite(before, after)) return { before, after, written: true };
+      // Writes to one key queue on the lock; in an outage each would wait out its own server
+      // selection, k queued writes k × the timeout. One that queued behind a failure fails at once.
+      if (this.unavailableAt >= queuedAt) throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
+      try {
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          const before = await this.findById(id);
+          const reduced = reducer(before);
+          if (reduced === before || reduced === null) return { before, after: before, written: false };
+          const after: ToolHealthDocument = { ...reduced, id, version: (before?.version ?? 0) + 1 };
+          if (await this.tryWrite(before, after)) return { before, after, written: true };
+        }
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) this.unavailableAt = Date.now();
+        throw error;
       }
       throw DomainError.conflict(`too many concurrent writes to ${id}; retry`);
     });

@@ -2,13 +2,17 @@ import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
+import { ConnectionWatchdog } from './connection-watchdog';
 import { HealthEventOutbox } from './health-event.outbox';
+import { IndexBootstrap } from './index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-event.schema';
 import { MongoHealthEventOutbox } from './mongo-health-event.outbox';
 import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repository';
+import { MongoToolHealthAdminRepository } from './mongo-tool-health-admin.repository';
 import { MongoToolHealthRepository } from './mongo-tool-health.repository';
 import { TenantSettingsRepository } from './tenant-settings.repository';
 import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.schema';
+import { ToolHealthAdminRepository } from './tool-health-admin.repository';
 import { ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord, ToolHealthSchema } from './tool-health.schema';
 
@@ -42,7 +46,10 @@ mongoose.set('strictQuery', 'throw');
     { provide: ToolHealthRepository, useClass: MongoToolHealthRepository },
     { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
     { provide: HealthEventOutbox, useClass: MongoHealthEventOutbox },
+    { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
+    ConnectionWatchdog,
+    IndexBootstrap,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository],
 })
 export class PersistenceModule {}

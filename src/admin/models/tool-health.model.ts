@@ -1,7 +1,7 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
+import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { PinStatus, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
 
-@ObjectType({ description: 'A verdict or a system write.' })
+@ObjectType('Diagnosis', { description: 'A verdict or a system write.' })
 export class DiagnosisModel {
   @Field(() => ToolHealthClassification, { nullable: true }) classification: ToolHealthClassification | null;
   @Field(() => ToolErrorCode, { nullable: true }) code: ToolErrorCode | null;
@@ -10,13 +10,13 @@ export class DiagnosisModel {
   @Field() at: Date;
 }
 
-@ObjectType({ description: 'One ring-buffer entry of the history, newest last (D12).' })
+@ObjectType('HistoryItem', { description: 'One ring-buffer entry of the history, newest last (D12).' })
 export class HistoryItemModel extends DiagnosisModel {
   @Field(() => ToolStatus) status: ToolStatus;
   @Field(() => Date, { nullable: true }) recoveryAt: Date | null;
 }
 
-@ObjectType({ description: 'A cooldown per error signature (§6).' })
+@ObjectType('Cooldown', { description: 'A cooldown per error signature (§6).' })
 export class CooldownModel {
   @Field() errorSignature: string;
   @Field(() => String, { nullable: true }) userId: string | null;
@@ -24,12 +24,13 @@ export class CooldownModel {
   @Field(() => Int) hits: number;
   @Field(() => ToolHealthClassification) lastClassification: ToolHealthClassification;
   @Field(() => Date, { nullable: true }) lastTriggeredAt: Date | null;
-  @Field(() => Int) windowMs: number;
+  // Float: an explicit window may reach 30 days, past GraphQL Int's 2^31 ms (≈ 24.8 days).
+  @Field(() => Float) windowMs: number;
 }
 
-@ObjectType({ description: 'An admin override of the status until an instant (D4b).' })
+@ObjectType('Pin', { description: 'An admin override of the status until an instant (D4b).' })
 export class PinModel {
-  @Field(() => ToolStatus) status: ToolStatus;
+  @Field(() => PinStatus) status: PinStatus;
   @Field() until: Date;
   @Field() reason: string;
   @Field() by: string;

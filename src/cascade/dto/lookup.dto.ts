@@ -19,7 +19,7 @@ export class BatchLookupDto {
   @Matches(ID_PATTERN, { each: true, message: `toolNames ${ID_MESSAGE}` })
   toolNames: string[];
 
-  @ApiPropertyOptional({ type: CallContextDto })
+  @ApiPropertyOptional({ nullable: true, type: CallContextDto })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextDto)

@@ -5,22 +5,22 @@ import { ID_MESSAGE } from './health-key.dto';
 
 /** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
 export class CallContextDto {
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `sessionId ${ID_MESSAGE}` })
   sessionId?: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
   userId?: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `projectId ${ID_MESSAGE}` })
   projectId?: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
   tenantId?: string;

@@ -17,19 +17,19 @@ export class SetCooldownDto extends HealthKeyDto {
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @ApiPropertyOptional({ minimum: 1000, maximum: 30 * DAY_MS, description: 'explicit window; wins over the class default (D9)' })
+  @ApiPropertyOptional({ nullable: true, minimum: 1000, maximum: 30 * DAY_MS, description: 'explicit window; wins over the class default (D9)' })
   @IsOptional()
   @IsInt()
   @Min(1000)
   @Max(30 * DAY_MS)
   durationMs?: number;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source, description: 'only for a user-specific cooldown (USER_PERMISSION)' })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, description: 'only for a user-specific cooldown (USER_PERMISSION)' })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
   userId?: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
   tenantId?: string;
@@ -40,7 +40,7 @@ export class ClearCooldownDto extends HealthKeyDto {
   @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
   errorSignature: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
   userId?: string;

@@ -5,7 +5,7 @@ import { CallContextDto } from '../../common/dto/call-context.dto';
 import { ID_MESSAGE } from '../../common/dto/health-key.dto';
 import { ToolHealthClassification } from '../../domain/classification';
 import { FailureReason } from '../../domain/failure-check';
-import { ID_PATTERN } from '../../domain/health-key';
+import { ID_PATTERN, ID_PATTERN_SOURCE } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
@@ -19,7 +19,7 @@ class OutcomeDto {
   @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
   toolName: string;
 
-  @ApiPropertyOptional({ type: CallContextDto })
+  @ApiPropertyOptional({ nullable: true, type: CallContextDto })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextDto)
@@ -27,7 +27,7 @@ class OutcomeDto {
 }
 
 export class SuccessReportDto extends OutcomeDto {
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_SIGNATURES, description: 'signatures this success disproves; none = the technical ones (D10)' })
+  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_SIGNATURES, description: 'signatures this success disproves; none = the technical ones (D10)' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SIGNATURES)
@@ -44,12 +44,12 @@ export class FailureReportDto extends OutcomeDto {
   @Matches(SIGNATURE_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
   errorSignature: string;
 
-  @ApiPropertyOptional({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'what the synchronous checker already knows (§7 second row)' })
+  @ApiPropertyOptional({ nullable: true, enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'what the synchronous checker already knows (§7 second row)' })
   @IsOptional()
   @IsEnum(ToolHealthClassification)
   classification?: ToolHealthClassification;
 
-  @ApiPropertyOptional({ maxLength: 4000 })
+  @ApiPropertyOptional({ nullable: true, maxLength: 4000 })
   @IsOptional()
   @IsString()
   @MaxLength(4000)
@@ -85,3 +85,45 @@ export class FailureOutcomeView {
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', nullable: true, description: 'effective status; null when the code is not a tool fault (nothing was read)' }) status: ToolStatus | null;
   @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' }) cooldown: CooldownRefView | null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The compiled validation of the two hot routes (@SchemaBody, docs/performance.md): the same
+// rules as the decorators above, checked by Ajv instead of class-validator. Optional fields
+// accept null, as @IsOptional does. outcome.dto.spec.ts keeps both in step with the OpenAPI.
+
+const ID = { type: 'string', pattern: ID_PATTERN_SOURCE };
+const OPTIONAL_ID = { type: ['string', 'null'], pattern: ID_PATTERN_SOURCE };
+
+export const CALL_CONTEXT_SCHEMA = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { sessionId: OPTIONAL_ID, userId: OPTIONAL_ID, projectId: OPTIONAL_ID, tenantId: OPTIONAL_ID },
+};
+
+export const SUCCESS_REPORT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['toolName'],
+  properties: {
+    toolName: ID,
+    context: CALL_CONTEXT_SCHEMA,
+    errorSignatures: { type: ['array', 'null'], maxItems: MAX_SIGNATURES, items: ID },
+  },
+};
+
+export const FAILURE_REPORT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['toolName', 'code', 'errorSignature'],
+  properties: {
+    toolName: ID,
+    context: CALL_CONTEXT_SCHEMA,
+    code: { enum: Object.values(ToolErrorCode) },
+    errorSignature: ID,
+    classification: { enum: [...Object.values(ToolHealthClassification), null] },
+    message: { type: ['string', 'null'], maxLength: 4000 },
+  },
+};
+
+/** The D3a rule in words, for a pattern failure. */
+export const OUTCOME_PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([[ID_PATTERN_SOURCE, ID_MESSAGE]]);

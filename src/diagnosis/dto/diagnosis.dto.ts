@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsEnum, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsEnum, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { HealthKeyDto, ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsIsoDateTime } from '../../common/dto/iso-date-time';
 import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { ToolHealthClassification } from '../../domain/classification';
 import { ID_PATTERN } from '../../domain/health-key';
@@ -14,7 +14,7 @@ export class RecordDiagnosisDto extends HealthKeyDto {
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @ApiPropertyOptional({ maxLength: 2000 })
+  @ApiPropertyOptional({ nullable: true, maxLength: 2000 })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -24,35 +24,34 @@ export class RecordDiagnosisDto extends HealthKeyDto {
   @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
   by: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsIsoDateTime()
   expectedRecoveryAt?: Date;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
   userId?: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
   errorSignature?: string;
 
-  @ApiPropertyOptional({ minimum: 1000, maximum: 2_592_000_000 })
+  @ApiPropertyOptional({ nullable: true, minimum: 1000, maximum: 2_592_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1000)
   @Max(2_592_000_000)
   durationMs?: number;
 
-  @ApiPropertyOptional({ enum: ToolErrorCode, enumName: 'ToolErrorCode' })
+  @ApiPropertyOptional({ nullable: true, enum: ToolErrorCode, enumName: 'ToolErrorCode' })
   @IsOptional()
   @IsEnum(ToolErrorCode)
   code?: ToolErrorCode;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
   tenantId?: string;
@@ -63,7 +62,7 @@ export class InvokeAgrajagToolDto {
   @IsObject()
   arguments: Record<string, unknown>;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source, description: 'the Agrajag process recorded as `by`; default the API key\'s name' })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, description: 'the Agrajag process recorded as `by`; default the API key\'s name' })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
   by?: string;

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDate, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsIsoDateTime } from '../../common/dto/iso-date-time';
 import { ID_PATTERN } from '../../domain/health-key';
 
 export const MAX_CLIENT_TOOLS = 500;
@@ -11,7 +12,7 @@ export class ClientToolDto {
   @Matches(ID_PATTERN, { message: `name ${ID_MESSAGE}` })
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 4000, description: 'kept so the tool can still be listed while gone (D15b)' })
+  @ApiPropertyOptional({ nullable: true, maxLength: 4000, description: 'kept so the tool can still be listed while gone (D15b)' })
   @IsOptional()
   @IsString()
   @MaxLength(4000)
@@ -23,7 +24,7 @@ class SessionEventDto {
   @Matches(ID_PATTERN, { message: `source ${ID_MESSAGE}` })
   source: string;
 
-  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
   tenantId?: string;
@@ -39,10 +40,9 @@ export class ClientDisconnectDto extends SessionEventDto {
   @Type(() => ClientToolDto)
   tools: ClientToolDto[];
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'when the client left; default now' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time', description: 'when the client left; default now' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsIsoDateTime()
   at?: Date;
 }
 

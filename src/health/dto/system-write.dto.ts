@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsEnum, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEnum, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { HealthKeyDto, ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsIsoDateTime } from '../../common/dto/iso-date-time';
 import { ID_PATTERN } from '../../domain/health-key';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 
@@ -11,13 +11,13 @@ export class SystemWriteDto extends HealthKeyDto {
   @Matches(ID_PATTERN, { message: `source ${ID_MESSAGE}` })
   source: string;
 
-  @ApiPropertyOptional({ maxLength: 2000 })
+  @ApiPropertyOptional({ nullable: true, maxLength: 2000 })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
   note?: string;
 
-  @ApiPropertyOptional({ description: 'the tenant the key belongs to, for its history limit (D12)', pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({ nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)', pattern: ID_PATTERN.source })
   @IsOptional()
   @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
   tenantId?: string;
@@ -28,29 +28,26 @@ export class MarkUnavailableDto extends SystemWriteDto {
   @IsEnum(ToolErrorCode)
   code: ToolErrorCode;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'when it went down; default now' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time', description: 'when it went down; default now' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsIsoDateTime()
   since?: Date;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsIsoDateTime()
   expectedRecoveryAt?: Date;
 }
 
 export class MarkIntermittentDto extends SystemWriteDto {
-  @ApiPropertyOptional({ enum: ToolErrorCode, enumName: 'ToolErrorCode' })
+  @ApiPropertyOptional({ nullable: true, enum: ToolErrorCode, enumName: 'ToolErrorCode' })
   @IsOptional()
   @IsEnum(ToolErrorCode)
   code?: ToolErrorCode;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsIsoDateTime()
   expectedRecoveryAt?: Date;
 }
 

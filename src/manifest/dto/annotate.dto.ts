@@ -36,12 +36,12 @@ export class ToolManifestDto {
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description: string;
 
-  @ApiPropertyOptional({ enum: ToolSafety, enumName: 'ToolSafety', description: 'absent = not known to be safe: hidden in a probe turn' })
+  @ApiPropertyOptional({ nullable: true, enum: ToolSafety, enumName: 'ToolSafety', description: 'absent = not known to be safe: hidden in a probe turn' })
   @IsOptional()
   @IsEnum(ToolSafety)
   safety?: ToolSafety;
 
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_ROLES, description: 'the engine must hold every one of these roles to see the tool', example: ['tool-health-writer'] })
+  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_ROLES, description: 'the engine must hold every one of these roles to see the tool', example: ['tool-health-writer'] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ROLES)
@@ -59,13 +59,13 @@ export class AnnotateManifestDto {
   @Type(() => ToolManifestDto)
   tools: ToolManifestDto[];
 
-  @ApiPropertyOptional({ type: CallContextDto })
+  @ApiPropertyOptional({ nullable: true, type: CallContextDto })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextDto)
   context?: CallContextDto;
 
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_ROLES, description: "the engine's roles (§8); none = sees only tools that require none", example: ['tool-health-writer'] })
+  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_ROLES, description: "the engine's roles (§8); none = sees only tools that require none", example: ['tool-health-writer'] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ROLES)
@@ -73,18 +73,19 @@ export class AnnotateManifestDto {
   @MaxLength(MAX_ROLE_LENGTH, { each: true })
   engineRoles?: string[];
 
-  @ApiPropertyOptional({ maxLength: MAX_TIME_ZONE_LENGTH, default: DEFAULT_TIME_ZONE, description: 'IANA time zone for the HH:MM of the suffixes', example: 'Europe/Berlin' })
+  @ApiPropertyOptional({ nullable: true, maxLength: MAX_TIME_ZONE_LENGTH, default: DEFAULT_TIME_ZONE, description: 'IANA time zone for the HH:MM of the suffixes', example: 'Europe/Berlin' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TIME_ZONE_LENGTH)
   timeZone?: string;
 
-  @ApiPropertyOptional({ default: false, description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)' })
+  @ApiPropertyOptional({ nullable: true, default: false, description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)' })
   @IsOptional()
   @IsBoolean()
   probeTurn?: boolean;
 
   @ApiPropertyOptional({
+    nullable: true,
     default: false,
     description: "merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer",
   })

@@ -23,7 +23,7 @@ export class ExplainToolDto {
   @MaxLength(MAX_EXPLAIN_NAME_LENGTH)
   toolName: string;
 
-  @ApiPropertyOptional({ type: CallContextDto })
+  @ApiPropertyOptional({ nullable: true, type: CallContextDto })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextDto)
@@ -33,7 +33,7 @@ export class ExplainToolDto {
   @IsBoolean()
   registryKnows: boolean;
 
-  @ApiPropertyOptional({ maxLength: MAX_TIME_ZONE_LENGTH, default: DEFAULT_TIME_ZONE, description: 'IANA time zone for the HH:MM of the message', example: 'Europe/Berlin' })
+  @ApiPropertyOptional({ nullable: true, maxLength: MAX_TIME_ZONE_LENGTH, default: DEFAULT_TIME_ZONE, description: 'IANA time zone for the HH:MM of the message', example: 'Europe/Berlin' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TIME_ZONE_LENGTH)

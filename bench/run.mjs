@@ -1,0 +1,651 @@
+// `npm run bench`: the issue-7 benchmark in one run. Builds the service when src/ is newer than
+// dist/, starts mongo-java-server (the primary: its `_id` index serves point and `$in` reads as
+// MongoDB's does) and FerretDB (reported beside it), the service and a bare node:http baseline as
+// child processes, seeds documents straight into the driver collection, measures the scenarios
+// with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
+// the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
+//
+//   node bench/run.mjs [--servers mongo-java-server,ferretdb] [--only a,b,c,d] [--quick]
+//                      [--duration 8] [--warmup 2] [--connections 32] [--latency-connections 8]
+//                      [--rounds 4] [--jit-warmup 16] [--large 1000000] [--ferretdb-large 5000]
+//                      [--ferretdb-connections 4]
+//                      [--no-build] [--out FILE]
+// Each scenario's targets are measured in interleaved slices (ABBA) of duration/rounds seconds.
+import autocannon from 'autocannon';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+import { freePort, startDatabase } from '../scripts/db/servers.mjs';
+import { BASE, failToolOfUser, growTo, loadEncodeKey, manifestTool, projectOf, seedBase, successTool, tenantOf, userOf } from './seed.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+
+// ---------------------------------------------------------------------------------------------
+// options
+
+function parseArgs(argv) {
+  const o = {
+    servers: ['mongo-java-server', 'ferretdb'],
+    only: ['a', 'b', 'c', 'd'],
+    duration: 8,
+    warmup: 2,
+    connections: 32,
+    latencyConnections: 8,
+    large: 1_000_000,
+    ferretdbLarge: 5_000,
+    jitWarmup: 16,
+    rounds: 4,
+    ferretdbConnections: 4,
+    build: true,
+    out: null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    const int = () => {
+      const v = Number(next());
+      if (!Number.isInteger(v) || v <= 0) throw new Error(`${arg} needs a positive integer`);
+      return v;
+    };
+    if (arg === '--servers') o.servers = next().split(',');
+    else if (arg === '--only') o.only = next().split(',');
+    else if (arg === '--duration') o.duration = int();
+    else if (arg === '--warmup') o.warmup = int();
+    else if (arg === '--connections') o.connections = int();
+    else if (arg === '--latency-connections') o.latencyConnections = int();
+    else if (arg === '--large') o.large = int();
+    else if (arg === '--jit-warmup') o.jitWarmup = int();
+    else if (arg === '--rounds') o.rounds = int();
+    else if (arg === '--ferretdb-connections') o.ferretdbConnections = int();
+    else if (arg === '--ferretdb-large') o.ferretdbLarge = int();
+    else if (arg === '--no-build') o.build = false;
+    else if (arg === '--out') o.out = next();
+    else if (arg === '--quick') Object.assign(o, { duration: 4, warmup: 1, rounds: 2, jitWarmup: 6, large: 100_000, ferretdbLarge: 3_000 });
+    else if (arg === '-h' || arg === '--help') {
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
+      process.exit(0);
+    } else throw new Error(`unknown option ${arg} (see --help)`);
+  }
+  for (const s of o.servers) if (!['mongo-java-server', 'ferretdb'].includes(s)) throw new Error(`unknown server ${s}`);
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// processes we start, stopped whatever happens
+
+const cleanups = [];
+let stopping = false;
+async function cleanup() {
+  while (cleanups.length) {
+    const fn = cleanups.pop();
+    try {
+      await fn();
+    } catch (error) {
+      process.stderr.write(`cleanup: ${error.message}\n`);
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`\n${signal}: stopping everything the benchmark started\n`);
+    await cleanup();
+    process.exit(130);
+  });
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild(wanted) {
+  const main = path.join(ROOT, 'dist', 'main.js');
+  const stale = !fs.existsSync(main) || newestMtime(path.join(ROOT, 'src')) > fs.statSync(main).mtimeMs;
+  if (!stale) return 'up to date';
+  if (!wanted) {
+    if (!fs.existsSync(main)) throw new Error('dist/main.js is missing and --no-build was given');
+    return 'stale (src newer than dist), --no-build';
+  }
+  log('building the service (npx nest build) …');
+  const r = spawnSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  if (r.status !== 0) throw new Error('npx nest build failed; see its output above');
+  return 'built';
+}
+
+/** Spawns a Node child; resolves once `ready()` says so; output tail kept for error messages. */
+async function startChild(name, args, env, ready, { timeoutMs = 90_000 } = {}) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  let exited = null;
+  const keep = (chunk) => {
+    tail = (tail + chunk).slice(-8192);
+  };
+  child.stdout.setEncoding('utf8').on('data', keep);
+  child.stderr.setEncoding('utf8').on('data', keep);
+  const exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve((exited = { code, signal }))));
+  const stop = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exitPromise;
+    clearTimeout(t);
+  };
+  cleanups.push(stop);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited) throw new Error(`${name} exited (${exited.code ?? exited.signal}) before it was ready:\n${tail}`);
+    const answer = await ready(() => tail).catch(() => null);
+    if (answer) return { child, stop, answer, tail: () => tail };
+    if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs / 1000} s:\n${tail}`);
+    await sleep(200);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// keys and requests
+
+const KEYS = { dispatcher: 'bench-dispatcher-key', audit: 'bench-audit-key', admin: 'bench-admin-key' };
+const sha = (s) => createHash('sha256').update(s).digest('hex');
+const API_KEYS = `bench-dispatcher:dispatcher:${sha(KEYS.dispatcher)},bench-audit:audit-reader:${sha(KEYS.audit)},bench-admin:admin:${sha(KEYS.admin)}`;
+
+/** Every request its own session; users, projects and tenants cycle. */
+const contextOf = (i) => ({ sessionId: `s-${i}`, userId: userOf(i), projectId: projectOf(i), tenantId: tenantOf(i) });
+const VARIANTS = 4096;
+
+const bodies = {
+  success: (i) => ({ toolName: successTool(i), context: contextOf(i) }),
+  failureDistinct: (i) => {
+    const u = i % BASE.users;
+    return { toolName: failToolOfUser(u), context: { ...contextOf(i), userId: `u-${u}` }, code: 'BACKEND_FAILED', errorSignature: BASE.failSignature, message: '500 Internal Server Error' };
+  },
+  failureHot: (i) => ({ toolName: BASE.hotTool, context: contextOf(i), code: 'BACKEND_UNREACHABLE', errorSignature: BASE.hotSignature, message: 'connect ECONNREFUSED' }),
+  annotate: (n) => (i) => ({
+    tools: Array.from({ length: n }, (_, j) => ({
+      name: manifestTool(j),
+      description: `Tool ${j}: searches the project's issue tracker and returns matching issues with their status.`,
+      safety: j % 3 === 0 ? 'SAFE_PROBE' : 'READ_ONLY',
+    })),
+    context: { ...contextOf(i), projectId: `p-${i % 5}` },
+    engineRoles: [],
+    timeZone: 'Europe/Berlin',
+  }),
+};
+const lookupPath = (i) => {
+  const c = contextOf(i);
+  return `/v1/tools/${manifestTool(i % BASE.manifestTools)}/availability?sessionId=${c.sessionId}&userId=${c.userId}&projectId=${c.projectId}&tenantId=${c.tenantId}`;
+};
+
+function postScenario(pathname, make) {
+  const payloads = Array.from({ length: VARIANTS }, (_, i) => JSON.stringify(make(i)));
+  return { method: 'POST', paths: [pathname], payloads, sample: payloads[0] };
+}
+function getScenario(makePath) {
+  return { method: 'GET', paths: Array.from({ length: VARIANTS }, (_, i) => makePath(i)), payloads: null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// measuring
+
+let clockTicks = null;
+/** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMs(pid) {
+  if (!pid) return null;
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+
+/** Waits (at most a minute) until a process uses less than a tenth of a core; returns the wait. */
+async function settle(pid, { maxMs = 60_000, idleShare = 0.1 } = {}) {
+  const started = Date.now();
+  let before = cpuMs(pid);
+  if (before === null) return 0;
+  while (Date.now() - started < maxMs) {
+    await sleep(1000);
+    const now = cpuMs(pid);
+    if (now === null || now - before < 1000 * idleShare) break;
+    before = now;
+  }
+  return Date.now() - started;
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}
+const round = (x, d = 2) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
+
+/** One autocannon run; latencies recorded here at full precision (autocannon's histogram has 1 ms steps). */
+function cannon(port, scenario, { duration, connections, key }) {
+  return new Promise((resolve, reject) => {
+    let n = 0;
+    const latencies = [];
+    const statuses = {};
+    const headers = { 'content-type': 'application/json', 'x-api-key': key };
+    const instance = autocannon(
+      {
+        url: `http://127.0.0.1:${port}`,
+        connections,
+        duration,
+        headers,
+        requests: [
+          {
+            method: scenario.method,
+            setupRequest: (req) => {
+              const i = n++;
+              req.path = scenario.paths[i % scenario.paths.length];
+              if (scenario.payloads) req.body = scenario.payloads[i % scenario.payloads.length];
+              return req;
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve({ result, latencies, statuses })),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// one database server
+
+/**
+ * Several targets measured in interleaved slices (ABBA order, so a drift in the machine's load
+ * hits every target alike): on a shared 2-core machine the ratio of two numbers taken minutes
+ * apart says more about the neighbours than about the code.
+ */
+async function measureGroup(targets_, o, connections) {
+  const targets = targets_.map((t) => ({ ...t, pid: t.pid ?? o.pidOf?.[t.port] }));
+  for (const t of targets) await cannon(t.port, t.scenario, { duration: o.warmup, connections, key: t.key ?? KEYS.dispatcher });
+  const slice = Math.max(1, Math.round(o.duration / o.rounds));
+  const acc = targets.map(() => ({ latencies: [], requests: 0, seconds: 0, errors: 0, non2xx: 0, statuses: {}, cpu: 0, dbCpu: 0 }));
+  for (let r = 0; r < o.rounds; r++) {
+    const order = targets.map((_, i) => (r % 2 === 0 ? i : targets.length - 1 - i));
+    for (const i of order) {
+      const t = targets[i];
+      const cpuBefore = [cpuMs(t.pid), cpuMs(o.dbPid)];
+      const { result, latencies, statuses } = await cannon(t.port, t.scenario, { duration: slice, connections, key: t.key ?? KEYS.dispatcher });
+      const cpuAfter = [cpuMs(t.pid), cpuMs(o.dbPid)];
+      const a = acc[i];
+      if (cpuBefore[0] !== null && cpuAfter[0] !== null) a.cpu += cpuAfter[0] - cpuBefore[0];
+      if (cpuBefore[1] !== null && cpuAfter[1] !== null) a.dbCpu += cpuAfter[1] - cpuBefore[1];
+      for (const x of latencies) a.latencies.push(x);
+      a.requests += result.requests.total;
+      a.seconds += result.duration || slice;
+      a.errors += result.errors + result.timeouts;
+      a.non2xx += result.non2xx;
+      for (const [k, v] of Object.entries(statuses)) a.statuses[k] = (a.statuses[k] ?? 0) + v;
+    }
+  }
+  return targets.map((t, i) => {
+    const a = acc[i];
+    a.latencies.sort((x, y) => x - y);
+    const ok = a.latencies.length;
+    const row = {
+      label: t.label,
+      connections,
+      seconds: round(a.seconds, 1),
+      requests: a.requests,
+      rps: round(ok / a.seconds, 0),
+      p50: round(percentile(a.latencies, 50)),
+      p90: round(percentile(a.latencies, 90)),
+      p99: round(percentile(a.latencies, 99)),
+      mean: round(ok ? a.latencies.reduce((s, x) => s + x, 0) / ok : null),
+      // CPU per answered request: the server process, and the database server (its background
+      // work included). Robust to a noisy neighbour in a way req/s and latency are not.
+      cpuMsPerRequest: ok && a.cpu ? round(a.cpu / ok, 3) : null,
+      dbCpuMsPerRequest: ok && a.dbCpu ? round(a.dbCpu / ok, 3) : null,
+      errors: a.errors,
+      non2xx: a.non2xx,
+      statuses: a.statuses,
+    };
+    log(`  ${t.label.padEnd(46)} ${String(row.rps).padStart(7)} req/s  p50 ${fmt(row.p50)}  p99 ${fmt(row.p99)} ms  cpu/req ${fmt(row.cpuMsPerRequest)} + db ${fmt(row.dbCpuMsPerRequest)} ms${row.errors || row.non2xx ? `  (errors ${row.errors}, non-2xx ${row.non2xx} ${JSON.stringify(a.statuses)})` : ''}`);
+    return row;
+  });
+}
+const fmt = (x) => (x === null ? '   -  ' : x.toFixed(2).padStart(6));
+
+async function http(port, method, pathname, body, key = KEYS.dispatcher) {
+  const res = await fetch(`http://127.0.0.1:${port}${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON (e.g. /metrics)
+  }
+  return { status: res.status, json, text };
+}
+
+function expect(condition, message) {
+  if (!condition) throw new Error(`pre-flight check failed: ${message}`);
+}
+
+async function startService(kind, uri) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    MONGODB_URI: uri,
+    API_KEYS,
+    DB_SINGLE_WRITER: String(kind === 'ferretdb'),
+    DB_SERVER_SELECTION_TIMEOUT_MS: '5000',
+  };
+  const { child } = await startChild(`service (${uri})`, ['dist/main.js'], env, async () => (await http(port, 'GET', '/health/ready')).status === 200);
+  return { port, pid: child.pid };
+}
+
+async function benchServer(kind, options, encodeKey) {
+  let o = options;
+  log(`\n== ${kind}`);
+  const out = { server: kind, rows: {}, checks: {}, seed: {} };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tas-bench-${kind}-`));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (kind === 'mongo-java-server') process.env.JAVA_TOOL_OPTIONS ??= '-Xmx8g';
+  let t = Date.now();
+  const db = await startDatabase(kind, { dataDir });
+  cleanups.push(() => db.stop());
+  out.seed.databaseStartMs = Date.now() - t;
+
+  // Two databases on the one server: the base set alone ("1 thousand"), and the base set plus
+  // filler up to the large size. One service instance on each, so d compares them side by side.
+  const large = kind === 'ferretdb' ? o.ferretdbLarge : o.large;
+  const uri = `${db.uri}/tas_bench`;
+  const uriLarge = `${db.uri}/tas_bench_large`;
+  const client = new MongoClient(db.uri, { directConnection: true });
+  await client.connect();
+  cleanups.push(() => client.close());
+  const small = client.db('tas_bench').collection('tool_health');
+  const big = client.db('tas_bench_large').collection('tool_health');
+
+  const service = await startService(kind, uri);
+  const servicePort = service.port;
+  const large_ = o.only.includes('d') ? await startService(kind, uriLarge) : null;
+  const largePort = large_?.port ?? null;
+  o = { ...o, dbPid: db.pid };
+  const baseline = await startChild('baseline', ['bench/baseline-server.mjs'], { ...process.env, MONGODB_URI: uri, PORT: '0', BENCH_KEY: KEYS.dispatcher }, async (tail) => {
+    const m = /LISTENING (\d+)/.exec(tail());
+    return m ? Number(m[1]) : null;
+  });
+  const baselinePort = baseline.answer;
+  o.pidOf = { [servicePort]: service.pid, [baselinePort]: baseline.child.pid, ...(large_ ? { [largePort]: large_.pid } : {}) };
+
+  const now = new Date();
+  t = Date.now();
+  out.seed.small = await seedBase(small, now, encodeKey);
+  out.seed.smallMs = Date.now() - t;
+  log(`  seeded ${out.seed.small.toLocaleString('en')} documents in ${out.seed.smallMs} ms`);
+
+  const S = {
+    success: postScenario('/v1/outcomes/success', bodies.success),
+    failureDistinct: postScenario('/v1/outcomes/failure', bodies.failureDistinct),
+    failureHot: postScenario('/v1/outcomes/failure', bodies.failureHot),
+    annotate1: postScenario('/v1/manifest/annotate', bodies.annotate(1)),
+    annotate50: postScenario('/v1/manifest/annotate', bodies.annotate(50)),
+    annotate200: postScenario('/v1/manifest/annotate', bodies.annotate(200)),
+    lookup: getScenario(lookupPath),
+  };
+
+  // Pre-flight: every scenario answers what it should, on this data, before anything is timed.
+  const succ = await http(servicePort, 'POST', '/v1/outcomes/success', S.success.sample);
+  expect(succ.status === 200 && succ.json.status === 'DEGRADED' && succ.json.changed.length === 0, `clean success → ${succ.status} ${succ.text}`);
+  const base = await http(baselinePort, 'POST', '/v1/outcomes/success', S.success.sample);
+  expect(base.status === 200 && base.json.status === succ.json.status, `baseline → ${base.status} ${base.text}`);
+  const distinct = await http(servicePort, 'POST', '/v1/outcomes/failure', S.failureDistinct.sample);
+  expect(distinct.status === 200 && distinct.json.reason === 'IN_COOLDOWN' && distinct.json.cooldown?.scope === 'USER', `distinct failure → ${distinct.text}`);
+  const hot = await http(servicePort, 'POST', '/v1/outcomes/failure', S.failureHot.sample);
+  expect(hot.status === 200 && hot.json.reason === 'IN_COOLDOWN' && hot.json.cooldown?.scope === 'GLOBAL', `hot failure → ${hot.text}`);
+  const lookup = await http(servicePort, 'GET', S.lookup.paths[0]);
+  expect(lookup.status === 200 && lookup.json.status === 'DOWN', `lookup → ${lookup.status} ${lookup.text}`);
+  const annotate = await http(servicePort, 'POST', '/v1/manifest/annotate', S.annotate200.sample);
+  const annotateReady = annotate.status === 200 && Array.isArray(annotate.json?.tools) && annotate.json.tools.length === 200;
+  if (!annotateReady) log(`  manifest annotation not measurable (${annotate.status} ${annotate.text.slice(0, 200)}): scenario c skipped`);
+  out.checks.annotate200ResponseBytes = annotateReady ? Buffer.byteLength(annotate.text) : null;
+  const bad = await http(servicePort, 'POST', '/v1/outcomes/success', { toolName: 'bad name!' });
+  expect(bad.status === 400 && bad.json.field === 'toolName', `bad input → ${bad.status} ${bad.text}`);
+  out.checks.preflight = 'ok';
+
+  // FerretDB answers an `$in` with a scan of the collection (D3a), a few per second: a handful
+  // of connections, or every slice ends with a backlog that delays the next one.
+  const C = kind === 'ferretdb' ? o.ferretdbConnections : o.connections;
+  const L = kind === 'ferretdb' ? Math.min(o.ferretdbConnections, o.latencyConnections) : o.latencyConnections;
+  // The JVM (mongo-java-server) and V8 both compile hot code as they go: the first scenario
+  // would otherwise be measured on a cold server. Every kind of request, untimed, first.
+  log(`  warming up (${o.jitWarmup} s, untimed) …`);
+  const warm = [[baselinePort, S.success], [servicePort, S.success], [servicePort, S.failureDistinct], [servicePort, S.failureHot], [servicePort, S.lookup]];
+  if (annotateReady) warm.push([servicePort, S.annotate50]);
+  for (const [port, scenario] of warm) await cannon(port, scenario, { duration: Math.max(1, Math.round(o.jitWarmup / warm.length)), connections: C, key: KEYS.dispatcher });
+
+  const versionsOf = async () => small.countDocuments({ toolName: { $regex: '^succ_' }, version: { $gt: 1 } });
+  if (o.only.includes('a')) {
+    const before = await versionsOf();
+    [out.rows.aBaseline, out.rows.aService] = await measureGroup(
+      [
+        { label: 'a  clean success — baseline (node:http)', port: baselinePort, scenario: S.success },
+        { label: 'a  clean success — service', port: servicePort, scenario: S.success },
+      ],
+      o,
+      C,
+    );
+    out.checks.cleanSuccessWroteNothing = before === 0 && (await versionsOf()) === 0;
+  }
+  if (o.only.includes('b')) {
+    const hotId = encodeKey({ scope: 'GLOBAL', scopeId: null, toolName: BASE.hotTool });
+    const hitsBefore = (await small.findOne({ _id: hotId }))?.cooldowns?.[0]?.hits ?? 0;
+    [out.rows.bDistinct, out.rows.bHot] = await measureGroup(
+      [
+        { label: 'b  failure, distinct keys in cooldown', port: servicePort, scenario: S.failureDistinct },
+        { label: 'b  failure, one hot GLOBAL key in cooldown', port: servicePort, scenario: S.failureHot },
+      ],
+      o,
+      C,
+    );
+    await sleep(1000); // let the D10b buffer flush
+    const hotDoc = await small.findOne({ _id: hotId });
+    out.checks.hotKeyHitsCounted = (hotDoc?.cooldowns?.[0]?.hits ?? 0) - hitsBefore;
+    out.checks.hotKeyWrites = hotDoc?.version ?? null;
+  }
+  if (o.only.includes('c') && annotateReady) {
+    [out.rows.c1, out.rows.c50, out.rows.c200] = await measureGroup(
+      [
+        { label: 'c  annotate 1 tool', port: servicePort, scenario: S.annotate1 },
+        { label: 'c  annotate 50 tools', port: servicePort, scenario: S.annotate50 },
+        { label: 'c  annotate 200 tools', port: servicePort, scenario: S.annotate200 },
+      ],
+      o,
+      L,
+    );
+  }
+  if (largePort) {
+    // The large collection is seeded only now, so a–c ran on a quiet database; then the
+    // database is left to settle (a JVM collects garbage for a while after a million inserts).
+    t = Date.now();
+    await seedBase(big, now, encodeKey);
+    let last = 0;
+    const grown = await growTo(big, large, now, {
+      encodeKey,
+      onProgress: (n) => {
+        if (n - last >= 200_000) {
+          last = n;
+          log(`  … ${n.toLocaleString('en')} filler documents (${Math.round(n / ((Date.now() - t) / 1000)).toLocaleString('en')}/s)`);
+        }
+      },
+    });
+    out.seed.large = await big.countDocuments({});
+    out.seed.largeMs = Date.now() - t;
+    out.seed.largeInsertPerSecond = Math.round((grown.inserted / grown.ms) * 1000);
+    log(`  seeded ${out.seed.large.toLocaleString('en')} documents in ${out.seed.largeMs} ms (${out.seed.largeInsertPerSecond.toLocaleString('en')}/s)`);
+    out.seed.settleMs = await settle(db.pid);
+    const lookupLarge = await http(largePort, 'GET', S.lookup.paths[0]);
+    expect(lookupLarge.status === 200 && lookupLarge.json.status === 'DOWN', `lookup on the large collection → ${lookupLarge.status} ${lookupLarge.text}`);
+    await cannon(largePort, S.lookup, { duration: Math.max(1, Math.round(o.jitWarmup / 4)), connections: L, key: KEYS.dispatcher });
+    [out.rows.dSmall, out.rows.dLarge] = await measureGroup(
+      [
+        { label: `d  lookup, ${out.seed.small.toLocaleString('en')} documents`, port: servicePort, scenario: S.lookup },
+        { label: `d  lookup, ${out.seed.large.toLocaleString('en')} documents`, port: largePort, scenario: S.lookup },
+      ],
+      o,
+      L,
+    );
+    if (o.only.includes('a')) {
+      [out.rows.aServiceLarge] = await measureGroup([{ label: `a  clean success — service, ${out.seed.large.toLocaleString('en')} docs`, port: largePort, scenario: S.success }], o, C);
+    }
+  }
+
+  // /metrics: protected, and what one scrape costs on the largest collection of the run.
+  const metricsPort = largePort ?? servicePort;
+  t = Date.now();
+  const scrape = await http(metricsPort, 'GET', '/metrics', undefined, KEYS.audit);
+  out.metrics = { status: scrape.status, firstScrapeMs: Date.now() - t, bytes: scrape.text.length, documents: largePort ? out.seed.large : out.seed.small };
+  if (scrape.status === 200) {
+    t = Date.now();
+    await http(metricsPort, 'GET', '/metrics', undefined, KEYS.audit);
+    out.metrics.cachedScrapeMs = Date.now() - t;
+    out.metrics.withoutKey = (await http(metricsPort, 'GET', '/metrics', undefined, '')).status;
+    out.metrics.withDispatcherKey = (await http(metricsPort, 'GET', '/metrics', undefined, KEYS.dispatcher)).status;
+    const small = (await http(servicePort, 'GET', '/metrics', undefined, KEYS.audit)).text;
+    out.metrics.samples = Object.fromEntries(
+      small
+        .split('\n')
+        .filter((l) => /^tas_(cooldown_hits_total|diagnoses_total|documents)\b/.test(l) && !/ 0$/.test(l))
+        .map((l) => {
+          const i = l.lastIndexOf(' ');
+          return [l.slice(0, i), Number(l.slice(i + 1))];
+        }),
+    );
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+
+const TARGETS = [
+  { id: 'a-throughput', what: 'a: service ≥ 0.7× baseline req/s', ratio: (r) => r.aService && r.aBaseline && r.aService.rps / r.aBaseline.rps, ok: (x) => x >= 0.7 },
+  { id: 'a-p99', what: 'a: service p99 ≤ 1.5× baseline p99', ratio: (r) => r.aService && r.aBaseline && r.aService.p99 / r.aBaseline.p99, ok: (x) => x <= 1.5 },
+  { id: 'b-hot', what: 'b: hot key ≥ 0.5× distinct keys req/s', ratio: (r) => r.bHot && r.bDistinct && r.bHot.rps / r.bDistinct.rps, ok: (x) => x >= 0.5 },
+  { id: 'c-200', what: 'c: 200 tools ≤ 3× latency (p50) of 1 tool', ratio: (r) => r.c200 && r.c1 && r.c200.p50 / r.c1.p50, ok: (x) => x <= 3 },
+  { id: 'd-1m', what: 'd: large collection ≤ 1.3× latency (p50) of 1 k', ratio: (r) => r.dLarge && r.dSmall && r.dLarge.p50 / r.dSmall.p50, ok: (x) => x <= 1.3 },
+];
+
+function machineFacts() {
+  const cpus = os.cpus();
+  let commit = null;
+  let dirty = null;
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim().length > 0;
+  } catch {
+    // not a git checkout
+  }
+  let java = null;
+  try {
+    java = spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr.split('\n')[0];
+  } catch {
+    // no java
+  }
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? null,
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+    node: process.version,
+    os: `${os.type()} ${os.release()} (${os.platform()}/${os.arch()})`,
+    loadavgAtStart: os.loadavg().map((x) => round(x)),
+    java,
+    commit,
+    dirty,
+  };
+}
+
+function printReport(report) {
+  const lines = [];
+  const head = `${'server'.padEnd(18)} ${'scenario'.padEnd(46)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'cpu/req'.padStart(8)} ${'db/req'.padStart(7)} ${'conns'.padStart(5)} ${'errors'.padStart(6)}`;
+  lines.push('', head, '-'.repeat(head.length));
+  for (const s of report.servers) {
+    for (const row of Object.values(s.rows)) {
+      lines.push(
+        `${s.server.padEnd(18)} ${row.label.padEnd(46)} ${String(row.rps).padStart(7)} ${fmt(row.p50).padStart(7)} ${fmt(row.p99).padStart(7)} ${fmt(row.cpuMsPerRequest).padStart(8)} ${fmt(row.dbCpuMsPerRequest).padStart(7)} ${String(row.connections).padStart(5)} ${String(row.errors + row.non2xx).padStart(6)}`,
+      );
+    }
+  }
+  lines.push('(cpu/req, db/req: CPU milliseconds per answered request of the server process and of the database server)');
+  lines.push('', 'ratios (targets on mongo-java-server; FerretDB reported beside):');
+  for (const s of report.servers) {
+    for (const r of s.ratios) {
+      const mark = r.value === null ? 'n/a ' : r.met ? 'MET ' : 'MISS';
+      lines.push(`  ${s.server.padEnd(18)} ${mark} ${r.what.padEnd(48)} ${r.value === null ? '-' : r.value.toFixed(2)}`);
+    }
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const startedAt = new Date();
+  const build = ensureBuild(o.build);
+  const encodeKey = loadEncodeKey();
+  const report = { startedAt: startedAt.toISOString(), finishedAt: null, machine: machineFacts(), build, options: o, servers: [] };
+  log(`machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, node ${report.machine.node}, ${report.machine.os}`);
+  for (const kind of o.servers) {
+    const result = await benchServer(kind, o, encodeKey);
+    result.ratios = TARGETS.map((target) => {
+      const raw = target.ratio(result.rows);
+      const value = raw === undefined || raw === null || !Number.isFinite(raw) ? null : round(raw, 3);
+      return { id: target.id, what: target.what, value, met: value === null ? null : target.ok(value) };
+    });
+    report.servers.push(result);
+  }
+  report.finishedAt = new Date().toISOString();
+  printReport(report);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const file = o.out ?? path.join(RESULTS, `bench-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  log(`results: ${path.relative(process.cwd(), file)}`);
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanup();
+  });

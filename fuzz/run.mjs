@@ -1,0 +1,147 @@
+// The fuzz step (issue 6, item 3): a throwaway FerretDB, the built service on it with a known
+// admin key (admin holds every role, so every route is reachable), then schemathesis against the
+// served OpenAPI document. Exits with schemathesis's code; everything started here is stopped
+// and the temporary folder removed, also on Ctrl-C.
+//
+//   node fuzz/run.mjs               (scripts/fuzz.sh prepares the venv and dist/ first)
+//   node fuzz/run.mjs --serve-only  (database + service only, to replay a finding by hand)
+//
+// Environment: SCHEMATHESIS (the binary, default .cache/venv/bin/schemathesis),
+// FUZZ_SERVICE_ENTRY (default .cache/fuzz/dist/main.js), FUZZ_MAX_EXAMPLES (per operation and
+// phase, default 25), FUZZ_MAX_TIME (seconds; unset = one pass; set = the phases repeat until it
+// is spent), FUZZ_SEED (default random; schemathesis prints the seed to reproduce a run),
+// FUZZ_WORKERS (default 1: hypothesis's lambda introspection is not thread-safe on CPython 3.11),
+// FUZZ_REPORT_DIR (default .cache/fuzz/report: JUnit XML and the service's log).
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startDatabase } from '../scripts/db/servers.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const HOST = '127.0.0.1';
+const SCHEMATHESIS = resolve(process.env.SCHEMATHESIS ?? join(ROOT, '.cache', 'venv', 'bin', 'schemathesis'));
+const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '25';
+const MAX_TIME = process.env.FUZZ_MAX_TIME; // unset: one pass of FUZZ_MAX_EXAMPLES per operation
+const WORKERS = process.env.FUZZ_WORKERS ?? '1';
+const REPORT_DIR = resolve(process.env.FUZZ_REPORT_DIR ?? join(ROOT, '.cache', 'fuzz', 'report'));
+// scripts/fuzz.sh builds a private copy: a concurrent `nest build` (deleteOutDir) cannot pull dist/ away mid-run.
+const ENTRY = resolve(process.env.FUZZ_SERVICE_ENTRY ?? join(ROOT, '.cache', 'fuzz', 'dist', 'main.js'));
+// The issue's four checks: no 5xx, only documented status codes, bodies match their schemas,
+// invalid input is refused with a 4xx.
+const CHECKS = 'not_a_server_error,status_code_conformance,response_schema_conformance,negative_data_rejection';
+
+const log = (line) => process.stderr.write(`fuzz: ${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const work = mkdtempSync(join(tmpdir(), 'tas-fuzz-'));
+mkdirSync(REPORT_DIR, { recursive: true });
+let database = null;
+let service = null;
+let fuzzer = null;
+let cleaning = null;
+
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const child of [fuzzer, service]) {
+      if (child && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([new Promise((r) => child.once('exit', r)), sleep(5000)]);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }
+    if (database) await database.stop();
+    rmSync(work, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping`);
+    cleanup().then(() => process.exit(130));
+  });
+}
+
+async function waitReady(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited (${child.exitCode ?? child.signalCode}) before it was ready; see ${REPORT_DIR}/service.log`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`the service was not ready within ${timeoutMs / 1000} s; see ${REPORT_DIR}/service.log`);
+}
+
+async function main() {
+  const started = Date.now();
+  database = await startDatabase('ferretdb', { dataDir: join(work, 'ferretdb') });
+  const port = await freePort();
+  const key = `fuzz-admin-${randomBytes(16).toString('hex')}`;
+  const serviceLog = createWriteStream(join(REPORT_DIR, 'service.log'));
+  service = spawn(process.execPath, [ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'development',
+      HOST,
+      PORT: String(port),
+      MONGODB_URI: `${database.uri}/tas_fuzz`,
+      API_KEYS: `fuzz:admin:${createHash('sha256').update(key).digest('hex')}`,
+      DB_SINGLE_WRITER: 'true', // D3: FerretDB
+      LOG_LEVEL: 'warn', // a 500 is logged with its stack: the report's service.log shows why
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  service.stdout.pipe(serviceLog);
+  service.stderr.pipe(serviceLog);
+  const base = `http://${HOST}:${port}`;
+  await waitReady(`${base}/health/ready`, service, 60_000);
+  log(`service on ${base} (FerretDB ${database.uri}) ready after ${Date.now() - started} ms`);
+  if (process.argv.includes('--serve-only')) {
+    // For reproducing a finding by hand: the service stays up until Ctrl-C.
+    log(`--serve-only: admin key ${key}; Ctrl-C to stop`);
+    return new Promise(() => {});
+  }
+
+  const args = [
+    'run',
+    `${base}/docs/openapi.json`,
+    '--checks', CHECKS,
+    '--header', `x-api-key: ${key}`,
+    '--max-examples', MAX_EXAMPLES,
+    '--workers', WORKERS,
+    '--request-timeout', '10',
+    '--generation-database', 'none',
+    '--report', 'junit',
+    '--report-dir', REPORT_DIR,
+    '--no-color',
+  ];
+  if (MAX_TIME) args.push('--max-time', MAX_TIME); // repeats the phases until the time is spent
+  if (process.env.FUZZ_SEED) args.push('--seed', process.env.FUZZ_SEED);
+  log(`schemathesis ${args.map((a) => (a.startsWith('x-api-key') ? 'x-api-key: ***' : a)).join(' ')}`);
+  fuzzer = spawn(SCHEMATHESIS, args, { cwd: work, stdio: 'inherit' });
+  const code = await new Promise((resolve, reject) => {
+    fuzzer.once('error', reject);
+    fuzzer.once('exit', (c, s) => resolve(c ?? (s ? 1 : 0)));
+  });
+  log(`schemathesis exited with ${code} after ${Math.round((Date.now() - started) / 1000)} s in all`);
+  return code;
+}
+
+main()
+  .catch((error) => {
+    log(error instanceof Error ? error.message : String(error));
+    return 1;
+  })
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code);
+  });

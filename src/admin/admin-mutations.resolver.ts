@@ -1,0 +1,91 @@
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import { Principal } from '../auth/principal';
+import { Role } from '../auth/role';
+import { Roles } from '../auth/roles.decorator';
+import { AdminWriteService } from './admin-write.service';
+import { PinToolHealthInput, PurgeToolHealthInput, SetTenantHistoryLimitInput } from './inputs/admin.input';
+import { ClearCooldownInput, SetCooldownInput } from './inputs/cooldown.input';
+import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.input';
+import { HealthKeyInput } from './inputs/health-key.input';
+import { MarkAvailableInput, MarkIntermittentInput, MarkUnavailableInput } from './inputs/system-write.input';
+import { PurgeResultModel } from './models/purge.model';
+import { SweepResultModel } from './models/sweep.model';
+import { TenantSettingsModel } from './models/tenant-settings.model';
+import { ToolHealthModel } from './models/tool-health.model';
+
+/**
+ * Every write path, for admins only (D17). Explicit @Roles(ADMIN) although the guard's default
+ * is the same: a query added here by mistake must not quietly become audit-readable, nor the
+ * reverse.
+ */
+@Resolver()
+@Roles(Role.ADMIN)
+export class AdminMutationsResolver {
+  constructor(private readonly writes: AdminWriteService) {}
+
+  @Mutation(() => ToolHealthModel, { description: '§7 system write: DOWN with a dispatch code.' })
+  markUnavailable(@Args('input') input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markUnavailable(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: '§7 system write: DEGRADED.' })
+  markIntermittent(@Args('input') input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markIntermittent(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: '§7 system write: OK again. NOT_FOUND when nothing is stored.' })
+  markAvailable(@Args('input') input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markAvailable(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Set or escalate the cooldown of one error signature (§6, D9).' })
+  setCooldown(@Args('input') input: SetCooldownInput): Promise<ToolHealthModel> {
+    return this.writes.setCooldown(input);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Forget one cooldown (signature, userId) entirely. NOT_FOUND when there is none.' })
+  clearCooldown(@Args('input') input: ClearCooldownInput): Promise<ToolHealthModel> {
+    return this.writes.clearCooldown(input);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'A diagnosis verdict, applied per D11.' })
+  recordDiagnosis(@Args('input') input: RecordDiagnosisInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.recordDiagnosis(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'tool_health_clear: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored.' })
+  clearToolHealth(@Args('input') input: ClearToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.clearToolHealth(input, by);
+  }
+
+  @Mutation(() => SweepResultModel, { description: 'Run the cooldown sweep now (D9).' })
+  runSweep(): Promise<SweepResultModel> {
+    return this.writes.runSweep();
+  }
+
+  @Mutation(() => TenantSettingsModel, { description: "Set (or with null reset) a tenant's history limit (D12)." })
+  setTenantHistoryLimit(@Args('input') input: SetTenantHistoryLimitInput, @CurrentPrincipal() by: Principal): Promise<TenantSettingsModel> {
+    return this.writes.setTenantHistoryLimit(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Pin an entry OK or DOWN until an instant (D4b); creates the entry if needed.' })
+  pinToolHealth(@Args('input') input: PinToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.pin(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Lift the pin of an entry (D4b). NOT_FOUND when it has none.' })
+  unpinToolHealth(@Args('input') input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.unpin(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Hard delete of one document (D14); returns what was deleted. NOT_FOUND when absent.' })
+  deleteToolHealth(@Args('input') input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.delete(input, by);
+  }
+
+  @Mutation(() => PurgeResultModel, { description: 'Bulk hard delete (D14): documents of a scope not updated since `olderThan`, one capped batch; pins in force are kept.' })
+  purgeToolHealth(@Args('input') input: PurgeToolHealthInput, @CurrentPrincipal() by: Principal): Promise<PurgeResultModel> {
+    return this.writes.purge(input, by);
+  }
+}

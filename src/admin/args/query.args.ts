@@ -1,0 +1,77 @@
+import { ArgsType, Field, Int } from '@nestjs/graphql';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ID_PATTERN } from '../../domain/health-key';
+import { CallContextInput, ToolHealthFilterInput } from '../inputs/list.input';
+
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 500;
+
+@ArgsType()
+export class ToolHealthsArgs {
+  @Field(() => ToolHealthFilterInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ToolHealthFilterInput)
+  filter?: ToolHealthFilterInput | null;
+
+  @Field(() => Int, { defaultValue: PAGE_DEFAULT, description: `page size, 1 … ${PAGE_MAX}` })
+  @IsInt()
+  @Min(1)
+  @Max(PAGE_MAX)
+  first: number;
+
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1400)
+  after?: string | null;
+}
+
+@ArgsType()
+export class ToolNameArgs {
+  @Field()
+  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  toolName: string;
+}
+
+@ArgsType()
+export class EffectiveHealthArgs extends ToolNameArgs {
+  @Field(() => CallContextInput, { nullable: true, description: 'absent levels are skipped (D6)' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CallContextInput)
+  context?: CallContextInput | null;
+}
+
+@ArgsType()
+export class LimitArgs {
+  @Field(() => Int, { defaultValue: 100, description: '1 … 500' })
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit: number;
+}
+
+@ArgsType()
+export class HealthEventsArgs {
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page; omit to start at the oldest event' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1200)
+  after?: string | null;
+
+  @Field(() => Int, { defaultValue: 100, description: '1 … 500' })
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  first: number;
+}
+
+@ArgsType()
+export class TenantIdArgs {
+  @Field()
+  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  tenantId: string;
+}

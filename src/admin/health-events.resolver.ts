@@ -1,0 +1,18 @@
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Role } from '../auth/role';
+import { Roles } from '../auth/roles.decorator';
+import { AdminQueryService } from './admin-query.service';
+import { HealthEventsArgs } from './args/query.args';
+import { HealthEventConnection, HealthEventModel } from './models/health-event.model';
+
+/** The outbox (D13), read by cursor. */
+@Resolver(() => HealthEventModel)
+@Roles(Role.AUDIT_READER)
+export class HealthEventsResolver {
+  constructor(private readonly queries: AdminQueryService) {}
+
+  @Query(() => HealthEventConnection, { description: 'Outbox events after a cursor, oldest first (D13).' })
+  healthEvents(@Args() args: HealthEventsArgs): Promise<HealthEventConnection> {
+    return this.queries.healthEvents(args);
+  }
+}

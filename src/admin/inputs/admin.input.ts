@@ -1,0 +1,64 @@
+import { Field, InputType, Int } from '@nestjs/graphql';
+import { IsDate, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ID_PATTERN } from '../../domain/health-key';
+import { MAX_PIN_REASON_LENGTH } from '../../domain/pin';
+import { PinStatus, Scope } from '../models/enums.registration';
+import { HealthKeyInput } from './health-key.input';
+
+export const PURGE_BATCH_DEFAULT = 1000;
+export const PURGE_BATCH_MAX = 5000;
+
+@InputType('SetTenantHistoryLimitInput')
+export class SetTenantHistoryLimitInput {
+  @Field()
+  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  tenantId: string;
+
+  @Field(() => Int, { nullable: true, description: '1 … 1000; null = back to the default (D12)' })
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  historyLimit: number | null;
+}
+
+/** D4b: the pinned status wins over every wider entry until `until`. */
+@InputType('PinToolHealthInput')
+export class PinToolHealthInput extends HealthKeyInput {
+  @Field(() => PinStatus)
+  @IsEnum(PinStatus)
+  status: PinStatus;
+
+  @Field({ description: 'when the pin ends; must be in the future' })
+  @IsDate()
+  until: Date;
+
+  @Field()
+  @IsString()
+  @MaxLength(MAX_PIN_REASON_LENGTH)
+  reason: string;
+
+  @Field(() => String, { nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)' })
+  @IsOptional()
+  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  tenantId?: string | null;
+}
+
+/** D14: bulk hard delete by scope and age, one capped batch per call. */
+@InputType('PurgeToolHealthInput')
+export class PurgeToolHealthInput {
+  @Field(() => Scope)
+  @IsEnum(Scope)
+  scope: Scope;
+
+  @Field({ description: 'documents whose updatedAt is before this instant (not after now)' })
+  @IsDate()
+  olderThan: Date;
+
+  @Field(() => Int, { defaultValue: PURGE_BATCH_DEFAULT, description: `batch size, 1 … ${PURGE_BATCH_MAX}` })
+  @IsInt()
+  @Min(1)
+  @Max(PURGE_BATCH_MAX)
+  limit: number;
+}

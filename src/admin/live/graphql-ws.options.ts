@@ -1,0 +1,87 @@
+import { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import type { Context } from 'graphql-ws';
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+import { API_KEY_HEADER } from '../../auth/api-key.guard';
+import { ApiKeyService } from '../../auth/api-key.service';
+import { Principal, holdsRole } from '../../auth/principal';
+import { Role } from '../../auth/role';
+import { DomainError, DomainErrorCode } from '../../domain/domain-error';
+
+/** graphql-ws close codes for a refused `connection_init` (D17). */
+export const WS_CLOSE_UNAUTHORIZED = 4401;
+export const WS_CLOSE_FORBIDDEN = 4403;
+
+/** D17: who may open a subscription socket at all (admin always may). */
+export const SUBSCRIBER_ROLES: readonly Role[] = [Role.AUDIT_READER];
+
+/** graphql-ws/use/ws's `Extra` (its subpath types need node16 resolution) plus the socket's principal. */
+interface WsExtra {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+  principal?: Principal;
+}
+type WsContext = Context<Record<string, unknown> | undefined, unknown>;
+
+function extraOf(ctx: WsContext): WsExtra {
+  return ctx.extra as WsExtra;
+}
+
+/** The GraphQL context of an operation sent over graphql-ws: no HTTP request, the socket's principal. */
+export interface WsGraphqlContext {
+  principal: Principal;
+  connectionParams: Record<string, unknown> | undefined;
+}
+
+/** The key may come as `x-api-key` (GraphiQL sends its headers editor this way) or `X-API-Key`. */
+function keyOf(params: Record<string, unknown> | undefined): unknown {
+  if (!params) return undefined;
+  const name = Object.keys(params).find((k) => k.toLowerCase() === API_KEY_HEADER);
+  return name === undefined ? undefined : params[name];
+}
+
+/** The module's Apollo formatError, reused for graphql-ws traffic. */
+export type FormatGraphqlError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
+/**
+ * Options for graphql-ws (`subscriptions: {'graphql-ws': …}`): the API key comes once, in the
+ * `connection_init` payload. No or unknown key → close 4401; a key without a subscriber role →
+ * close 4403. The principal then rides in every operation's context, where ApiKeyGuard and
+ * @CurrentPrincipal find it (the guard checks each resolver's roles again).
+ */
+export function graphqlWsOptions(keys: ApiKeyService, formatError: FormatGraphqlError): GraphQLWsSubscriptionsConfig {
+  const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
+  const options = {
+    onConnect: (ctx: WsContext): boolean => {
+      let principal: Principal;
+      try {
+        principal = keys.authenticate(keyOf(ctx.connectionParams));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
+        // graphql-ws closes a refused connection with 4403; close first with 4401 (the later close is ignored).
+        extraOf(ctx).socket.close(WS_CLOSE_UNAUTHORIZED, 'Unauthorized: send a known API key as {"x-api-key": "..."} in connection_init');
+        return false;
+      }
+      if (!SUBSCRIBER_ROLES.some((role) => holdsRole(principal, role))) {
+        extraOf(ctx).socket.close(WS_CLOSE_FORBIDDEN, 'Forbidden: only admin and audit-reader keys may subscribe');
+        return false;
+      }
+      extraOf(ctx).principal = principal;
+      return true;
+    },
+    // Apollo's formatError does not see graphql-ws traffic: give its errors the same codes here.
+    onNext: (_ctx: WsContext, _id: string, _payload: unknown, _args: unknown, result: { errors?: readonly GraphQLError[] }) =>
+      result.errors ? { ...result, errors: format(result.errors) } : undefined,
+    // Errors before execution (parse, validation): the codes Apollo gives them over HTTP.
+    onError: (_ctx: WsContext, _id: string, _payload: unknown, errors: readonly GraphQLError[]) =>
+      format(errors).map((e) =>
+        e.extensions?.code ? e : { ...e, extensions: { ...e.extensions, code: e.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED' } },
+      ),
+    // Replaces the module's HTTP context function, which would make this ws context the `req`
+    // (without headers). Nest spreads these options after its own `context`, so this one wins;
+    // its type leaves `context` out, hence the cast below.
+    context: (ctx: WsContext): WsGraphqlContext => ({ principal: extraOf(ctx).principal!, connectionParams: ctx.connectionParams }),
+  };
+  return options as GraphQLWsSubscriptionsConfig;
+}

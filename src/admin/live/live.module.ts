@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { OutboxRelay } from './outbox-relay.service';
+import { ToolHealthChangedResolver } from './tool-health-changed.resolver';
+
+/** The schema generator needs these classes too (schema.gql carries the subscription). */
+export const LIVE_RESOLVERS = [ToolHealthChangedResolver];
+
+/** D13 live updates: the outbox relay and the `toolHealthChanged` subscription. */
+@Module({
+  providers: [OutboxRelay, ...LIVE_RESOLVERS],
+  exports: [OutboxRelay],
+})
+export class LiveModule {}

@@ -1,0 +1,18 @@
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Role } from '../auth/role';
+import { Roles } from '../auth/roles.decorator';
+import { AdminQueryService } from './admin-query.service';
+import { TenantIdArgs } from './args/query.args';
+import { TenantSettingsModel } from './models/tenant-settings.model';
+
+/** Tenant settings (D12), read side; the write is setTenantHistoryLimit in AdminMutationsResolver. */
+@Resolver(() => TenantSettingsModel)
+@Roles(Role.AUDIT_READER)
+export class TenantSettingsResolver {
+  constructor(private readonly queries: AdminQueryService) {}
+
+  @Query(() => TenantSettingsModel, { description: "A tenant's settings (history limit, D12)." })
+  tenantSettings(@Args() args: TenantIdArgs): Promise<TenantSettingsModel> {
+    return this.queries.tenantSettingsOf(args.tenantId);
+  }
+}

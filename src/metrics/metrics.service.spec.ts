@@ -1,0 +1,122 @@
+import { Connection } from 'mongoose';
+import { FailureReason } from '../domain/failure-check';
+import { Scope } from '../domain/scope';
+import { DocumentCounts } from './document-counts';
+import { MetricsService } from './metrics.service';
+
+/** A connection whose tool_health aggregate answers `rows` (or fails), counting the queries. */
+function fakeConnection(answer: () => Promise<unknown[]>): { connection: Connection; queries: () => number } {
+  let queries = 0;
+  const collection = {
+    aggregate: (pipeline: unknown[], options: { maxTimeMS?: number }) => {
+      expect(pipeline).toHaveLength(1); // one $group, nothing else
+      expect(options.maxTimeMS).toBeGreaterThan(0); // bounded
+      queries++;
+      return { toArray: answer };
+    },
+  };
+  const connection = { model: () => ({ collection }) } as unknown as Connection;
+  return { connection, queries: () => queries };
+}
+
+const ROWS = [
+  { _id: { scope: 'GLOBAL', status: 'DOWN' }, n: 2 },
+  { _id: { scope: 'SESSION', status: 'OK' }, n: 40 },
+];
+
+function sampleValue(text: string, line: string): number | undefined {
+  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+}
+
+describe('MetricsService', () => {
+  it('exposes request latency by route pattern, cooldown hits and spawn decisions', async () => {
+    const metrics = new MetricsService(new DocumentCounts(fakeConnection(async () => ROWS).connection));
+    metrics.observeRequest('GET', '/v1/tools/:toolName/availability', 200, 0.0042);
+    metrics.observeRequest('GET', '/v1/tools/:toolName/availability', 200, 0.2);
+    metrics.cooldownHit(Scope.GLOBAL);
+    metrics.failureDecision(FailureReason.IN_COOLDOWN, false);
+    metrics.failureDecision(FailureReason.ELIGIBLE, true);
+    const { contentType, body } = await metrics.render();
+
+    expect(contentType).toContain('text/plain');
+    const route = 'method="GET",route="/v1/tools/:toolName/availability",status_code="200"';
+    expect(sampleValue(body, `tas_http_request_duration_seconds_count{${route}}`)).toBe(2);
+    expect(sampleValue(body, `tas_http_request_duration_seconds_bucket{le="0.005",${route}}`)).toBe(1);
+    expect(sampleValue(body, 'tas_cooldown_hits_total{scope="GLOBAL"}')).toBe(1);
+    expect(sampleValue(body, 'tas_cooldown_hits_total{scope="SESSION"}')).toBe(0); // every scope present from the start
+    expect(sampleValue(body, 'tas_diagnoses_total{decision="avoided",reason="IN_COOLDOWN"}')).toBe(1);
+    expect(sampleValue(body, 'tas_diagnoses_total{decision="spawned",reason="ELIGIBLE"}')).toBe(1);
+    expect(sampleValue(body, 'tas_diagnoses_total{decision="avoided",reason="KNOWN_DOWN"}')).toBe(0);
+    expect(sampleValue(body, 'tas_documents{scope="GLOBAL",status="DOWN"}')).toBe(2);
+    expect(sampleValue(body, 'tas_documents{scope="SESSION",status="OK"}')).toBe(40);
+    expect(sampleValue(body, 'tas_documents{scope="USER",status="DEGRADED"}')).toBe(0); // all 15 series, zeros included
+    expect(body).toContain('process_cpu_user_seconds_total'); // default process metrics
+  });
+
+  it('keeps two instances apart (own registry, no global state)', async () => {
+    const a = new MetricsService(new DocumentCounts(fakeConnection(async () => []).connection));
+    const b = new MetricsService(new DocumentCounts(fakeConnection(async () => []).connection));
+    a.cooldownHit(Scope.USER);
+    expect(sampleValue((await b.render()).body, 'tas_cooldown_hits_total{scope="USER"}')).toBe(0);
+  });
+});
+
+describe('DocumentCounts', () => {
+  it('queries once per TTL, and concurrent scrapes share one query', async () => {
+    const fake = fakeConnection(async () => ROWS);
+    const counts = new DocumentCounts(fake.connection);
+    const [x, y] = await Promise.all([counts.get(), counts.get()]);
+    expect(x).toBe(y);
+    await counts.get();
+    expect(fake.queries()).toBe(1);
+    expect(x!.get('GLOBAL|DOWN')).toBe(2);
+  });
+
+  it('keeps the last good counts when a query fails, and backs off', async () => {
+    let fail = false;
+    const fake = fakeConnection(async () => {
+      if (fail) throw new Error('operation exceeded time limit');
+      return ROWS;
+    });
+    const counts = new DocumentCounts(fake.connection);
+    expect((await counts.get())!.get('SESSION|OK')).toBe(40);
+    fail = true;
+    const now = Date.now();
+    const spy = jest.spyOn(Date, 'now').mockReturnValue(now + counts.ttlMs + 1);
+    try {
+      expect((await counts.get())!.get('SESSION|OK')).toBe(40);
+      expect(counts.failures).toBe(1);
+      await counts.get(); // within the back-off: no new query
+      expect(fake.queries()).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('answers a scrape with the last counts when a count takes too long, and uses the late result next time', async () => {
+    let release: (rows: unknown[]) => void = () => undefined;
+    let slow = false;
+    const fake = fakeConnection(() => (slow ? new Promise((resolve) => (release = resolve)) : Promise.resolve(ROWS)));
+    const counts = new DocumentCounts(fake.connection);
+    expect((await counts.get())!.get('SESSION|OK')).toBe(40);
+    slow = true;
+    const spy = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + counts.ttlMs + 1);
+    try {
+      expect((await counts.get(10))!.get('SESSION|OK')).toBe(40); // stale, after 10 ms
+      release([{ _id: { scope: 'SESSION', status: 'OK' }, n: 41 }]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await counts.get(10))!.get('SESSION|OK')).toBe(41); // fresh, no new query
+      expect(fake.queries()).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('reports no samples rather than zeros when it never counted', async () => {
+    const metrics = new MetricsService(new DocumentCounts(fakeConnection(async () => Promise.reject(new Error('down'))).connection));
+    const { body } = await metrics.render();
+    expect(body).not.toMatch(/^tas_documents\{/m);
+    expect(sampleValue(body, 'tas_documents_count_failures')).toBe(1);
+  });
+});

@@ -1,0 +1,46 @@
+import { Scope } from '../domain/scope';
+import { ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolStatus } from '../domain/tool-status';
+
+/** The admin list's filter: every field optional, values already validated by the caller. */
+export interface AdminListFilter {
+  scope?: Scope;
+  scopeId?: string;
+  toolName?: string;
+  status?: ToolStatus;
+  /** true: holds a cooldown still running at `now`; false: holds none. */
+  hasActiveCooldown?: boolean;
+}
+
+export interface ScopeStatusCount {
+  scope: Scope;
+  status: ToolStatus;
+  count: number;
+}
+
+export interface PurgeOutcome {
+  deleted: number;
+  /** More documents matched than the batch allowed: call again. */
+  hasMore: boolean;
+}
+
+/**
+ * The port for the admin API's reads and hard deletes on tool_health (D14). Kept apart from
+ * ToolHealthRepository: these paths are rare, admin-only and never on the hot path.
+ */
+export abstract class ToolHealthAdminRepository {
+  /** Ordered by `_id` (immutable), exclusive of `afterId`: a cursor stays stable while documents are written. */
+  abstract page(filter: AdminListFilter, now: Date, afterId: string | null, limit: number): Promise<ToolHealthDocument[]>;
+
+  /** Per-tool overview: how many documents of the tool there are per (scope, status). */
+  abstract countByScopeAndStatus(toolName: string): Promise<ScopeStatusCount[]>;
+
+  /** Hard delete of one document; the deleted document, or null when there was none. */
+  abstract deleteById(id: string): Promise<ToolHealthDocument | null>;
+
+  /**
+   * Bulk hard delete: documents of `scope` last updated before `olderThan`, at most `limit` of
+   * them, never one whose pin is still in force at `now`.
+   */
+  abstract purge(scope: Scope, olderThan: Date, now: Date, limit: number): Promise<PurgeOutcome>;
+}

@@ -1,0 +1,211 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { GraphQLSchemaHost } from '@nestjs/graphql';
+import { GraphQLObjectType } from 'graphql';
+import { PUBLIC_KEY, ROLES_KEY } from '../src/auth/roles.decorator';
+import { Role } from '../src/auth/role';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
+
+/**
+ * Issue 6 item 1 (OWASP API1/API5): every REST route and every GraphQL operation, called with
+ * no key, with each wrong role and with each right role. The routes and fields come from the
+ * running application, so a new one without a rule here fails the coverage tests.
+ */
+type Rule = 'public' | Role[];
+const D = Role.DISPATCHER;
+const W = Role.TOOL_HEALTH_WRITER;
+const A = Role.AUDIT_READER;
+const ADMIN = Role.ADMIN;
+
+const REST_RULES: Record<string, Rule> = {
+  'GET /health/live': 'public',
+  'GET /health/ready': 'public',
+  'POST /v1/health/mark-unavailable': [D],
+  'POST /v1/health/mark-intermittent': [D],
+  'POST /v1/health/mark-available': [D],
+  'POST /v1/sessions/:sessionId/client-disconnected': [D],
+  'POST /v1/sessions/:sessionId/client-reconnected': [D],
+  'GET /v1/entries': [D, W, A],
+  'GET /v1/tools/:toolName/availability': [D, W, A],
+  'POST /v1/availability/lookup': [D, W, A],
+  'POST /v1/outcomes/success': [D],
+  'POST /v1/outcomes/failure': [D],
+  'POST /v1/cooldowns': [D],
+  'POST /v1/cooldowns/clear': [ADMIN],
+  'POST /v1/cooldowns/sweep': [ADMIN],
+  'GET /v1/probes/due': [W, A],
+  'POST /v1/diagnoses': [W],
+  'GET /v1/agrajag/tools': [W],
+  'POST /v1/agrajag/tools/:name/invoke': [W],
+  'GET /v1/events': [A],
+  'GET /v1/tenants/:tenantId/settings': [A],
+  'PUT /v1/tenants/:tenantId/settings/history-limit': [ADMIN],
+  'POST /v1/manifest/annotate': [D],
+  'POST /v1/manifest/explain': [D],
+  'GET /metrics': [A],
+};
+
+const KEY_OF: Record<Role, string> = { [D]: KEYS.dispatcher, [W]: KEYS.writer, [A]: KEYS.audit, [ADMIN]: KEYS.admin };
+const ALL_ROLES = [D, W, A, ADMIN];
+const PARAMS: Record<string, string> = { sessionId: 's-1', toolName: 'jira', tenantId: 't-1', name: 'tool_health_clear' };
+
+const KEY_VARS = { scope: 'GLOBAL', toolName: 'jira' };
+const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: Record<string, unknown> }> = {
+  'Query.toolHealth': { roles: [A], query: '{ toolHealth(scope: GLOBAL, toolName: "jira") { id } }' },
+  'Query.toolHealths': { roles: [A], query: '{ toolHealths(first: 1) { pageInfo { hasNextPage } } }' },
+  'Query.effectiveHealth': { roles: [A], query: '{ effectiveHealth(toolName: "jira") { status } }' },
+  'Query.toolOverview': { roles: [A], query: '{ toolOverview(toolName: "jira") { toolName } }' },
+  'Query.cooldownsDueForSweep': { roles: [A], query: '{ cooldownsDueForSweep { toolHealth { id } } }' },
+  'Query.dueForProbe': { roles: [A], query: '{ dueForProbe { id } }' },
+  'Query.healthEvents': { roles: [A], query: '{ healthEvents(first: 1) { pageInfo { hasNextPage } } }' },
+  'Query.tenantSettings': { roles: [A], query: '{ tenantSettings(tenantId: "t-1") { tenantId } }' },
+  'Mutation.markUnavailable': { roles: [ADMIN], query: 'mutation($i: MarkUnavailableInput!) { markUnavailable(input: $i) { id } }', variables: { i: { ...KEY_VARS, code: 'BACKEND_FAILED' } } },
+  'Mutation.markIntermittent': { roles: [ADMIN], query: 'mutation($i: MarkIntermittentInput!) { markIntermittent(input: $i) { id } }', variables: { i: KEY_VARS } },
+  'Mutation.markAvailable': { roles: [ADMIN], query: 'mutation($i: MarkAvailableInput!) { markAvailable(input: $i) { id } }', variables: { i: KEY_VARS } },
+  'Mutation.setCooldown': { roles: [ADMIN], query: 'mutation($i: SetCooldownInput!) { setCooldown(input: $i) { id } }', variables: { i: { ...KEY_VARS, errorSignature: 'http-403', classification: 'USER_INPUT' } } },
+  'Mutation.clearCooldown': { roles: [ADMIN], query: 'mutation($i: ClearCooldownInput!) { clearCooldown(input: $i) { id } }', variables: { i: { ...KEY_VARS, errorSignature: 'http-403' } } },
+  'Mutation.recordDiagnosis': { roles: [ADMIN], query: 'mutation($i: RecordDiagnosisInput!) { recordDiagnosis(input: $i) { id } }', variables: { i: { ...KEY_VARS, classification: 'WORKING' } } },
+  'Mutation.clearToolHealth': { roles: [ADMIN], query: 'mutation($i: ClearToolHealthInput!) { clearToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
+  'Mutation.runSweep': { roles: [ADMIN], query: 'mutation { runSweep { removed } }' },
+  'Mutation.setTenantHistoryLimit': { roles: [ADMIN], query: 'mutation($i: SetTenantHistoryLimitInput!) { setTenantHistoryLimit(input: $i) { tenantId } }', variables: { i: { tenantId: 't-1', historyLimit: 30 } } },
+  'Mutation.pinToolHealth': { roles: [ADMIN], query: 'mutation($i: PinToolHealthInput!) { pinToolHealth(input: $i) { id } }', variables: { i: { ...KEY_VARS, status: 'OK', until: '2030-01-01T00:00:00Z', reason: 'matrix' } } },
+  'Mutation.unpinToolHealth': { roles: [ADMIN], query: 'mutation($i: HealthKeyInput!) { unpinToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
+  'Mutation.deleteToolHealth': { roles: [ADMIN], query: 'mutation($i: HealthKeyInput!) { deleteToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
+  'Mutation.purgeToolHealth': { roles: [ADMIN], query: 'mutation($i: PurgeToolHealthInput!) { purgeToolHealth(input: $i) { deleted } }', variables: { i: { scope: 'SESSION', olderThan: '2020-01-01T00:00:00Z' } } },
+  // Subscriptions are authorised in connection_init; graphql-subscription.e2e-spec.ts calls them with every key.
+  'Subscription.toolHealthChanged': { roles: [A], query: '' },
+};
+
+interface RestRoute {
+  key: string;
+  method: string;
+  url: string;
+  rule: Rule | undefined;
+  declared: Rule;
+}
+
+function restRoutes(t: TestApp): RestRoute[] {
+  const routes: RestRoute[] = [];
+  for (const module of t.app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
+      if (!controller) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[name];
+        if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+        const path = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/');
+        const isPublic = Reflect.getMetadata(PUBLIC_KEY, handler) ?? Reflect.getMetadata(PUBLIC_KEY, controller);
+        const roles = (Reflect.getMetadata(ROLES_KEY, handler) ?? Reflect.getMetadata(ROLES_KEY, controller) ?? [ADMIN]) as Role[];
+        const key = `${method} ${path}`;
+        routes.push({ key, method, url: path.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? 'x'), rule: REST_RULES[key], declared: isPublic ? 'public' : roles });
+      }
+    }
+  }
+  return routes;
+}
+
+describe('authorization matrix (D17)', () => {
+  let t: TestApp;
+  let routes: RestRoute[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    routes = restRoutes(t);
+  });
+  afterAll(() => t.close());
+
+  const call = (route: { method: string; url: string }, key?: string) => {
+    const req = (t.http as unknown as Record<string, (url: string) => import('supertest').Test>)[route.method.toLowerCase()](route.url);
+    if (key) req.set('x-api-key', key);
+    return route.method === 'GET' ? req : req.send({});
+  };
+
+  it('has a rule for every REST route the application serves, and no stale rule', () => {
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes.filter((r) => !r.rule).map((r) => r.key)).toEqual([]);
+    expect(Object.keys(REST_RULES).filter((k) => !routes.some((r) => r.key === k))).toEqual([]);
+  });
+
+  it('declares on each route exactly the roles of the matrix', () => {
+    const differences = routes
+      .filter((r) => JSON.stringify(r.declared) !== JSON.stringify(r.rule === 'public' ? 'public' : [...(r.rule ?? [])]))
+      .map((r) => `${r.key}: declared ${JSON.stringify(r.declared)}, matrix ${JSON.stringify(r.rule)}`);
+    expect(differences).toEqual([]);
+  });
+
+  it('answers every REST route per the matrix: no key 401, wrong role 403, right role through', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const rule = route.rule!;
+      if (rule === 'public') {
+        const res = await call(route);
+        if (res.status === 401 || res.status === 403) failures.push(`${route.key} (public) without key → ${res.status}`);
+        continue;
+      }
+      const none = await call(route);
+      if (none.status !== 401) failures.push(`${route.key} without key → ${none.status}`);
+      const unknown = await call(route, 'not-a-configured-key');
+      if (unknown.status !== 401) failures.push(`${route.key} unknown key → ${unknown.status}`);
+      for (const role of ALL_ROLES) {
+        const allowed = role === ADMIN || rule.includes(role);
+        const res = await call(route, KEY_OF[role]);
+        if (allowed && (res.status === 401 || res.status === 403)) failures.push(`${route.key} as ${role} → ${res.status}, expected through`);
+        if (!allowed && res.status !== 403) failures.push(`${route.key} as ${role} → ${res.status}, expected 403`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('has a rule for every GraphQL operation of the schema', () => {
+    const schema = t.app.get(GraphQLSchemaHost).schema;
+    const fields = (['Query', 'Mutation', 'Subscription'] as const).flatMap((type) =>
+      Object.keys((schema.getType(type) as GraphQLObjectType | undefined)?.getFields() ?? {}).map((f) => `${type}.${f}`),
+    );
+    expect(fields.filter((f) => !GRAPHQL_RULES[f])).toEqual([]);
+    expect(Object.keys(GRAPHQL_RULES).filter((f) => !fields.includes(f))).toEqual([]);
+  });
+
+  it('answers every GraphQL query and mutation per the matrix: no key 401, wrong role FORBIDDEN, right role through', async () => {
+    const failures: string[] = [];
+    for (const [field, rule] of Object.entries(GRAPHQL_RULES)) {
+      if (field.startsWith('Subscription.')) continue;
+      const send = (key?: string) => {
+        const req = t.http.post('/graphql').set('content-type', 'application/json');
+        if (key) req.set('x-api-key', key);
+        return req.send({ query: rule.query, variables: rule.variables });
+      };
+      const none = await send();
+      if (none.status !== 401) failures.push(`${field} without key → HTTP ${none.status}`);
+      for (const role of ALL_ROLES) {
+        const allowed = role === ADMIN || rule.roles.includes(role);
+        const res = await send(KEY_OF[role]);
+        const codes = ((res.body.errors ?? []) as { extensions?: { code?: string } }[]).map((e) => e.extensions?.code);
+        if (allowed && (res.status === 401 || codes.includes('FORBIDDEN') || codes.includes('UNAUTHENTICATED'))) failures.push(`${field} as ${role} → ${res.status} ${codes}`);
+        if (allowed && codes.includes('GRAPHQL_VALIDATION_FAILED')) failures.push(`${field}: the matrix's operation is invalid: ${JSON.stringify(res.body.errors)}`);
+        if (!allowed && !codes.includes('FORBIDDEN')) failures.push(`${field} as ${role} → ${res.status} ${codes}, expected FORBIDDEN`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('production settings (D17)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(() => t.close());
+
+  it('hides the docs and the playground, keeps the probes open', async () => {
+    await t.http.get('/docs').expect(404);
+    await t.http.get('/docs/openapi.json').expect(404);
+    await t.http.get('/graphql').set('accept', 'text/html').expect(404);
+    await t.http.get('/health/live').expect(200);
+    await t.http.get('/health/ready').expect(200);
+    await t.http.get('/metrics').expect(401);
+  });
+});

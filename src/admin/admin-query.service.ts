@@ -1,10 +1,9 @@
+import { toEffectiveHealthView } from '../cascade/effective-health.view';
 import { Injectable } from '@nestjs/common';
 import { CascadeService } from '../cascade/cascade.service';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { CooldownService } from '../cooldown/cooldown.service';
-import { explainCascade } from '../domain/cascade-trace';
-import { isPinned, isRetesting } from '../domain/health-entry';
 import { CASCADE_ORDER } from '../domain/scope';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
@@ -58,21 +57,7 @@ export class AdminQueryService {
   async effectiveHealth(toolName: string, context: CallContextInput | null | undefined): Promise<EffectiveHealthModel> {
     const now = this.clock.now();
     const [effective] = await this.cascade.lookupMany([toolName], context ?? {}, now);
-    return {
-      toolName: effective.toolName,
-      status: effective.status,
-      retesting: effective.retesting,
-      reason: effective.reason,
-      winner: effective.winner,
-      considered: effective.considered.map((doc) => ({
-        scope: doc.scope,
-        scopeId: doc.scopeId,
-        status: doc.status,
-        retesting: isRetesting(doc, now),
-        pinned: isPinned(doc, now),
-      })),
-      trace: explainCascade(effective),
-    };
+    return toEffectiveHealthView(effective, now);
   }
 
   async toolOverview(toolName: string): Promise<ToolOverviewModel> {

@@ -1,4 +1,6 @@
+import { toCascadeTraceView } from '../common/dto/cascade-trace.view';
 import { EffectiveHealth } from '../domain/cascade';
+import { explainCascade } from '../domain/cascade-trace';
 import { isPinned, isRetesting } from '../domain/health-entry';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { EffectiveHealthView, EntrySummaryView } from './dto/lookup.dto';
@@ -16,5 +18,6 @@ export function toEffectiveHealthView(effective: EffectiveHealth, now: Date): Ef
     winner: effective.winner,
     considered: effective.considered.map((d) => summary(d, now)),
     shadowed: effective.shadowed.map((d) => summary(d, now)),
+    trace: toCascadeTraceView(explainCascade(effective)),
   };
 }

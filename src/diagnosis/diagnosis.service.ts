@@ -1,28 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ToolHealthClassification } from '../domain/classification';
 import { applyCooldown, assertFailureClassification } from '../domain/cooldown-policy';
-import { applyDiagnosis, clearEntry } from '../domain/diagnosis-effects';
+import { DiagnosisVerdict, applyDiagnosis, clearEntry } from '../domain/diagnosis-effects';
 import { newDocument } from '../domain/health-entry';
 import { validateKey, tenantOf } from '../domain/health-key';
-import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolErrorCode } from '../domain/tool-error-code';
 import { HealthStore } from '../store/health-store.service';
 import { AgrajagToolName } from './agrajag-tools';
 import { validateAgrajagArguments } from './agrajag-arguments';
 import { AgrajagToolResultView, RecordDiagnosisDto } from './dto/diagnosis.dto';
 
-export interface Verdict {
-  key: HealthKey;
-  classification: ToolHealthClassification;
-  note: string | null;
-  by: string;
-  expectedRecoveryAt?: Date | null;
-  userId?: string | null;
-  errorSignature?: string | null;
-  durationMs?: number;
-  code?: ToolErrorCode | null;
-  tenantId?: string | null;
-}
+/** A verdict as the API receives it; the store supplies the moment and the tenant's limits. */
+export type Verdict = Omit<DiagnosisVerdict, 'now' | 'historyLimit' | 'graceMs'>;
 
 /** §7 third row: the diagnosis engine's verdicts, applied per D11. */
 @Injectable()

@@ -3,7 +3,7 @@ import { applyCooldown, expireCooldowns } from './cooldown-policy';
 import { DomainError } from './domain-error';
 import { HealthReducer, applyStatus, newDocument } from './health-entry';
 import { Scope } from './scope';
-import { Diagnosis, HealthKey, ToolHealthDocument } from './tool-health-document';
+import { Diagnosis, HealthKey } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
 

@@ -12,7 +12,7 @@ import { ID_PATTERN, validateContext } from '../domain/health-key';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { AnnotateManifestDto, AnnotatedManifestView, AnnotatedToolView, DEFAULT_TIME_ZONE, FilteredSummaryView } from './dto/annotate.dto';
-import { toCascadeTraceView } from './dto/cascade-trace.view';
+import { toCascadeTraceView } from '../common/dto/cascade-trace.view';
 import { ExplainToolDto, ExplanationView } from './dto/explain.dto';
 
 /** A manifest entry plus the argument schema when this service supplied the tool itself. */

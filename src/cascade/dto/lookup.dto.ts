@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
+import { CascadeTraceView } from '../../common/dto/cascade-trace.view';
 import { ID_MESSAGE } from '../../common/dto/health-key.dto';
 import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { CascadeReason } from '../../domain/cascade';
@@ -43,4 +44,5 @@ export class EffectiveHealthView {
   @ApiProperty({ type: ToolHealthView, nullable: true, description: 'the entry that decided; null = default OK' }) winner: ToolHealthView | null;
   @ApiProperty({ type: [EntrySummaryView], description: 'stored entries of the cascade, narrow to wide' }) considered: EntrySummaryView[];
   @ApiProperty({ type: [EntrySummaryView], description: 'wider problem entries the winner hid' }) shadowed: EntrySummaryView[];
+  @ApiProperty({ type: CascadeTraceView, description: 'why, like a feature flag evaluation reason: the matched entry, by whom, since, until, what it shadowed' }) trace: CascadeTraceView;
 }

@@ -16,7 +16,7 @@ import { ID_MESSAGE } from '../../common/dto/health-key.dto';
 import { FilterReason, ToolSafety } from '../../domain/audience';
 import { ID_PATTERN } from '../../domain/health-key';
 import { ToolStatus } from '../../domain/tool-status';
-import { CascadeTraceView } from './cascade-trace.view';
+import { CascadeTraceView } from '../../common/dto/cascade-trace.view';
 
 export const MAX_MANIFEST_TOOLS = 500;
 export const MAX_DESCRIPTION_LENGTH = 4000;

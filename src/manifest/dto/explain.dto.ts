@@ -4,7 +4,7 @@ import { IsBoolean, IsOptional, IsString, MaxLength, MinLength, ValidateNested }
 import { CallContextDto } from '../../common/dto/call-context.dto';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { DEFAULT_TIME_ZONE, MAX_TIME_ZONE_LENGTH } from './annotate.dto';
-import { CascadeTraceView } from './cascade-trace.view';
+import { CascadeTraceView } from '../../common/dto/cascade-trace.view';
 
 /** Longest name the LLM may have called that explain still answers (it is echoed back). */
 export const MAX_EXPLAIN_NAME_LENGTH = 1000;

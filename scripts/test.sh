@@ -14,13 +14,16 @@ if [[ -f scripts/install-chromium.sh ]]; then bash scripts/install-chromium.sh; 
 
 echo "== type check" >&2
 npx tsc --noEmit -p tsconfig.json
+REPORTS="$ROOT/.cache/test-reports"
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 echo "== unit" >&2
-npx jest --selectProjects unit --ci
+npx jest --selectProjects unit --ci --json --outputFile="$REPORTS/unit.json"
 for server in $SERVERS; do
   echo "== e2e on $server" >&2
-  TEST_DB="$server" npx jest --selectProjects e2e --ci
+  TEST_DB="$server" npx jest --selectProjects e2e --ci --json --outputFile="$REPORTS/e2e-$server.json"
 done
 if [[ "${RUN_FUZZ:-0}" == "1" ]]; then
   echo "== fuzz (schemathesis)" >&2
   bash scripts/fuzz.sh
 fi
+node scripts/test-summary.mjs "$REPORTS"

@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { registerGraphqlHttpAuth } from './admin/graphql-http-auth';
 import { API_KEY_HEADER } from './auth/api-key.guard';
 import { AppConfig } from './config/app-config';
+import { frameworkErrors, MAX_PATH_PARAM_LENGTH } from './errors/framework-errors';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
@@ -28,5 +29,11 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
 }
 
 export function fastifyOptions(config: AppConfig) {
-  return { bodyLimit: config.bodyLimitBytes, return503OnClosing: true };
+  return {
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH }, // D3a ids fit, encoded (found by the fuzzer)
+    frameworkErrors, // the router's own refusals answer with ErrorBody
+  };
 }
+

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { MongoClient } from 'mongodb';
 import { Connection } from 'mongoose';
@@ -6,8 +6,10 @@ import { Connection } from 'mongoose';
 const TICK_MS = 1000;
 
 /**
- * Restarts the driver's server monitoring when a heartbeat never finishes (P-numbered in
- * docs/decisions.md; proven by test/db-faults.e2e-spec.ts).
+ * Restarts the driver's server monitoring when a heartbeat never finishes (docs/decisions.md
+ * P21). A backstop: the stall below was seen in about a third of the proxy cuts of
+ * test/db-faults.e2e-spec.ts until installMongodbWriteGuard removed its cause; any other stall of
+ * the monitor would leave the service unable to recover just the same.
  *
  * mongodb 6.20 (and 6.22): when the database's connections all drop at once, the monitor can
  * send its `hello` on its old connection after the socket closed but before the driver saw the
@@ -20,7 +22,7 @@ const TICK_MS = 1000;
  * meanwhile fail fast with 503 (MongoNotConnectedError).
  */
 @Injectable()
-export class ConnectionWatchdog implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ConnectionWatchdog implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ConnectionWatchdog.name);
   private timer: NodeJS.Timeout | undefined;
   private pending: { since: number; awaited: boolean } | null = null;
@@ -42,7 +44,8 @@ export class ConnectionWatchdog implements OnApplicationBootstrap, OnApplication
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  /** Before any module's shutdown hook: never reopen a client the shutdown is closing. */
+  beforeApplicationShutdown(): void {
     this.stopped = true;
     clearInterval(this.timer);
   }

@@ -10,6 +10,7 @@ import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/to-domain-error';
 import { KeyedMutex } from './keyed-mutex';
+import { ReadCoalescer } from './read-coalescer';
 import { toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
@@ -53,21 +54,32 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
 
   // Point and batch reads go to the driver directly: the filter is built here from encoded
   // ids (never from client objects), and skipping mongoose's query layer keeps the hot path lean.
+  // Point reads (the read-before-write of every mutation, the D10b flush of many documents at
+  // once) join the same coalesced batches.
   async findById(id: string): Promise<ToolHealthDocument | null> {
-    const record = await this.reader.findOne({ _id: id });
+    const record = (await this.coalescer.read([id])).get(id);
     return record ? toDomain(record) : null;
   }
 
+  /**
+   * Cascade and manifest reads: the ids of every caller in this turn of the event loop go to
+   * the database as one `$in` (ReadCoalescer), so concurrent requests share a round trip.
+   */
   async findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
     if (ids.length === 0) return new Map();
-    const unique = ids.length === 1 ? ids : [...new Set(ids)];
-    // One round trip whatever the count: the server's default first batch is 101 documents, and
-    // a manifest of 200 tools can match more (each getMore is another round trip). At most one
-    // document per id; one more than that lets the server see the end and close the cursor.
-    const filter = unique.length === 1 ? { _id: unique[0] } : { _id: { $in: unique as string[] } };
-    const records = await this.reader.find(filter, { batchSize: unique.length + 1 }).toArray();
-    return new Map(records.map((r) => [r._id, toDomain(r)]));
+    const records = await this.coalescer.read(ids);
+    const docs = new Map<string, ToolHealthDocument>();
+    for (const [id, record] of records) docs.set(id, toDomain(record));
+    return docs;
   }
+
+  private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => {
+    // One round trip whatever the count: the server's default first batch is 101 documents, and
+    // a batch can match more (each getMore is another round trip). At most one document per id;
+    // one more than that lets the server see the end and close the cursor.
+    const filter = ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } };
+    return this.reader.find(filter, { batchSize: ids.length + 1 }).toArray();
+  });
 
   mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult> {
     const id = encodeKey(key);
@@ -83,6 +95,9 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
           if (reduced === before || reduced === null) return { before, after: before, written: false };
           const after: ToolHealthDocument = { ...reduced, id, version: (before?.version ?? 0) + 1 };
           if (await this.tryWrite(before, after)) return { before, after, written: true };
+          // Lost a race with another instance: back off a random while, so two instances with
+          // queued writes to one key do not lose to each other in lockstep (a 409 after 16 tries).
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(64, 2 ** attempt)));
         }
       } catch (error) {
         if (isDatabaseUnavailable(error)) this.unavailableAt = Date.now();

@@ -10,6 +10,7 @@ import { MongoHealthEventOutbox } from './mongo-health-event.outbox';
 import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repository';
 import { MongoToolHealthAdminRepository } from './mongo-tool-health-admin.repository';
 import { MongoToolHealthRepository } from './mongo-tool-health.repository';
+import { installMongodbWriteGuard } from './mongodb-write-guard';
 import { TenantSettingsRepository } from './tenant-settings.repository';
 import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.schema';
 import { ToolHealthAdminRepository } from './tool-health-admin.repository';
@@ -19,6 +20,8 @@ import { ToolHealthRecord, ToolHealthSchema } from './tool-health.schema';
 // No `$` operator or unknown path can reach a query from client input.
 mongoose.set('sanitizeFilter', true);
 mongoose.set('strictQuery', 'throw');
+// A write to a connection the database just dropped must fail, not hang (P21).
+installMongodbWriteGuard();
 
 @Global()
 @Module({

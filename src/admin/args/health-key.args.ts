@@ -1,7 +1,6 @@
 import { ArgsType, Field } from '@nestjs/graphql';
-import { IsEnum, IsOptional, Matches } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsEnum, IsOptional } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { Scope } from '../models/enums.registration';
 
 @ArgsType()
@@ -12,10 +11,10 @@ export class HealthKeyArgs {
 
   @Field(() => String, { nullable: true, description: 'null for GLOBAL' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `scopeId ${ID_MESSAGE}` })
+  @IsId()
   scopeId?: string | null;
 
   @Field()
-  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  @IsId()
   toolName: string;
 }

@@ -1,8 +1,7 @@
 import { ArgsType, Field, Int } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { CallContextInput, ToolHealthFilterInput } from '../inputs/list.input';
 
 export const PAGE_DEFAULT = 50;
@@ -32,7 +31,7 @@ export class ToolHealthsArgs {
 @ArgsType()
 export class ToolNameArgs {
   @Field()
-  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  @IsId()
   toolName: string;
 }
 
@@ -72,6 +71,6 @@ export class HealthEventsArgs {
 @ArgsType()
 export class TenantIdArgs {
   @Field()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId: string;
 }

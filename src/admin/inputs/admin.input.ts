@@ -1,7 +1,6 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsDate, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { MAX_PIN_REASON_LENGTH } from '../../domain/pin';
 import { PinStatus, Scope } from '../models/enums.registration';
 import { HealthKeyInput } from './health-key.input';
@@ -12,7 +11,7 @@ export const PURGE_BATCH_MAX = 5000;
 @InputType('SetTenantHistoryLimitInput')
 export class SetTenantHistoryLimitInput {
   @Field()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId: string;
 
   @Field(() => Int, { nullable: true, description: '1 … 1000; null = back to the default (D12)' })
@@ -41,7 +40,7 @@ export class PinToolHealthInput extends HealthKeyInput {
 
   @Field(() => String, { nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string | null;
 }
 

@@ -1,7 +1,6 @@
 import { Field, Float, InputType } from '@nestjs/graphql';
-import { IsEnum, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { ToolHealthClassification } from '../models/enums.registration';
 import { HealthKeyInput } from './health-key.input';
 
@@ -11,7 +10,7 @@ export const MAX_DURATION_MS = 30 * 24 * 3600_000;
 @InputType('SetCooldownInput')
 export class SetCooldownInput extends HealthKeyInput {
   @Field()
-  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature: string;
 
   @Field(() => ToolHealthClassification, { description: 'a failure class (not WORKING)' })
@@ -27,12 +26,12 @@ export class SetCooldownInput extends HealthKeyInput {
 
   @Field(() => String, { nullable: true, description: 'only for a user-specific cooldown (USER_PERMISSION)' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string | null;
 }
 
@@ -40,11 +39,11 @@ export class SetCooldownInput extends HealthKeyInput {
 @InputType('ClearCooldownInput')
 export class ClearCooldownInput extends HealthKeyInput {
   @Field()
-  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature: string;
 
   @Field(() => String, { nullable: true, description: 'null = the scope-wide entry' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string | null;
 }

@@ -1,7 +1,6 @@
 import { Field, Float, InputType } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsDate, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { ToolErrorCode, ToolHealthClassification } from '../models/enums.registration';
 import { MAX_DURATION_MS } from './cooldown.input';
 import { HealthKeyInput } from './health-key.input';
@@ -21,7 +20,7 @@ export class RecordDiagnosisInput extends HealthKeyInput {
 
   @Field(() => String, { nullable: true, description: 'who diagnosed (e.g. agrajag-7f3c); default "admin:<key name>"' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
+  @IsId()
   by?: string | null;
 
   @Field(() => Date, { nullable: true })
@@ -31,12 +30,12 @@ export class RecordDiagnosisInput extends HealthKeyInput {
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature?: string | null;
 
   @Field(() => Float, { nullable: true, description: 'explicit cooldown window in ms (1000 … 30 days)' })
@@ -53,7 +52,7 @@ export class RecordDiagnosisInput extends HealthKeyInput {
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string | null;
 }
 

@@ -1,7 +1,6 @@
 import { Field, InputType } from '@nestjs/graphql';
-import { IsEnum, IsOptional, Matches } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsEnum, IsOptional } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { Scope } from '../models/enums.registration';
 
 /** The key of a health document (§5); GLOBAL has no scopeId, every other scope needs one (D6). */
@@ -13,10 +12,10 @@ export class HealthKeyInput {
 
   @Field(() => String, { nullable: true, description: 'null for GLOBAL, required otherwise' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `scopeId ${ID_MESSAGE}` })
+  @IsId()
   scopeId?: string | null;
 
   @Field()
-  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  @IsId()
   toolName: string;
 }

@@ -1,7 +1,6 @@
 import { Field, InputType } from '@nestjs/graphql';
-import { IsBoolean, IsEnum, IsOptional, Matches } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsBoolean, IsEnum, IsOptional } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { Scope, ToolStatus } from '../models/enums.registration';
 
 @InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
@@ -13,12 +12,12 @@ export class ToolHealthFilterInput {
 
   @Field(() => String, { nullable: true, description: 'GLOBAL entries have none: filter them with scope: GLOBAL' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `scopeId ${ID_MESSAGE}` })
+  @IsId()
   scopeId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  @IsId()
   toolName?: string | null;
 
   @Field(() => ToolStatus, { nullable: true, description: 'the stored status' })
@@ -37,21 +36,21 @@ export class ToolHealthFilterInput {
 export class CallContextInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `sessionId ${ID_MESSAGE}` })
+  @IsId()
   sessionId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `projectId ${ID_MESSAGE}` })
+  @IsId()
   projectId?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string | null;
 }

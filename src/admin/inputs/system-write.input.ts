@@ -1,7 +1,6 @@
 import { Field, InputType } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsDate, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { ToolErrorCode } from '../models/enums.registration';
 import { HealthKeyInput } from './health-key.input';
 
@@ -10,7 +9,7 @@ import { HealthKeyInput } from './health-key.input';
 export abstract class SystemWriteInput extends HealthKeyInput {
   @Field(() => String, { nullable: true, description: 'stored as by: "system:<source>"; default "admin:<key name>"' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `source ${ID_MESSAGE}` })
+  @IsId()
   source?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -21,7 +20,7 @@ export abstract class SystemWriteInput extends HealthKeyInput {
 
   @Field(() => String, { nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string | null;
 }
 

@@ -1,7 +1,6 @@
 import { ArgsType, Field } from '@nestjs/graphql';
-import { IsEnum, IsOptional, Matches } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
-import { ID_PATTERN } from '../../domain/health-key';
+import { IsEnum, IsOptional } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { Scope, ToolStatus } from '../models/enums.registration';
 
 /** Filters of `toolHealthChanged`; each one given narrows the feed, none given means every event. */
@@ -9,7 +8,7 @@ import { Scope, ToolStatus } from '../models/enums.registration';
 export class ToolHealthChangedArgs {
   @Field(() => String, { nullable: true, description: 'Only events of this tool.' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  @IsId()
   toolName?: string | null;
 
   @Field(() => Scope, { nullable: true, description: 'Only events of documents at this scope.' })
@@ -19,7 +18,7 @@ export class ToolHealthChangedArgs {
 
   @Field(() => String, { nullable: true, description: 'Only events of documents with this scope id.' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `scopeId ${ID_MESSAGE}` })
+  @IsId()
   scopeId?: string | null;
 
   @Field(() => ToolStatus, { nullable: true, description: "Only events whose document's status after the write is this one." })

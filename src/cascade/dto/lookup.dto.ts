@@ -1,12 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
 import { CascadeTraceView } from '../../common/dto/cascade-trace.view';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsId } from '../../common/dto/health-key.dto';
 import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { CascadeReason } from '../../domain/cascade';
-import { ID_PATTERN } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
 import { ToolStatus } from '../../domain/tool-status';
 
@@ -17,7 +16,7 @@ export class BatchLookupDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_LOOKUP_TOOLS)
-  @Matches(ID_PATTERN, { each: true, message: `toolNames ${ID_MESSAGE}` })
+  @IsId({ each: true })
   toolNames: string[];
 
   @ApiPropertyOptional({ nullable: true, type: CallContextDto })

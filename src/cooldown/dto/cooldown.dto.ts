@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { HealthKeyDto, ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
 import { ToolHealthClassification } from '../../domain/classification';
 import { ID_PATTERN } from '../../domain/health-key';
 
@@ -10,7 +10,7 @@ const DAY_MS = 24 * 3600_000;
 /** §7 second row: ToolHealthService.setCooldown(scope, key, signature, classification, duration). */
 export class SetCooldownDto extends HealthKeyDto {
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-403' })
-  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature: string;
 
   @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification' })
@@ -26,23 +26,23 @@ export class SetCooldownDto extends HealthKeyDto {
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, description: 'only for a user-specific cooldown (USER_PERMISSION)' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string;
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string;
 }
 
 export class ClearCooldownDto extends HealthKeyDto {
   @ApiProperty({ pattern: ID_PATTERN.source })
-  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature: string;
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string;
 }
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEnum, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ID_MESSAGE, IsId } from '../../common/dto/health-key.dto';
 import { ToolHealthClassification } from '../../domain/classification';
 import { FailureReason } from '../../domain/failure-check';
 import { ID_PATTERN, ID_PATTERN_SOURCE } from '../../domain/health-key';
@@ -10,13 +10,11 @@ import { Scope } from '../../domain/scope';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 
-/** Error signatures are short stable strings from the checker ("http-403", "timeout-30s"). */
-export const SIGNATURE_PATTERN = ID_PATTERN;
 export const MAX_SIGNATURES = 50;
 
 class OutcomeDto {
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search' })
-  @Matches(ID_PATTERN, { message: `toolName ${ID_MESSAGE}` })
+  @IsId()
   toolName: string;
 
   @ApiPropertyOptional({ nullable: true, type: CallContextDto })
@@ -31,7 +29,7 @@ export class SuccessReportDto extends OutcomeDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SIGNATURES)
-  @Matches(SIGNATURE_PATTERN, { each: true, message: `errorSignatures ${ID_MESSAGE}` })
+  @IsId({ each: true })
   errorSignatures?: string[];
 }
 
@@ -41,7 +39,7 @@ export class FailureReportDto extends OutcomeDto {
   code: ToolErrorCode;
 
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-403' })
-  @Matches(SIGNATURE_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature: string;
 
   @ApiPropertyOptional({ nullable: true, enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'what the synchronous checker already knows (§7 second row)' })

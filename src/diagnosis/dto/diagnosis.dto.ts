@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { HealthKeyDto, ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsEnum, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
 import { IsIsoDateTime } from '../../common/dto/iso-date-time';
 import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { ToolHealthClassification } from '../../domain/classification';
@@ -21,7 +21,7 @@ export class RecordDiagnosisDto extends HealthKeyDto {
   note?: string;
 
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'agrajag-7f3c' })
-  @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
+  @IsId()
   by: string;
 
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
@@ -31,12 +31,12 @@ export class RecordDiagnosisDto extends HealthKeyDto {
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `userId ${ID_MESSAGE}` })
+  @IsId()
   userId?: string;
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `errorSignature ${ID_MESSAGE}` })
+  @IsId()
   errorSignature?: string;
 
   @ApiPropertyOptional({ nullable: true, minimum: 1000, maximum: 2_592_000_000 })
@@ -53,7 +53,7 @@ export class RecordDiagnosisDto extends HealthKeyDto {
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string;
 }
 
@@ -64,7 +64,7 @@ export class InvokeAgrajagToolDto {
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, description: 'the Agrajag process recorded as `by`; default the API key\'s name' })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `by ${ID_MESSAGE}` })
+  @IsId()
   by?: string;
 }
 

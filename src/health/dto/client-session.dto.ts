@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsId } from '../../common/dto/health-key.dto';
 import { IsIsoDateTime } from '../../common/dto/iso-date-time';
 import { ID_PATTERN } from '../../domain/health-key';
 
@@ -9,7 +9,7 @@ export const MAX_CLIENT_TOOLS = 500;
 
 export class ClientToolDto {
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'client_file_read' })
-  @Matches(ID_PATTERN, { message: `name ${ID_MESSAGE}` })
+  @IsId()
   name: string;
 
   @ApiPropertyOptional({ nullable: true, maxLength: 4000, description: 'kept so the tool can still be listed while gone (D15b)' })
@@ -21,12 +21,12 @@ export class ClientToolDto {
 
 class SessionEventDto {
   @ApiProperty({ example: 'foot-gateway' })
-  @Matches(ID_PATTERN, { message: `source ${ID_MESSAGE}` })
+  @IsId()
   source: string;
 
   @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string;
 }
 
@@ -51,7 +51,7 @@ export class ClientReconnectDto extends SessionEventDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CLIENT_TOOLS)
-  @Matches(ID_PATTERN, { each: true, message: `tools ${ID_MESSAGE}` })
+  @IsId({ each: true })
   tools: string[];
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { HealthKeyDto, ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
+import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
 import { IsIsoDateTime } from '../../common/dto/iso-date-time';
 import { ID_PATTERN } from '../../domain/health-key';
 import { ToolErrorCode } from '../../domain/tool-error-code';
@@ -8,7 +8,7 @@ import { ToolErrorCode } from '../../domain/tool-error-code';
 /** §7 first row: a binary event seen by system code. */
 export class SystemWriteDto extends HealthKeyDto {
   @ApiProperty({ description: 'who saw it; stored as by: "system:<source>"', example: 'foot-gateway' })
-  @Matches(ID_PATTERN, { message: `source ${ID_MESSAGE}` })
+  @IsId()
   source: string;
 
   @ApiPropertyOptional({ nullable: true, maxLength: 2000 })
@@ -19,7 +19,7 @@ export class SystemWriteDto extends HealthKeyDto {
 
   @ApiPropertyOptional({ nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)', pattern: ID_PATTERN.source })
   @IsOptional()
-  @Matches(ID_PATTERN, { message: `tenantId ${ID_MESSAGE}` })
+  @IsId()
   tenantId?: string;
 }
 

@@ -7,12 +7,11 @@ import {
   IsEnum,
   IsOptional,
   IsString,
-  Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
-import { ID_MESSAGE } from '../../common/dto/health-key.dto';
+import { IsId } from '../../common/dto/health-key.dto';
 import { FilterReason, ToolSafety } from '../../domain/audience';
 import { ID_PATTERN } from '../../domain/health-key';
 import { ToolStatus } from '../../domain/tool-status';
@@ -28,7 +27,7 @@ export const DEFAULT_TIME_ZONE = 'UTC';
 /** One tool of the turn's manifest as the dispatcher sends it (§8, D15). */
 export class ToolManifestDto {
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'client_file_read' })
-  @Matches(ID_PATTERN, { message: `name ${ID_MESSAGE}` })
+  @IsId()
   name: string;
 
   @ApiProperty({ maxLength: MAX_DESCRIPTION_LENGTH, example: 'Read a file on the user machine.' })

@@ -28,11 +28,24 @@ const PORT_RETRIES = 3;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export const KINDS = Object.freeze(['ferretdb', 'mongo-java-server']);
+/**
+ * ferretdb: FerretDB v1 on SQLite (optional compatibility tier); mongo-java-server: its memory
+ * backend (fast e2e tier, loses everything on stop); mongo-java-server-h2: its H2 MVStore backend,
+ * persisted in dataDir (the embedded default of `npm start` and the persistent test tier, D2).
+ */
+export const KINDS = Object.freeze(['ferretdb', 'mongo-java-server', 'mongo-java-server-h2']);
+
+/** The H2 file inside a data directory. */
+export function h2File(dataDir) {
+  return path.join(dataDir, 'tool_availability.mv.db');
+}
+
+const isJava = (kind) => kind === 'mongo-java-server' || kind === 'mongo-java-server-h2';
 
 const INSTALL_SCRIPTS = {
   ferretdb: path.join(ROOT, 'scripts', 'install-ferretdb.sh'),
   'mongo-java-server': path.join(ROOT, 'scripts', 'install-mongo-java-server.sh'),
+  'mongo-java-server-h2': path.join(ROOT, 'scripts', 'install-mongo-java-server.sh'),
 };
 
 /** Absolute path of the project-local FerretDB binary (built by scripts/install-ferretdb.sh). */
@@ -218,7 +231,7 @@ function childEnv() {
   return env;
 }
 
-function spawnServer(kind, { dataDir, port }) {
+function spawnServer(kind, { dataDir, port, commitIntervalMs }) {
   if (kind === 'ferretdb') {
     const args = [
       '--handler=sqlite',
@@ -233,7 +246,12 @@ function spawnServer(kind, { dataDir, port }) {
   }
   const java = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   // stdin stays an open pipe: the launcher exits when it closes (i.e. when this process dies).
-  return spawn(java, ['-jar', mongoJavaServerJar(), HOST, String(port), '--exit-on-stdin-eof'], {
+  const args = ['-jar', mongoJavaServerJar(), HOST, String(port), '--exit-on-stdin-eof'];
+  if (kind === 'mongo-java-server-h2') {
+    args.push('--h2', h2File(dataDir));
+    if (commitIntervalMs) args.push('--commit-interval-ms', String(commitIntervalMs));
+  }
+  return spawn(java, args, {
     cwd: ROOT,
     env: process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -244,8 +262,8 @@ function spawnServer(kind, { dataDir, port }) {
  * One attempt: spawn, wait for readiness. Resolves to the handle, or rejects with an Error
  * carrying `.addressInUse` when the port was taken.
  */
-async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
-  const child = spawnServer(kind, { dataDir, port });
+async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs }) {
+  const child = spawnServer(kind, { dataDir, port, commitIntervalMs });
   trackChild(child);
   if (kind === 'ferretdb') watchdog(child);
 
@@ -275,7 +293,7 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
   };
   const onLine = (line) => {
     const m = /^LISTENING (\S+):(\d+)$/.exec(line);
-    if (kind === 'mongo-java-server' && m && listeningPort === null) {
+    if (isJava(kind) && m && listeningPort === null) {
       listeningPort = Number(m[2]);
       if (log && typeof log !== 'function') logger = makeLogger(kind, listeningPort, log);
       return;
@@ -371,7 +389,7 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
     uri: `mongodb://${HOST}:${listeningPort}`,
     port: listeningPort,
     pid: child.pid,
-    dataDir: kind === 'ferretdb' ? dataDir : null,
+    dataDir: kind === 'mongo-java-server' ? null : dataDir,
     exited,
     stop,
   };
@@ -393,14 +411,14 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs }) {
  *   exited: Promise<{code: number|null, signal: string|null}>, stop: () => Promise<void>}>}
  *   stop(): SIGTERM, SIGKILL after 5 s, resolves once the process has exited; idempotent.
  */
-export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS } = {}) {
+export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs } = {}) {
   checkKind(kind);
   if (port !== undefined && port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`invalid port ${JSON.stringify(port)}`);
   }
   let dir = null;
-  if (kind === 'ferretdb') {
-    if (!dataDir) throw new Error('startDatabase("ferretdb"): dataDir is required');
+  if (kind !== 'mongo-java-server') {
+    if (!dataDir) throw new Error(`startDatabase("${kind}"): dataDir is required`);
     dir = path.resolve(dataDir);
     fs.mkdirSync(dir, { recursive: true });
   }
@@ -409,11 +427,11 @@ export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READ
 
   if (port) {
     await assertPortFree(port);
-    return startOnce(kind, { dataDir: dir, port, log, timeoutMs });
+    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs });
   }
-  if (kind === 'mongo-java-server') {
+  if (isJava(kind)) {
     // The launcher binds port 0 and reports the port it got: no race with other processes.
-    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs });
+    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs });
   }
   // FerretDB: pick a free port; retry if someone else took it in between.
   for (let attempt = 1; ; attempt++) {

@@ -1,18 +1,31 @@
 package toolavailability.mongoserver;
 
+import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import org.h2.mvstore.MVStore;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Runs mongo-java-server with its in-memory backend until SIGTERM/SIGINT.
+ * Runs mongo-java-server until SIGTERM/SIGINT: with its in-memory backend, or with
+ * {@code --h2 FILE} on its H2 MVStore backend, persisted in FILE (the embedded default, D2).
  *
  * <pre>
  * java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]
+ *      [--h2 FILE [--commit-interval-ms N]]
  * </pre>
+ *
+ * MVStore keeps changes in memory until a commit writes them to FILE; by itself it commits about
+ * once a second, so a SIGKILL could lose the last second of acknowledged writes. This launcher
+ * commits every N ms (default 50) when there is anything to write: the durability window.
+ * MVStore locks FILE, so a second server on the same file refuses to start.
  *
  * HOST defaults to 127.0.0.1, PORT to 27017 (0 picks a free port). Once bound it prints exactly
  * one line {@code LISTENING HOST:PORT} to stdout. The server version is the library's default
@@ -23,6 +36,9 @@ import java.net.InetSocketAddress;
  */
 public final class Main {
 
+    private static final String USAGE = "usage: java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]"
+            + " [--h2 FILE [--commit-interval-ms N]]";
+
     private Main() {
     }
 
@@ -30,12 +46,32 @@ public final class Main {
         String host = "127.0.0.1";
         int port = 27017;
         boolean exitOnStdinEof = false;
+        String h2File = null;
+        int commitIntervalMs = 50;
         int positional = 0;
-        for (String arg : args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
             if (arg.equals("--exit-on-stdin-eof")) {
                 exitOnStdinEof = true;
+            } else if (arg.equals("--h2")) {
+                if (i + 1 >= args.length) {
+                    fail("--h2 needs a file");
+                }
+                h2File = args[++i];
+            } else if (arg.equals("--commit-interval-ms")) {
+                if (i + 1 >= args.length) {
+                    fail("--commit-interval-ms needs a number");
+                }
+                try {
+                    commitIntervalMs = Integer.parseInt(args[++i]);
+                } catch (NumberFormatException e) {
+                    fail("invalid --commit-interval-ms: " + args[i]);
+                }
+                if (commitIntervalMs < 1 || commitIntervalMs > 60_000) {
+                    fail("--commit-interval-ms must be 1..60000");
+                }
             } else if (arg.equals("-h") || arg.equals("--help")) {
-                System.out.println("usage: java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]");
+                System.out.println(USAGE);
                 return;
             } else if (arg.startsWith("-")) {
                 fail("unknown option: " + arg);
@@ -57,7 +93,39 @@ public final class Main {
             }
         }
 
-        MongoServer server = new MongoServer(new MemoryBackend());
+        MongoBackend backend;
+        ScheduledExecutorService committer = null;
+        if (h2File == null) {
+            backend = new MemoryBackend();
+        } else {
+            MVStore store;
+            try {
+                store = new MVStore.Builder().fileName(h2File).open();
+            } catch (RuntimeException e) { // e.g. the file is locked by another server
+                System.err.println("mongo-java-server: cannot open " + h2File + ": " + e.getMessage());
+                System.exit(1);
+                return;
+            }
+            store.setAutoCommitDelay(commitIntervalMs);
+            H2Backend h2 = new H2Backend(store);
+            backend = h2;
+            committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "mvstore-committer");
+                thread.setDaemon(true);
+                return thread;
+            });
+            committer.scheduleWithFixedDelay(() -> {
+                try {
+                    if (store.hasUnsavedChanges()) {
+                        store.commit();
+                    }
+                } catch (RuntimeException e) {
+                    System.err.println("mongo-java-server: commit failed: " + e);
+                }
+            }, commitIntervalMs, commitIntervalMs, TimeUnit.MILLISECONDS);
+        }
+
+        MongoServer server = new MongoServer(backend);
         try {
             server.bind(host, port);
         } catch (Throwable e) { // Netty rethrows java.net.BindException (checked) sneakily
@@ -67,7 +135,13 @@ public final class Main {
             return;
         }
 
-        Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "mongo-java-server-shutdown"));
+        ScheduledExecutorService finalCommitter = committer;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (finalCommitter != null) {
+                finalCommitter.shutdownNow();
+            }
+            server.shutdown(); // closes the backend: H2 commits and closes its file
+        }, "mongo-java-server-shutdown"));
 
         InetSocketAddress address = server.getLocalAddress();
         System.out.println("LISTENING " + address.getAddress().getHostAddress() + ":" + address.getPort());
@@ -94,7 +168,7 @@ public final class Main {
 
     private static void fail(String message) {
         System.err.println("mongo-java-server: " + message);
-        System.err.println("usage: java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]");
+        System.err.println(USAGE);
         System.exit(2);
     }
 }

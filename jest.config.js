@@ -1,4 +1,12 @@
-/** Two tiers: pure unit specs beside the code, e2e specs in test/ on a real database (D2). */
+/**
+ * Three tiers (docs/decisions.md, "Test tiers"):
+ * - unit: pure specs beside the code, no Nest, no database;
+ * - e2e: test/**\/*.e2e-spec.ts on one throwaway mongo-java-server memory backend started by
+ *   test/setup/global-setup.mjs (fast; loses everything on stop);
+ * - persistent: test/persistent/**\/*.e2e-spec.ts, tests that need persistence or database
+ *   faults (restart, SIGKILL, freeze, black hole, writer lease). Each file starts its own
+ *   embedded H2 server (test/support/own-server.ts), so they run one at a time.
+ */
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 
 module.exports = {
@@ -16,10 +24,18 @@ module.exports = {
       displayName: 'e2e',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/persistent/'],
       transform,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
+    {
+      displayName: 'persistent',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/persistent/**/*.e2e-spec.ts'],
+      transform,
+      testEnvironment: 'node',
     },
   ],
 };

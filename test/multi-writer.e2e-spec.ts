@@ -12,7 +12,7 @@ import { KEYS, TestApp, createTestApp, resetDatabase, testEnv } from './support/
  * single-writer (D3: DB_SINGLE_WRITER=true, one instance per database) and this test does not
  * apply there. Chosen at load time, so the reason shows in the test's title.
  */
-const KIND = process.env.TEST_DB_KIND ?? 'ferretdb';
+const KIND = process.env.TEST_DB_KIND ?? 'mongo-java-server';
 const WRITERS = 64;
 
 const describeMultiWriter =

@@ -1,5 +1,5 @@
-// Starts a throwaway MongoDB-protocol server for the e2e tier (D2): FerretDB by default,
-// mongo-java-server with TEST_DB=mongo-java-server. TEST_MONGODB_URI set → use it, start nothing.
+// Starts a throwaway MongoDB-protocol server for the e2e tier (D2): mongo-java-server's memory
+// backend by default, another kind with TEST_DB=<kind>. TEST_MONGODB_URI set → use it, start nothing.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ export default async function globalSetup() {
     process.env.TEST_DB_KIND ??= 'external';
     return;
   }
-  const kind = process.env.TEST_DB ?? 'ferretdb';
+  const kind = process.env.TEST_DB ?? 'mongo-java-server';
   const dataDir = await mkdtemp(join(tmpdir(), 'tas-test-db-'));
   const server = await startDatabase(kind, { dataDir });
   globalThis.__TAS_TEST_DB__ = { server, dataDir };

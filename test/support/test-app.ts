@@ -22,7 +22,7 @@ export function testDatabaseUri(): string {
 }
 
 export function testDbKind(): string {
-  return process.env.TEST_DB_KIND ?? 'ferretdb';
+  return process.env.TEST_DB_KIND ?? 'mongo-java-server';
 }
 
 export interface TestApp {

@@ -29,7 +29,7 @@ const PORT_RETRIES = 3;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * ferretdb: FerretDB v1 on SQLite (optional compatibility tier); mongo-java-server: its memory
+ * ferretdb: FerretDB v1 on SQLite (optional, not on the default path); mongo-java-server: its memory
  * backend (fast e2e tier, loses everything on stop); mongo-java-server-h2: its H2 MVStore backend,
  * persisted in dataDir (the embedded default of `npm start` and the persistent test tier, D2).
  */
@@ -231,7 +231,7 @@ function childEnv() {
   return env;
 }
 
-function spawnServer(kind, { dataDir, port, commitIntervalMs }) {
+function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite }) {
   if (kind === 'ferretdb') {
     const args = [
       '--handler=sqlite',
@@ -250,6 +250,7 @@ function spawnServer(kind, { dataDir, port, commitIntervalMs }) {
   if (kind === 'mongo-java-server-h2') {
     args.push('--h2', h2File(dataDir));
     if (commitIntervalMs) args.push('--commit-interval-ms', String(commitIntervalMs));
+    if (commitPerWrite !== false) args.push('--commit-per-write'); // P30
   }
   return spawn(java, args, {
     cwd: ROOT,
@@ -262,8 +263,8 @@ function spawnServer(kind, { dataDir, port, commitIntervalMs }) {
  * One attempt: spawn, wait for readiness. Resolves to the handle, or rejects with an Error
  * carrying `.addressInUse` when the port was taken.
  */
-async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs }) {
-  const child = spawnServer(kind, { dataDir, port, commitIntervalMs });
+async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs, commitPerWrite }) {
+  const child = spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite });
   trackChild(child);
   if (kind === 'ferretdb') watchdog(child);
 
@@ -392,6 +393,12 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs
     dataDir: kind === 'mongo-java-server' ? null : dataDir,
     exited,
     stop,
+    /** Sends `signal` (default SIGKILL: a crash) and resolves once it exited; not reported as unexpected. */
+    kill: (signal = 'SIGKILL') => {
+      stopping ??= exited.then(() => {});
+      if (!exitInfo) child.kill(signal);
+      return exited;
+    },
   };
 }
 
@@ -407,11 +414,18 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs
  *   `[kind:port]` prefix; a function: called with each output line; default: output kept only
  *   for error messages.
  * @param {number} [options.timeoutMs] readiness timeout, default 60000.
+ * @param {number} [options.commitIntervalMs] mongo-java-server-h2: commit the MVStore this often
+ *   (launcher default 50).
+ * @param {boolean} [options.commitPerWrite] mongo-java-server-h2, default true: also commit after
+ *   every command that changed something, before its reply, so an acknowledged write survives a
+ *   SIGKILL (P30); false leaves only the interval commit (a window of up to ~60 ms measured).
  * @returns {Promise<{kind: string, uri: string, port: number, pid: number, dataDir: string|null,
- *   exited: Promise<{code: number|null, signal: string|null}>, stop: () => Promise<void>}>}
+ *   exited: Promise<{code: number|null, signal: string|null}>, stop: () => Promise<void>,
+ *   kill: (signal?: string) => Promise<{code: number|null, signal: string|null}>}>}
  *   stop(): SIGTERM, SIGKILL after 5 s, resolves once the process has exited; idempotent.
+ *   kill(): a crash on purpose (SIGKILL by default), for durability and fault tests.
  */
-export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs } = {}) {
+export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs, commitPerWrite } = {}) {
   checkKind(kind);
   if (port !== undefined && port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`invalid port ${JSON.stringify(port)}`);
@@ -427,11 +441,11 @@ export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READ
 
   if (port) {
     await assertPortFree(port);
-    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs });
+    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs, commitPerWrite });
   }
   if (isJava(kind)) {
     // The launcher binds port 0 and reports the port it got: no race with other processes.
-    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs });
+    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs, commitPerWrite });
   }
   // FerretDB: pick a free port; retry if someone else took it in between.
   for (let attempt = 1; ; attempt++) {

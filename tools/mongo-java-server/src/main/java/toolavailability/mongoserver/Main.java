@@ -4,6 +4,8 @@ import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.bson.Document;
+import io.netty.channel.Channel;
 import org.h2.mvstore.MVStore;
 
 import java.io.IOException;
@@ -19,13 +21,17 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]
- *      [--h2 FILE [--commit-interval-ms N]]
+ *      [--h2 FILE [--commit-interval-ms N] [--commit-per-write]]
  * </pre>
  *
  * MVStore keeps changes in memory until a commit writes them to FILE; by itself it commits about
  * once a second, so a SIGKILL could lose the last second of acknowledged writes. This launcher
- * commits every N ms (default 50) when there is anything to write: the durability window.
- * MVStore locks FILE, so a second server on the same file refuses to start.
+ * commits every N ms (default 50) when there is anything to write: the durability window. With
+ * {@code --commit-per-write} every command that changed something is committed before its reply
+ * is sent, so an acknowledged write is in FILE (the OS's page cache: it survives a SIGKILL of this
+ * process, not a power cut, since nothing calls fsync); concurrent writers share one commit, as
+ * each waits for the store lock and finds nothing left to write. The interval commit stays on as
+ * a backstop. MVStore locks FILE, so a second server on the same file refuses to start.
  *
  * HOST defaults to 127.0.0.1, PORT to 27017 (0 picks a free port). Once bound it prints exactly
  * one line {@code LISTENING HOST:PORT} to stdout. The server version is the library's default
@@ -37,7 +43,29 @@ import java.util.concurrent.TimeUnit;
 public final class Main {
 
     private static final String USAGE = "usage: java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]"
-            + " [--h2 FILE [--commit-interval-ms N]]";
+            + " [--h2 FILE [--commit-interval-ms N] [--commit-per-write]]";
+
+    /** The H2 backend, committing the MVStore after every command that changed it, before the reply. */
+    private static final class CommitPerWriteH2Backend extends H2Backend {
+        private final MVStore store;
+
+        CommitPerWriteH2Backend(MVStore store) {
+            super(store);
+            this.store = store;
+        }
+
+        @Override
+        public Document handleCommand(Channel channel, String database, String command, Document query) {
+            try {
+                return super.handleCommand(channel, database, command, query);
+            } finally {
+                // finally: a failed command may have changed something too (e.g. a partial insertMany)
+                if (store.hasUnsavedChanges()) {
+                    store.commit();
+                }
+            }
+        }
+    }
 
     private Main() {
     }
@@ -48,6 +76,7 @@ public final class Main {
         boolean exitOnStdinEof = false;
         String h2File = null;
         int commitIntervalMs = 50;
+        boolean commitPerWrite = false;
         int positional = 0;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -58,6 +87,8 @@ public final class Main {
                     fail("--h2 needs a file");
                 }
                 h2File = args[++i];
+            } else if (arg.equals("--commit-per-write")) {
+                commitPerWrite = true;
             } else if (arg.equals("--commit-interval-ms")) {
                 if (i + 1 >= args.length) {
                     fail("--commit-interval-ms needs a number");
@@ -107,8 +138,7 @@ public final class Main {
                 return;
             }
             store.setAutoCommitDelay(commitIntervalMs);
-            H2Backend h2 = new H2Backend(store);
-            backend = h2;
+            backend = commitPerWrite ? new CommitPerWriteH2Backend(store) : new H2Backend(store);
             committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "mvstore-committer");
                 thread.setDaemon(true);

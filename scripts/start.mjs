@@ -1,17 +1,90 @@
-// Runs the built service (dist/main.js) on the embedded FerretDB unless MONGODB_URI is set, with
-// generated development API keys unless API_KEYS is set. Stops the database when the service stops.
+// `npm start` (package.json runs `node scripts/start.mjs` directly, no shell in between, P34):
+// everything the service needs on a fresh clone, then the service itself —
+//   1. node_modules, if they do not match package-lock.json by content (scripts/ensure-deps.mjs);
+//   2. dist/, if missing or older than src/ (nest build);
+//   3. the embedded database unless MONGODB_URI is set: mongo-java-server on its H2 backend,
+//      data in $START_DATA_DIR/h2 (D2/D3: single writer, P29, P30);
+//   4. development API keys unless API_KEYS is set (kept in $START_DATA_DIR/dev-api-keys.json);
+//   5. the service (dist/main.js) on that database.
+// SIGINT or SIGTERM to this process stops the service (through Nest's shutdown hooks), then the
+// database, then exits; a second signal kills the service at once. If this process is killed
+// outright, both children notice (the launcher watches its stdin, the service its IPC channel:
+// scripts/exit-with-parent.cjs) and stop by themselves. Configuration: README, "Configuration".
 import { spawn } from 'node:child_process';
-import { randomBytes, createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDatabase } from './db/servers.mjs';
+import { ensureDeps } from './ensure-deps.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DATA = join(ROOT, '.data');
+const DATA = resolve(process.env.START_DATA_DIR || join(ROOT, '.data'));
 const ROLES = ['admin', 'dispatcher', 'tool-health-writer', 'audit-reader'];
+const STOP_TIMEOUT_MS = 10_000;
+const log = (line) => process.stderr.write(`start: ${line}\n`);
 
-/** One random key per role, kept in .data (git-ignored) so they survive restarts. */
+let step = null; // the preparation child running now
+let database = null;
+let service = null;
+let signalled = null;
+let databaseDied = false;
+let exiting = false;
+
+async function finish(code) {
+  if (exiting) return;
+  exiting = true;
+  if (database) await database.stop();
+  process.exit(code);
+}
+
+function onSignal(signal) {
+  if (signalled) {
+    if (service && service.exitCode === null && service.signalCode === null) {
+      log(`second ${signal}: killing the service`);
+      service.kill('SIGKILL');
+    }
+    return;
+  }
+  signalled = signal;
+  if (service) {
+    log(`${signal}: stopping the service and the database`);
+    service.kill(signal);
+    setTimeout(() => {
+      log(`the service did not stop within ${STOP_TIMEOUT_MS / 1000} s: killing it`);
+      service.kill('SIGKILL');
+    }, STOP_TIMEOUT_MS).unref();
+  } else {
+    log(`${signal}: stopping`);
+    step?.kill(signal);
+    void finish(signal === 'SIGINT' ? 130 : 143);
+  }
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+/** Runs one preparation command; rejects on failure. */
+function run(command, args) {
+  return new Promise((resolvePromise, reject) => {
+    step = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    step.once('error', reject);
+    step.once('exit', (code, sig) => {
+      step = null;
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${command} ${args.join(' ')} failed (${sig ?? `exit code ${code}`})`));
+    });
+  });
+}
+
+/** Newest modification time under `path` (files only), 0 if it does not exist. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), 0);
+}
+
+/** One random key per role, kept in the data directory (git-ignored) so they survive restarts. */
 function developmentKeys() {
   const file = join(DATA, 'dev-api-keys.json');
   if (!existsSync(file)) {
@@ -24,34 +97,91 @@ function developmentKeys() {
   return { file, keys, env };
 }
 
-const env = { ...process.env };
-let database = null;
-
-if (!env.API_KEYS) {
-  if (env.NODE_ENV === 'production') {
-    console.error('API_KEYS is required in production (see README, "Security")');
+function integerEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) {
+    log(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
     process.exit(78);
   }
-  const dev = developmentKeys();
-  env.API_KEYS = dev.env;
-  console.error(`development API keys (from ${dev.file}):`);
-  for (const [role, key] of Object.entries(dev.keys)) console.error(`  ${role.padEnd(20)} ${key}`);
+  return Number(raw);
 }
 
-if (!env.MONGODB_URI) {
-  const port = env.FERRETDB_PORT ? Number(env.FERRETDB_PORT) : 27027;
-  database = await startDatabase('ferretdb', { dataDir: join(DATA, 'ferretdb'), port });
-  env.MONGODB_URI = `${database.uri}/tool_availability`;
-  // D3: FerretDB's updates are not atomic, so the embedded database runs single-writer.
-  env.DB_SINGLE_WRITER ??= 'true';
-  console.error(`embedded FerretDB at ${database.uri} (data in .data/ferretdb)`);
+function booleanEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') {
+    log(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+    process.exit(78);
+  }
+  return raw === 'true';
 }
 
-const service = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { env, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => service.kill(signal));
+async function main() {
+  const env = { ...process.env };
+  if (!env.API_KEYS && env.NODE_ENV === 'production') {
+    log('API_KEYS is required in production (see README, "Security")');
+    return finish(78);
+  }
+  const dbPort = integerEnv('EMBEDDED_DB_PORT', 27027);
+  const commitIntervalMs = integerEnv('EMBEDDED_DB_COMMIT_INTERVAL_MS', 50);
+  const commitPerWrite = booleanEnv('EMBEDDED_DB_COMMIT_PER_WRITE', true);
+
+  ensureDeps();
+  if (signalled) return;
+  const distMain = join(ROOT, 'dist', 'main.js');
+  const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'tsconfig.json')), newest(join(ROOT, 'tsconfig.build.json')));
+  if (!existsSync(distMain) || sources > statSync(distMain).mtimeMs) {
+    log('building the service (nest build)');
+    await run(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build']);
+  }
+  if (signalled) return;
+
+  if (!env.API_KEYS) {
+    const dev = developmentKeys();
+    env.API_KEYS = dev.env;
+    log(`development API keys (from ${dev.file}):`);
+    for (const [role, key] of Object.entries(dev.keys)) process.stderr.write(`  ${role.padEnd(20)} ${key}\n`);
+  }
+
+  if (!env.MONGODB_URI) {
+    const dataDir = join(DATA, 'h2');
+    database = await startDatabase('mongo-java-server-h2', { dataDir, port: dbPort || undefined, commitIntervalMs, commitPerWrite });
+    if (signalled) return finish(signalled === 'SIGINT' ? 130 : 143);
+    env.MONGODB_URI = `${database.uri}/tool_availability`;
+    // D3: on the embedded database every write goes by _id under the service's in-process lock,
+    // so one service instance per database (single writer).
+    env.DB_SINGLE_WRITER ??= 'true';
+    log(
+      `embedded mongo-java-server (H2) at ${database.uri}, data in ${dataDir}, ` +
+        (commitPerWrite ? `commit per write (+ every ${commitIntervalMs} ms)` : `commit every ${commitIntervalMs} ms`),
+    );
+    database.exited.then(() => {
+      if (exiting || signalled) return;
+      log('the embedded database stopped unexpectedly: stopping the service');
+      databaseDied = true;
+      signalled = 'SIGTERM';
+      service?.kill('SIGTERM');
+    });
+  }
+
+  service = spawn(process.execPath, ['--require', join(ROOT, 'scripts', 'exit-with-parent.cjs'), distMain], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  service.once('error', (error) => {
+    log(`cannot start the service: ${error.message}`);
+    void finish(1);
+  });
+  service.once('exit', (code, sig) => {
+    // After our own signal, the service's exit by that signal (Nest re-raises it) is a clean stop.
+    const clean = signalled && (code === 0 || sig === signalled || sig === 'SIGTERM' || sig === 'SIGINT');
+    void finish(databaseDied ? 1 : clean ? 0 : code ?? 1);
+  });
 }
-service.on('exit', async (code, signal) => {
-  if (database) await database.stop();
-  process.exit(code ?? (signal ? 1 : 0));
+
+main().catch((error) => {
+  log(error instanceof Error ? error.message : String(error));
+  void finish(1);
 });

@@ -12,7 +12,9 @@
 // CLI (foreground; stops on SIGINT/SIGTERM):
 //   node scripts/db/servers.mjs start ferretdb [--data-dir DIR] [--port N] [--quiet]
 //   node scripts/db/servers.mjs start mongo-java-server [--port N] [--quiet]
-//   node scripts/db/servers.mjs install ferretdb|mongo-java-server|all
+//   node scripts/db/servers.mjs start mongo-java-server-h2 --data-dir DIR [--port N]
+//        [--commit-interval-ms N] [--no-commit-per-write] [--quiet]
+//   node scripts/db/servers.mjs install ferretdb|mongo-java-server|mongo-java-server-h2|all
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -466,7 +468,9 @@ function usage() {
     'usage:',
     '  node scripts/db/servers.mjs start ferretdb [--data-dir DIR] [--port N] [--quiet]',
     '  node scripts/db/servers.mjs start mongo-java-server [--port N] [--quiet]',
-    '  node scripts/db/servers.mjs install ferretdb|mongo-java-server|all',
+    '  node scripts/db/servers.mjs start mongo-java-server-h2 --data-dir DIR [--port N]',
+    '       [--commit-interval-ms N] [--no-commit-per-write] [--quiet]',
+    '  node scripts/db/servers.mjs install ferretdb|mongo-java-server|mongo-java-server-h2|all',
     '',
     'start: runs in the foreground, prints the mongodb:// URI on stdout, stops on SIGINT/SIGTERM.',
     `ferretdb's --data-dir defaults to ${path.join(path.relative(process.cwd(), ROOT) || '.', '.data', 'ferretdb')}.`,
@@ -500,6 +504,8 @@ async function cli(argv) {
     if (flag === '--data-dir') options.dataDir = value();
     else if (flag === '--port') options.port = Number(value());
     else if (flag === '--quiet') options.log = false;
+    else if (flag === '--commit-interval-ms') options.commitIntervalMs = Number(value());
+    else if (flag === '--no-commit-per-write') options.commitPerWrite = false;
     else throw new Error(`unknown option ${arg}\n${usage()}`);
   }
   if (kind === 'ferretdb' && !options.dataDir) options.dataDir = path.join(ROOT, '.data', 'ferretdb');

@@ -1,7 +1,14 @@
-// The fuzz step (issue 6, item 3): a throwaway FerretDB, the built service on it with a known
-// admin key (admin holds every role, so every route is reachable), then schemathesis against the
-// served OpenAPI document. Exits with schemathesis's code; everything started here is stopped
-// and the temporary folder removed, also on Ctrl-C.
+// The fuzz step (issue 6, item 3): a throwaway mongo-java-server memory backend (the e2e tier's
+// server, P31), the built service on it with a known admin key (admin holds every role, so every
+// route is reachable), then schemathesis against the served OpenAPI document. Exits with
+// schemathesis's code; everything started here is stopped, also on Ctrl-C.
+//
+// Output (P36): schemathesis's own output goes to a log file ($FUZZ_REPORT_DIR/schemathesis.log);
+// this script prints a compact result — one line `fuzz: N passed, N failed` (API operations,
+// from the JUnit report), one line with the generated test cases and the log's path, and on a
+// failure the log's failure section — and, with FUZZ_SUMMARY_FILE set, writes the counts there
+// as JSON for scripts/test-summary.mjs. Schemathesis's closing pytest-style banner is never
+// printed: CI readers take `=== 1 warning in 23.25s ===` for a runner that ran nothing.
 //
 //   node fuzz/run.mjs               (scripts/fuzz.sh prepares the venv and dist/ first)
 //   node fuzz/run.mjs --serve-only  (database + service only, to replay a finding by hand)
@@ -12,12 +19,14 @@
 // is spent), FUZZ_SEED (default random; schemathesis prints the seed to reproduce a run),
 // FUZZ_WORKERS (default 1: with 2 workers, schemathesis 4.32.5 on CPython 3.11.7 failed operations
 // with "SystemError: AST constructor recursion depth mismatch" from hypothesis's ast.parse),
-// FUZZ_REPORT_DIR (default .cache/fuzz/report: JUnit XML and the service's log).
+// FUZZ_REPORT_DIR (default .cache/fuzz/report: JUnit XML, schemathesis.log and the service's log),
+// FUZZ_SUMMARY_FILE (JSON counts for scripts/test-summary.mjs), FUZZ_VERBOSE=1 (also stream
+// schemathesis's output to the terminal).
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
 
@@ -83,7 +92,7 @@ async function waitReady(url, child, timeoutMs) {
 
 async function main() {
   const started = Date.now();
-  database = await startDatabase('ferretdb', { dataDir: join(work, 'ferretdb') });
+  database = await startDatabase('mongo-java-server');
   const port = await freePort();
   const key = `fuzz-admin-${randomBytes(16).toString('hex')}`;
   const serviceLog = createWriteStream(join(REPORT_DIR, 'service.log'));
@@ -96,7 +105,7 @@ async function main() {
       PORT: String(port),
       MONGODB_URI: `${database.uri}/tas_fuzz`,
       API_KEYS: `fuzz:admin:${createHash('sha256').update(key).digest('hex')}`,
-      DB_SINGLE_WRITER: 'true', // D3: FerretDB
+      DB_SINGLE_WRITER: 'true', // D3: as `npm start` runs the embedded database
       LOG_LEVEL: 'warn', // a 500 is logged with its stack: the report's service.log shows why
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,7 +114,7 @@ async function main() {
   service.stderr.pipe(serviceLog);
   const base = `http://${HOST}:${port}`;
   await waitReady(`${base}/health/ready`, service, 60_000);
-  log(`service on ${base} (FerretDB ${database.uri}) ready after ${Date.now() - started} ms`);
+  log(`service on ${base} (mongo-java-server ${database.uri}) ready after ${Date.now() - started} ms`);
   if (process.argv.includes('--serve-only')) {
     // For reproducing a finding by hand: the service stays up until Ctrl-C.
     log(`--serve-only: admin key ${key}; Ctrl-C to stop`);
@@ -128,12 +137,73 @@ async function main() {
   if (MAX_TIME) args.push('--max-time', MAX_TIME); // repeats the phases until the time is spent
   if (process.env.FUZZ_SEED) args.push('--seed', process.env.FUZZ_SEED);
   log(`schemathesis ${args.map((a) => (a.startsWith('x-api-key') ? 'x-api-key: ***' : a)).join(' ')}`);
-  fuzzer = spawn(SCHEMATHESIS, args, { cwd: work, stdio: 'inherit' });
+  const logFile = join(REPORT_DIR, 'schemathesis.log');
+  // schemathesis names its JUnit file junit-<timestamp>.xml: clear old ones, take the new one.
+  for (const name of readdirSync(REPORT_DIR)) if (/^junit.*\.xml$/.test(name)) rmSync(join(REPORT_DIR, name), { force: true });
+  const logStream = createWriteStream(logFile);
+  fuzzer = spawn(SCHEMATHESIS, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [fuzzer.stdout, fuzzer.stderr]) {
+    stream.pipe(logStream, { end: false });
+    if (process.env.FUZZ_VERBOSE === '1') stream.pipe(process.stderr, { end: false });
+  }
   const code = await new Promise((resolve, reject) => {
     fuzzer.once('error', reject);
-    fuzzer.once('exit', (c, s) => resolve(c ?? (s ? 1 : 0)));
+    fuzzer.once('close', (c, s) => resolve(c ?? (s ? 1 : 0)));
   });
-  log(`schemathesis exited with ${code} after ${Math.round((Date.now() - started) / 1000)} s in all`);
+  await new Promise((resolve) => logStream.end(resolve));
+  return report({ code, logFile, seconds: Math.round((Date.now() - started) / 1000) });
+}
+
+/** The JUnit report's counts: one test case per API operation. */
+function junitCounts(file) {
+  if (!existsSync(file)) return null;
+  const xml = readFileSync(file, 'utf8');
+  const suites = [...xml.matchAll(/<testsuite\b([^>]*)>/g)].map((m) => m[1]);
+  if (!suites.length) return null;
+  const attr = (attrs, name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(attrs)?.[1] ?? 0);
+  let tests = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const attrs of suites) {
+    tests += attr(attrs, 'tests');
+    failed += attr(attrs, 'failures') + attr(attrs, 'errors');
+    skipped += attr(attrs, 'skipped');
+  }
+  return { passed: tests - failed - skipped, failed, skipped };
+}
+
+/** Prints the compact result and returns the exit code (non-zero when anything failed). */
+function report({ code, logFile, seconds }) {
+  const text = readFileSync(logFile, 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+  const junit = readdirSync(REPORT_DIR).find((name) => /^junit.*\.xml$/.test(name));
+  const counts = junit ? junitCounts(join(REPORT_DIR, junit)) : null;
+  const shownLog = relative(process.cwd(), logFile) || logFile;
+  // "Test cases:\n  1520 generated, 1520 passed" (or "..., 3 found 2 unique failures")
+  const cases = /Test cases:\s*\n\s*(\d+ generated[^\n]*)/.exec(text)?.[1]?.trim();
+  const seed = /Seed:\s*(\d+)/.exec(text)?.[1];
+  let failed = counts ? counts.failed : 0;
+  if (code !== 0 && failed === 0) failed = 1; // schemathesis failed without a failing operation (a crash, a bad schema)
+  const passed = counts ? counts.passed : 0;
+  const skipped = counts ? counts.skipped : 0;
+  process.stderr.write(`fuzz: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  process.stderr.write(
+    `fuzz: counted per API operation (JUnit); ${cases ? `test cases ${cases}` : 'no test case count in the log'}` +
+      `${seed ? `, seed ${seed}` : ''}, ${seconds} s; full output: ${shownLog}\n`,
+  );
+  // Warnings (e.g. P25's accepted "schema validation mismatch"), one line each.
+  const warnings = /\nWarnings:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '';
+  for (const line of warnings.split('\n').map((l) => l.replace(/^\s*⚠️\s*/, '').trim()).filter(Boolean)) {
+    process.stderr.write(`fuzz: warning: ${line}\n`);
+  }
+  if (code !== 0) {
+    // The failures section (schemathesis prints it between "FAILURES" and "SUMMARY"), or the tail.
+    const section = /={3,} FAILURES ={3,}[\s\S]*?(?=\n={3,} SUMMARY ={3,})/.exec(text)?.[0];
+    const shown = (section ?? text.split('\n').slice(-40).join('\n')).replace(/^=+ (.*?) =+$/gm, '--- $1 ---');
+    process.stderr.write(`fuzz: schemathesis exited with ${code}; ${section ? 'its failures' : 'the end of its output'}:\n${shown.trimEnd()}\n`);
+  }
+  if (process.env.FUZZ_SUMMARY_FILE) {
+    writeFileSync(process.env.FUZZ_SUMMARY_FILE, JSON.stringify({ tool: 'schemathesis', passed, failed, skipped, log: logFile }) + '\n');
+  }
   return code;
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm run fuzz` (issue 6, item 3): schemathesis against the served OpenAPI document, with the
 # checks for server errors, status codes, response schemas and negative data, on a throwaway
-# FerretDB, with an admin key (every route reachable), on a bounded budget. Exits non-zero on
-# any failure. Prepares, cached under .cache/: a Python venv with a pinned schemathesis, and a
+# mongo-java-server memory backend, with an admin key (every route reachable), on a bounded
+# budget. Exits non-zero on any failure. Prints a compact result (`fuzz: N passed, N failed`);
+# schemathesis's full output goes to .cache/fuzz/report/schemathesis.log (P36). Prepares, cached under .cache/: a Python venv with a pinned schemathesis, and a
 # private build of the service (rebuilt when src/ changed). Knobs: see fuzz/run.mjs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,7 +15,7 @@ OUT="$ROOT/.cache/fuzz/dist"
 PYTHON="${PYTHON:-python3}"
 
 bash scripts/ensure-deps.sh
-bash scripts/install-ferretdb.sh
+bash scripts/install-mongo-java-server.sh
 
 # The venv is keyed by the pinned version: a marker file makes the second run instant.
 MARKER="$VENV/.schemathesis-$SCHEMATHESIS_VERSION"
@@ -26,7 +27,7 @@ if [[ ! -f "$MARKER" ]]; then
   touch "$MARKER"
 fi
 
-# Same staleness rule as scripts/start.sh, but into .cache/fuzz/dist: a concurrent `nest build`
+# Same staleness rule as scripts/start.mjs, but into .cache/fuzz/dist: a concurrent `nest build`
 # (deleteOutDir) of dist/ cannot pull the service away mid-run. Plain tsc is what `nest build`
 # runs here (no CLI plugins, no assets).
 if [[ ! -f "$OUT/main.js" ]] || [[ -n "$(find src tsconfig.json tsconfig.build.json package-lock.json -newer "$OUT/main.js" -print -quit)" ]]; then

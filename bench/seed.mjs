@@ -24,6 +24,23 @@ export function loadEncodeKey() {
   return require(file).encodeKey;
 }
 
+/**
+ * The service lists every document's name in its scope's presence list before inserting it
+ * (P81); seeding straight into the collection must do the same, or the manifest read would not
+ * see these documents.
+ */
+async function addPresence(collection, docs) {
+  const prefixOf = require(path.join(ROOT, 'dist', 'domain', 'health-key.js')).scopePrefix;
+  const byPrefix = new Map();
+  for (const d of docs) {
+    const prefix = prefixOf(d.scope, d.scopeId ?? null);
+    if (!byPrefix.has(prefix)) byPrefix.set(prefix, new Set());
+    byPrefix.get(prefix).add(d.toolName);
+  }
+  const ops = [...byPrefix].map(([prefix, tools]) => ({ updateOne: { filter: { _id: prefix }, update: { $addToSet: { tools: { $each: [...tools] } } }, upsert: true } }));
+  if (ops.length) await collection.db.collection('tool_health_presence').bulkWrite(ops, { ordered: false });
+}
+
 const DAY = 24 * 3600_000;
 
 /** Names the runner's request generators share with the seed. */
@@ -172,6 +189,7 @@ async function insertAll(collection, docs, { batch = 5000, inFlight = 3 } = {}) 
   const worker = async () => {
     while (next < batches.length) {
       const b = batches[next++];
+      await addPresence(collection, b);
       await collection.insertMany(b, { ordered: false });
     }
   };
@@ -181,6 +199,7 @@ async function insertAll(collection, docs, { batch = 5000, inFlight = 3 } = {}) 
 /** Empties the collection and inserts the base set (BASE.total documents). */
 export async function seedBase(collection, now = new Date(), encodeKey = loadEncodeKey()) {
   await collection.deleteMany({});
+  await collection.db.collection('tool_health_presence').deleteMany({ _id: { $ne: 'backfilled' } });
   const docs = baseDocuments(encodeKey, now);
   await insertAll(collection, docs);
   return docs.length;
@@ -203,7 +222,7 @@ export async function growTo(collection, total, now = new Date(), { encodeKey = 
     const docs = new Array(n);
     for (let i = 0; i < n; i++) docs[i] = fillerDocument(encodeKey, k++, now);
     missing -= n;
-    const job = collection.insertMany(docs, { ordered: false }).then(() => {
+    const job = addPresence(collection, docs).then(() => collection.insertMany(docs, { ordered: false })).then(() => {
       inserted += n;
       onProgress?.(inserted, Date.now() - started);
       jobs.delete(job);

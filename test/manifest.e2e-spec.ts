@@ -76,13 +76,16 @@ describe('manifest annotation and explain (REST)', () => {
   const disconnect = (sessionId: string, tools: { name: string; description?: string }[], when: string) =>
     post(`/v1/sessions/${sessionId}/client-disconnected`, { source: 'foot', at: when, tools }).expect(200);
 
-  /** Every command on tool_health (a getMore too: another round trip) issued while `run` is in flight. */
+  /**
+   * Every command on tool_health and its presence lists (P81) — a getMore too: another round trip —
+   * issued while `run` is in flight.
+   */
   async function toolHealthCommands<T>(run: () => Promise<T>): Promise<{ result: T; commands: CommandStartedEvent[] }> {
     const client = t.connection.getClient();
     const commands: CommandStartedEvent[] = [];
     const listener = (event: CommandStartedEvent) => {
       const collection = event.commandName === 'getMore' ? event.command.collection : event.command[event.commandName];
-      if (collection === 'tool_health') commands.push(event);
+      if (collection === 'tool_health' || collection === 'tool_health_presence') commands.push(event);
     };
     client.on('commandStarted', listener);
     try {
@@ -567,7 +570,7 @@ describe('manifest annotation and explain (REST)', () => {
       await disconnect('s-2', [{ name: 'client_elsewhere' }], utc('13:58'));
     }
 
-    it('gives exactly the expected output with ONE query for the batch (plus one for the session)', async () => {
+    it('gives exactly the expected output from the presence lists and ONE query for the batch', async () => {
       await writeScheme();
       await t.app.get(BookkeepingBuffer).flush();
       t.clock.set(utc('14:30'));
@@ -594,14 +597,28 @@ describe('manifest annotation and explain (REST)', () => {
         expect(byName(result.tools).get(toolName(9))!.reason.shadowed).toEqual([{ scope: 'GLOBAL', scopeId: null, status: 'DOWN' }]);
         expect(byName(result.tools).get(toolName(8))!.reason.shadowed).toEqual([]);
 
-        // Only finds — no getMore, nothing written; the batch is one `$in` over every visible
-        // tool's cascade keys (180 documents match with the session: more than a default first batch).
-        expect(commands.map((c) => c.commandName)).toEqual(withSession ? ['find', 'find'] : ['find']);
-        const batch = commands.find((c) => c.command.filter?._id)!;
-        expect(batch.command.filter._id.$in).toHaveLength(N * (withSession ? 5 : 4));
+        // Only finds — no getMore, nothing written: the context's presence lists (one `$in` of its
+        // scope prefixes), then ONE `$in` of exactly the ids that have a document — the manifest's
+        // tools in those scopes, and with a session every entry of the session (D15b) — instead of
+        // every cascade key (180 documents match with the session: more than a default first batch).
+        expect(commands.map((c) => [c.commandName, c.command.find])).toEqual([
+          ['find', 'tool_health_presence'],
+          ['find', 'tool_health'],
+        ]);
+        expect(commands[0].command.filter._id.$in).toHaveLength(withSession ? 5 : 4);
+        const stored = await t.connection
+          .collection('tool_health')
+          .find({}, { projection: { _id: 1, scope: 1, scopeId: 1, toolName: 1 } })
+          .toArray();
+        const scopes = new Set(Object.entries({ SESSION: withSession ? 's-1' : undefined, USER: CONTEXT.userId, PROJECT: CONTEXT.projectId, TENANT: CONTEXT.tenantId, GLOBAL: null }).map(([s, id]) => `${s}|${id}`));
+        const manifestNames = new Set(tools.map((x) => x.name));
+        const existing = stored
+          .filter((d) => scopes.has(`${d.scope}|${d.scopeId}`) && (manifestNames.has(d.toolName) || (withSession && d.scope === 'SESSION')))
+          .map((d) => d._id)
+          .sort();
+        expect([...commands[1].command.filter._id.$in].sort()).toEqual(existing);
+        expect(existing.length).toBeLessThan(N * (withSession ? 5 : 4));
         if (withSession) {
-          const session = commands.find((c) => c !== batch)!;
-          expect(session.command.filter).toEqual({ scope: 'SESSION', scopeId: 's-1', status: { $in: ['DOWN', 'DEGRADED'] } });
           expect(result.departed.map((x) => [x.name, x.description])).toEqual([['client_gone', 'Gone with the client. (unavailable since 13:58)']]);
         } else {
           expect(result.departed).toEqual([]);
@@ -620,7 +637,7 @@ describe('manifest annotation and explain (REST)', () => {
       ['a tool without a description', { tools: [{ name: 'a' }] }, 'tools[0].description'],
       ['a tool name outside the character set', { tools: [tool('a b')] }, 'tools[0].name'],
       ['an unknown safety', { tools: [tool('a', { safety: 'HARMLESS' })] }, 'tools[0].safety'],
-      ['roles that are not strings', { tools: [tool('a')], engineRoles: [1] }, 'engineRoles'],
+      ['roles that are not strings', { tools: [tool('a')], engineRoles: [1] }, 'engineRoles[0]'],
       ['a context id with an operator', { tools: [tool('a')], context: { sessionId: { $gt: '' } } }, 'context.sessionId'],
       ['an unknown field', { tools: [tool('a')], turn: 7 }, 'turn'],
       ['no tools', { context: {} }, 'tools'],

@@ -43,10 +43,28 @@ export function assertTimeZone(timeZone: string): void {
   formatterFor(timeZone);
 }
 
+/**
+ * The parts depend only on the zone and the minute, and a turn's manifest formats the same few
+ * instants (its `now`, shared `since`s) once per tool: memoised per (zone, minute), bounded like
+ * the formatters. Transparent: the same inputs give the same parts.
+ */
+const MAX_CACHED_MINUTES = 4096;
+const partsByMinute = new Map<string, LocalParts>();
+
 function localParts(instant: Date, timeZone: string): LocalParts {
   if (!(instant instanceof Date) || Number.isNaN(instant.getTime())) {
     throw DomainError.invalid('instant', 'must be a valid date');
   }
+  const key = `${timeZone}|${Math.floor(instant.getTime() / 60_000)}`;
+  let parts = partsByMinute.get(key);
+  if (parts) return parts;
+  parts = formatParts(instant, timeZone);
+  if (partsByMinute.size >= MAX_CACHED_MINUTES) partsByMinute.clear();
+  partsByMinute.set(key, parts);
+  return parts;
+}
+
+function formatParts(instant: Date, timeZone: string): LocalParts {
   let year = '';
   let month = '';
   let day = '';

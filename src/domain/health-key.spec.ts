@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError, DomainErrorCode } from './domain-error';
-import { cascadeKeys, decodeKey, encodeKey, validateContext, validateKey } from './health-key';
+import { cascadeKeys, cascadeScopes, decodeKey, encodeKey, keyInScope, scopePrefix, validateContext, validateKey } from './health-key';
 import { Scope } from './scope';
 import { CallContext, HealthKey } from './tool-health-document';
 
@@ -89,6 +89,33 @@ describe('encodeKey / decodeKey (D3a)', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('scopePrefix / keyInScope (P81 presence lists)', () => {
+  it('rebuilds exactly the encoded key, and the prefix starts it', () => {
+    fc.assert(
+      fc.property(keyArb, (key) => {
+        const prefix = scopePrefix(key.scope, key.scopeId);
+        const id = encodeKey(key);
+        expect(keyInScope(prefix, key.toolName)).toBe(id);
+        expect(id.startsWith(`${prefix}|`)).toBe(true);
+      }),
+    );
+  });
+
+  it('gives distinct (scope, scopeId) pairs distinct prefixes', () => {
+    fc.assert(
+      fc.property(keyArb, keyArb, (a, b) => {
+        fc.pre(a.scope !== b.scope || a.scopeId !== b.scopeId);
+        expect(scopePrefix(a.scope, a.scopeId)).not.toBe(scopePrefix(b.scope, b.scopeId));
+      }),
+    );
+  });
+
+  it('cascadeScopes lists the scopes of cascadeKeys in the same order', () => {
+    const context = { sessionId: 's', projectId: 'p' };
+    expect(cascadeScopes(context)).toEqual(cascadeKeys('t', context).map(({ scope, scopeId }) => ({ scope, scopeId })));
   });
 });
 

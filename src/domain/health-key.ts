@@ -11,6 +11,9 @@ const SEPARATOR = '|';
 const NULL_PART = '%00';
 
 function escape(part: string): string {
+  // Almost no part holds either character; skipping the two regex passes matters when a
+  // 200-tool manifest encodes ~1 000 cascade keys per turn (issue 13).
+  if (part.indexOf('%') < 0 && part.indexOf(SEPARATOR) < 0) return part;
   return part.replace(/%/g, '%25').replace(/\|/g, '%7C');
 }
 
@@ -24,8 +27,20 @@ function unescape(part: string): string {
  * null has a spelling no escaped string can take.
  */
 export function encodeKey(key: HealthKey): string {
-  const scopeId = key.scopeId === null ? NULL_PART : escape(key.scopeId);
-  return [escape(key.scope), scopeId, escape(key.toolName)].join(SEPARATOR);
+  return keyInScope(scopePrefix(key.scope, key.scopeId), key.toolName);
+}
+
+/**
+ * The encoded (scope, scopeId) part every `_id` of that scope starts with: the `_id` of the
+ * scope's presence list (P81), from which keyInScope rebuilds each tool's `_id`.
+ */
+export function scopePrefix(scope: Scope, scopeId: string | null): string {
+  return `${escape(scope)}${SEPARATOR}${scopeId === null ? NULL_PART : escape(scopeId)}`;
+}
+
+/** encodeKey of (the prefix's scope and scope id, toolName). */
+export function keyInScope(prefix: string, toolName: string): string {
+  return `${prefix}${SEPARATOR}${escape(toolName)}`;
 }
 
 export function decodeKey(id: string): HealthKey {
@@ -93,6 +108,16 @@ export function contextScopeId(scope: Scope, context: CallContext): string | nul
 }
 
 /** The keys the cascade of §4 consults for one tool, narrow → wide, absent levels skipped. */
+/** The (scope, scopeId) pairs of a context's cascade, narrow → wide (D6: absent levels skipped). */
+export function cascadeScopes(context: CallContext): { scope: Scope; scopeId: string | null }[] {
+  const scopes: { scope: Scope; scopeId: string | null }[] = [];
+  for (const scope of CASCADE_ORDER) {
+    const scopeId = contextScopeId(scope, context);
+    if (scopeId !== undefined) scopes.push({ scope, scopeId });
+  }
+  return scopes;
+}
+
 export function cascadeKeys(toolName: string, context: CallContext): HealthKey[] {
   const keys: HealthKey[] = [];
   for (const scope of CASCADE_ORDER) {

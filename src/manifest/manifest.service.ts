@@ -9,7 +9,7 @@ import { assertTimeZone } from '../domain/clock-format';
 import { DomainError } from '../domain/domain-error';
 import { explainUnknownTool } from '../domain/explain';
 import { ID_PATTERN, validateContext } from '../domain/health-key';
-import { ToolHealthDocument } from '../domain/tool-health-document';
+import { Scope } from '../domain/scope';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { AnnotateManifestDto, AnnotatedManifestView, AnnotatedToolView, DEFAULT_TIME_ZONE, FilteredSummaryView } from './dto/annotate.dto';
 import { toCascadeTraceView } from '../common/dto/cascade-trace.view';
@@ -19,8 +19,6 @@ import { ExplainToolDto, ExplanationView } from './dto/explain.dto';
 interface ManifestEntry extends ToolManifest {
   inputSchema: Record<string, unknown> | null;
 }
-
-const NO_SESSION_DOCS: Promise<ToolHealthDocument[]> = Promise.resolve([]);
 
 /**
  * §9 read path (D15, D15b) and D16's honest "unknown tool". Stateless: the caller sends the
@@ -36,9 +34,9 @@ export class ManifestService {
   ) {}
 
   /**
-   * ONE read for the effective entries of every visible tool (CascadeService.lookupMany: one
-   * `$in` over all their cascade keys), plus — with a session and outside a probe turn — ONE
-   * read for the session's problem entries (D15b). Both run concurrently.
+   * The effective entries of every visible tool and — with a session and outside a probe turn —
+   * the session's own entries (D15b), from ONE manifest read (P81: the scopes' presence lists,
+   * then only the ids that can exist), resolved in memory.
    */
   async annotate(dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
     const timeZone = dto.timeZone ?? DEFAULT_TIME_ZONE;
@@ -51,16 +49,16 @@ export class ManifestService {
     const now = this.clock.now();
     // Departed tools carry no safety marker, so a probe turn (SAFE_PROBE only) never lists them.
     const sessionId = context.sessionId ?? null;
-    const [effective, sessionDocs] = await Promise.all([
-      this.cascade.lookupMany(visible.map((tool) => tool.name), context, now),
-      sessionId !== null && !probeTurn ? this.repository.findSessionProblems(sessionId) : NO_SESSION_DOCS,
-    ]);
+    const withSession = sessionId !== null && !probeTurn;
+    const names = visible.map((tool) => tool.name);
+    const entries = await this.repository.findManifestEntries(context, names, withSession);
 
     const schemas = new Map(manifest.map((tool) => [tool.name, tool.inputSchema]));
-    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), schemas.get(tool.name) ?? null));
+    const tools = visible.map((tool) => toView(annotateTool(tool, resolveCascade(tool.name, context, entries, now), now, timeZone), schemas.get(tool.name) ?? null));
     // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
     // engine by its roles has not left with its client.
     const inputNames = new Set(manifest.map((tool) => tool.name));
+    const sessionDocs = withSession ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === sessionId) : [];
     const departed = departedClientTools(sessionDocs, inputNames, now, timeZone).map((tool) => toView(tool, null));
     return { tools, departed, filtered: summarise(filtered) };
   }

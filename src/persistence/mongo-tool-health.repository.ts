@@ -5,8 +5,9 @@ import { FilterQuery, Model, trusted } from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
-import { encodeKey } from '../domain/health-key';
-import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { cascadeScopes, encodeKey, scopePrefix } from '../domain/health-key';
+import { Scope } from '../domain/scope';
+import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/to-domain-error';
 import { KeyedMutex } from './keyed-mutex';
@@ -14,6 +15,8 @@ import { ReadCoalescer } from './read-coalescer';
 import { toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
+import { ToolPresence } from './tool-presence';
+import { ToolPresenceRecord } from './tool-presence.schema';
 
 /** Another instance wrote the same key between our read and our write: read again. */
 const MAX_ATTEMPTS = 16;
@@ -30,12 +33,15 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly singleWriter: boolean;
   private readonly records: Collection<ToolHealthRecord>;
   private driverCollection: Collection<ToolHealthRecord> | undefined;
+  private readonly presence: ToolPresence;
 
   constructor(
     @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
+    @InjectModel(ToolPresenceRecord.name) presenceModel: Model<ToolPresenceRecord>,
     config: AppConfig,
   ) {
     super();
+    this.presence = new ToolPresence(() => presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ?? (presenceModel.collection as unknown as Collection<ToolPresenceRecord>));
     this.singleWriter = config.dbSingleWriter;
     this.records = model.collection as unknown as Collection<ToolHealthRecord>;
   }
@@ -81,6 +87,14 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return this.reader.find(filter, { batchSize: ids.length + 1 }).toArray();
   });
 
+  async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, ToolHealthDocument>> {
+    const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));
+    const session = wholeSession && context.sessionId ? scopePrefix(Scope.SESSION, context.sessionId) : null;
+    const wanted = new Set(toolNames);
+    const ids = await this.presence.candidateIds(prefixes, (prefix, tool) => prefix === session || wanted.has(tool));
+    return this.findManyByIds(ids);
+  }
+
   mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult> {
     const id = encodeKey(key);
     const queuedAt = Date.now();
@@ -111,6 +125,8 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   private async tryWrite(before: ToolHealthDocument | null, after: ToolHealthDocument): Promise<boolean> {
     const record = toRecord(after);
     if (!before) {
+      // Listed before it exists (P81): a manifest read never misses a document that is there.
+      await this.presence.add(after);
       try {
         await this.records.insertOne(record);
         return true;
@@ -156,17 +172,5 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   async deleteById(id: string): Promise<boolean> {
     const result = await this.model.deleteOne({ _id: id }).exec();
     return result.deletedCount === 1;
-  }
-
-  // D15b. Equality on scope and scopeId plus `$in` on status: served by the
-  // { scope: 1, scopeId: 1, status: 1 } index of §5 (three ranges of one index, no scan of the
-  // session's OK entries). The driver collection, not the Model, like the reads above: mongoose's
-  // sanitizeFilter would neutralise the `$in`. Nothing here comes from a client object: the
-  // session id is a string validated by the caller (D3a).
-  async findSessionProblems(sessionId: string): Promise<ToolHealthDocument[]> {
-    const records = await this.records
-      .find({ scope: 'SESSION' as ToolHealthRecord['scope'], scopeId: sessionId, status: { $in: [ToolStatus.DOWN, ToolStatus.DEGRADED] } })
-      .toArray();
-    return records.map(toDomain);
   }
 }

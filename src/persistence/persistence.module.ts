@@ -16,6 +16,8 @@ import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.sc
 import { ToolHealthAdminRepository } from './tool-health-admin.repository';
 import { ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord, ToolHealthSchema } from './tool-health.schema';
+import { PresenceBackfill } from './presence-backfill';
+import { ToolPresenceRecord, ToolPresenceSchema } from './tool-presence.schema';
 
 // No `$` operator or unknown path can reach a query from client input.
 mongoose.set('sanitizeFilter', true);
@@ -43,6 +45,7 @@ installMongodbWriteGuard();
       { name: ToolHealthRecord.name, schema: ToolHealthSchema },
       { name: TenantSettingsRecord.name, schema: TenantSettingsSchema },
       { name: HealthEventRecord.name, schema: HealthEventSchema },
+      { name: ToolPresenceRecord.name, schema: ToolPresenceSchema },
     ]),
   ],
   providers: [
@@ -52,6 +55,7 @@ installMongodbWriteGuard();
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
     ConnectionWatchdog,
     IndexBootstrap,
+    PresenceBackfill,
   ],
   exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository],
 })

@@ -1,5 +1,5 @@
 import { HealthReducer } from '../domain/health-entry';
-import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { Scope } from '../domain/scope';
 import { ToolStatus } from '../domain/tool-status';
 
@@ -33,6 +33,14 @@ export abstract class ToolHealthRepository {
   abstract findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>>;
 
   /**
+   * §9 manifest read: the stored entries of `toolNames` in the context's cascade and, with
+   * `wholeSession`, every SESSION entry of the context's session (D15b). Asks only for the ids
+   * the scopes' presence lists say can exist (P81): two small reads instead of one `$in` of
+   * every cascade key, most of which have no document.
+   */
+  abstract findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, ToolHealthDocument>>;
+
+  /**
    * Load, apply the pure reducer, write back guarded by `version`, retry on conflict (D3).
    * Writes to one key are serialised inside the process.
    */
@@ -48,11 +56,4 @@ export abstract class ToolHealthRepository {
 
   /** Probe candidates (D11): DOWN without an expected recovery, last checked before `cutoff`. */
   abstract findDownUncheckedSince(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;
-
-  /**
-   * D15b: the session's problem entries — SESSION scope, that session id, status DOWN or
-   * DEGRADED — so the annotation can list client tools that left with their client. One query,
-   * served by the { scope, scopeId, status } index of §5 ("list by status").
-   */
-  abstract findSessionProblems(sessionId: string): Promise<ToolHealthDocument[]>;
 }

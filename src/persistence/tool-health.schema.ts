@@ -78,8 +78,7 @@ export const ToolHealthSchema = SchemaFactory.createForClass(ToolHealthRecord);
 // The key of §5. Reads go by `_id` (same key, encoded), so this index is the uniqueness
 // guarantee and serves admin filters on (scope, scopeId[, toolName]).
 ToolHealthSchema.index({ scope: 1, scopeId: 1, toolName: 1 }, { unique: true });
-// "List by status" within a scope: the session's DOWN client tools for the annotation (D15b),
-// the admin list filtered by scope + scopeId + status.
+// "List by status" within a scope (§5): the admin list filtered by scope + scopeId + status.
 ToolHealthSchema.index({ scope: 1, scopeId: 1, status: 1 });
 // Global tool overview: every entry of a tool by status (admin per-tool counts, due-for-probe).
 ToolHealthSchema.index({ toolName: 1, status: 1 });

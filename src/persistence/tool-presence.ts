@@ -1,0 +1,33 @@
+import { Collection } from 'mongodb';
+import { keyInScope, scopePrefix } from '../domain/health-key';
+import { HealthKey } from '../domain/tool-health-document';
+import { ToolPresenceRecord } from './tool-presence.schema';
+
+/** The marker of a finished backfill; no scope prefix can take this spelling (it has no `|`). */
+export const BACKFILLED_MARKER = 'backfilled';
+
+/**
+ * The presence lists of tool_health (P81). Kept by the repository: a name is added to its
+ * scope's list BEFORE the first insert of its document, so a reader that sees the document's
+ * absence from a list saw a moment before the document existed.
+ */
+export class ToolPresence {
+  constructor(private readonly lists: () => Collection<ToolPresenceRecord>) {}
+
+  /** Before the first insert of `key`'s document. */
+  async add(key: HealthKey): Promise<void> {
+    await this.lists().updateOne({ _id: scopePrefix(key.scope, key.scopeId) }, { $addToSet: { tools: key.toolName } }, { upsert: true });
+  }
+
+  /**
+   * The `_id`s that may have a document: in each prefix's list, the names `wanted` accepts.
+   * One `$in` of ≤ 5 `_id`s, whatever the manifest's size.
+   */
+  async candidateIds(prefixes: readonly string[], wanted: (prefix: string, toolName: string) => boolean): Promise<string[]> {
+    if (prefixes.length === 0) return [];
+    const lists = await this.lists().find({ _id: { $in: [...prefixes] } }, { batchSize: prefixes.length + 1 }).toArray();
+    const ids: string[] = [];
+    for (const list of lists) for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
+    return ids;
+  }
+}

@@ -218,7 +218,11 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
       const statuses: unknown[] = [];
       for (let i = 0; i < n; i += 1) statuses.push((await call(client, 'tool_health_lookup', { toolName: `tool-${i}`, projectId: 'p-1' })).structuredContent?.status);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      console.log(`MCP tools/call tool_health_lookup: ${n} sequential calls in ${ms.toFixed(0)} ms (${(ms / n).toFixed(2)} ms per call, SDK client included)`);
+      const restStarted = process.hrtime.bigint();
+      for (let i = 0; i < n; i += 1) await (await fetch(new URL(`/v1/tools/tool-${i}/availability?projectId=p-1`, url), { headers: { 'x-api-key': KEYS.writer } })).json();
+      const restMs = Number(process.hrtime.bigint() - restStarted) / 1e6;
+      console.log(`tool_health_lookup over MCP: ${n} sequential calls in ${ms.toFixed(0)} ms (${(ms / n).toFixed(2)} ms per call, SDK client included); ` +
+        `the same lookup over REST (fetch): ${restMs.toFixed(0)} ms (${(restMs / n).toFixed(2)} ms per call)`);
       expect(statuses).toEqual(Array(n).fill('OK'));
     });
   });

@@ -72,7 +72,7 @@ export const ENTRY_SCHEMA: Schema = {
   required: ['id', 'scope', 'scopeId', 'toolName', 'status', 'since', 'expectedRecoveryAt', 'lastDiagnosis', 'history', 'cooldowns'],
 };
 
-const summary: Schema = { type: 'string', description: 'the text content: what happened, in one paragraph' };
+const summary: Schema = { type: 'string', description: 'what happened or what is stored, for a model' };
 
 /** The four writer tools: REST's AgrajagToolResultView. */
 export function writerResultSchema(tool: string): Schema {

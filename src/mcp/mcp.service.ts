@@ -63,8 +63,16 @@ export class McpService {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      // The reply is hijacked (McpController): no Nest filter can answer for us any more.
+      this.logger.error(error instanceof Error ? error.stack : String(error));
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'internal error' }, id: null }));
+      }
+    }
   }
 
   private serverFor(principal: Principal): Server {
@@ -121,8 +129,8 @@ export class McpService {
       }
       default: {
         const result = await this.diagnosis.invokeTool(tool.name as AgrajagToolName, args, actorOf(principal));
-        const text = result.entry ? `${result.summary} ${describeEntry(result.entry)}` : result.summary;
-        return { text, structured: { ...result, summary: text } };
+        const text = result.entry ? `${result.summary} Entry now: ${describeEntry(result.entry)}` : result.summary;
+        return { text, structured: result }; // exactly REST's AgrajagToolResultView
       }
     }
   }

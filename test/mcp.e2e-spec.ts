@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CascadeService } from '../src/cascade/cascade.service';
 import { AGRAJAG_TOOLS } from '../src/diagnosis/agrajag-tools';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -174,6 +175,25 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
 
     const elsewhere = await call(writer, 'tool_health_lookup', { toolName: 'jira', projectId: 'p-2' });
     expect(elsewhere.structuredContent).toMatchObject({ status: 'DOWN', winner: { scope: 'GLOBAL' } });
+  });
+
+  it('answers an unreachable database with an isError result to retry, and a bug with a JSON-RPC error that hides it', async () => {
+    const cascade = t.app.get(CascadeService);
+    const client = await connect(KEYS.audit);
+    const spy = jest.spyOn(cascade, 'lookupView').mockRejectedValueOnce(Object.assign(new Error('connection 3 closed'), { name: 'MongoNetworkError' }));
+    try {
+      const down = await call(client, 'tool_health_lookup', { toolName: 'jira' });
+      expect(down.isError).toBe(true);
+      expect(text(down)).toMatch(/^UNAVAILABLE: the database is unavailable; retry shortly\. /);
+      spy.mockRejectedValueOnce(new TypeError('secret internals'));
+      const error = await client.callTool({ name: 'tool_health_lookup', arguments: { toolName: 'jira' } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(ErrorCode.InternalError);
+      expect((error as McpError).message).not.toContain('secret');
+      expect((await call(client, 'tool_health_lookup', { toolName: 'jira' })).structuredContent).toMatchObject({ status: 'OK' });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   describe('over plain HTTP', () => {

@@ -196,6 +196,35 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
     }
   });
 
+  it('serves one client whose requests alternate between two instances (no session to lose, P70)', async () => {
+    const other = await createTestApp({ clock: t.clock });
+    try {
+      await other.app.listen(0, '127.0.0.1');
+      const instances = [url, new URL('/mcp', await other.app.getUrl())];
+      const served: string[] = [];
+      let next = 0;
+      // A load balancer without sticky sessions: every HTTP request goes to the next instance.
+      const roundRobin = (input: string | URL, init?: RequestInit) => {
+        const target = instances[next++ % instances.length];
+        served.push(`${init?.method ?? 'GET'} ${target.port}`);
+        return fetch(target, init);
+      };
+      const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url, { fetch: roundRobin, requestInit: { headers: { 'x-api-key': KEYS.writer } } }));
+      open.push(client);
+      expect((await client.listTools()).tools).toHaveLength(6);
+      const args = { toolName: 'jira', scope: 'TENANT', scopeId: 'acme', classification: 'INTERMITTENT', note: 'flaky' };
+      expect((await call(client, 'tool_health_set_unavailable', args)).isError).toBeFalsy();
+      expect((await call(client, 'tool_health_set_available', { toolName: 'jira', scope: 'TENANT', scopeId: 'acme', note: 'probe ok' })).isError).toBeFalsy();
+      const got = await call(client, 'tool_health_get', { toolName: 'jira', scope: 'TENANT', scopeId: 'acme' });
+      expect((got.structuredContent as { entry: { history: { status: string }[] } }).entry.history.map((h) => h.status)).toEqual(['DEGRADED', 'OK']);
+      const posts = served.filter((s) => s.startsWith('POST'));
+      expect(new Set(posts.map((s) => s.split(' ')[1])).size).toBe(2); // both instances answered MCP messages
+    } finally {
+      await other.close();
+    }
+  });
+
   describe('over plain HTTP', () => {
     const post = (body: unknown, headers: Record<string, string> = {}) =>
       fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });

@@ -8,6 +8,7 @@ import { DiagnosisModule } from './diagnosis/diagnosis.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { ManifestModule } from './manifest/manifest.module';
+import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpsModule } from './ops/ops.module';
 import { PersistenceModule } from './persistence/persistence.module';
@@ -30,6 +31,7 @@ import { TenantsModule } from './tenants/tenants.module';
     AdminModule,
     ManifestModule,
     MetricsModule,
+    McpModule,
   ],
 })
 export class AppModule {}

@@ -44,6 +44,20 @@ const REST_RULES: Record<string, Rule> = {
   'POST /v1/manifest/annotate': [D],
   'POST /v1/manifest/explain': [D],
   'GET /metrics': [A],
+  // MCP (P73): every role may connect; each tool is gated per key (MCP_RULES below).
+  'POST /mcp': [D, W, A],
+  'GET /mcp': [D, W, A],
+  'DELETE /mcp': [D, W, A],
+};
+
+/** Issue 15 / D17 per MCP tool: who sees it in tools/list and may call it (admin always). */
+const MCP_RULES: Record<string, { roles: Role[]; arguments: Record<string, unknown> }> = {
+  tool_health_set_unavailable: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', classification: 'INTERMITTENT', note: 'matrix' } },
+  tool_health_set_available: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', note: 'matrix' } },
+  tool_health_set_cooldown: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-429', classification: 'USER_INPUT' } },
+  tool_health_clear: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira' } },
+  tool_health_get: { roles: [W, A], arguments: { scope: 'GLOBAL', toolName: 'jira' } },
+  tool_health_lookup: { roles: [W, A], arguments: { toolName: 'jira', projectId: 'p-1' } },
 };
 
 const KEY_OF: Record<Role, string> = { [D]: KEYS.dispatcher, [W]: KEYS.writer, [A]: KEYS.audit, [ADMIN]: KEYS.admin };
@@ -154,6 +168,41 @@ describe('authorization matrix (D17)', () => {
         const res = await call(route, KEY_OF[role]);
         if (allowed && (res.status === 401 || res.status === 403)) failures.push(`${route.key} as ${role} → ${res.status}, expected through`);
         if (!allowed && res.status !== 403) failures.push(`${route.key} as ${role} → ${res.status}, expected 403`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  const mcp = (method: string, params: Record<string, unknown>, key?: string) => {
+    const req = t.http.post('/mcp').set('content-type', 'application/json').set('accept', 'application/json, text/event-stream');
+    if (key) req.set('x-api-key', key);
+    return req.send({ jsonrpc: '2.0', id: 1, method, params });
+  };
+
+  it('has a rule for every MCP tool the endpoint serves', async () => {
+    const res = await mcp('tools/list', {}, KEYS.admin).expect(200);
+    expect((res.body.result.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual(Object.keys(MCP_RULES).sort());
+  });
+
+  it('answers every MCP tool per the matrix: no key 401, listed and callable exactly for its roles, refused otherwise', async () => {
+    const failures: string[] = [];
+    const none = await mcp('tools/list', {});
+    if (none.status !== 401) failures.push(`tools/list without key → ${none.status}`);
+    for (const role of ALL_ROLES) {
+      const listed = ((await mcp('tools/list', {}, KEY_OF[role])).body.result?.tools ?? []).map((tool: { name: string }) => tool.name);
+      const expected = Object.keys(MCP_RULES).filter((name) => role === ADMIN || MCP_RULES[name].roles.includes(role));
+      if (JSON.stringify(listed) !== JSON.stringify(expected)) failures.push(`tools/list as ${role} → ${JSON.stringify(listed)}, expected ${JSON.stringify(expected)}`);
+    }
+    for (const [name, rule] of Object.entries(MCP_RULES)) {
+      const params = { name, arguments: rule.arguments };
+      const unauthenticated = await mcp('tools/call', params);
+      if (unauthenticated.status !== 401) failures.push(`${name} without key → ${unauthenticated.status}`);
+      for (const role of ALL_ROLES) {
+        const allowed = role === ADMIN || rule.roles.includes(role);
+        const res = await mcp('tools/call', params, KEY_OF[role]);
+        const error = res.body.error as { code: number; data?: { code?: string } } | undefined;
+        if (allowed && (res.status !== 200 || error || res.body.result?.isError)) failures.push(`${name} as ${role} → ${res.status} ${JSON.stringify(res.body)}, expected through`);
+        if (!allowed && (error?.code !== -32602 || error.data?.code !== 'FORBIDDEN')) failures.push(`${name} as ${role} → ${res.status} ${JSON.stringify(res.body)}, expected FORBIDDEN`);
       }
     }
     expect(failures).toEqual([]);

@@ -25,8 +25,18 @@ export function validateAgrajagArguments(name: string, args: unknown): void {
   if (!validate) {
     throw new DomainError(DomainErrorCode.NOT_FOUND, `no tool named ${name}; the tools are ${Object.values(AgrajagToolName).join(', ')}`);
   }
-  if (!validate(args)) {
-    const problems = (validate.errors ?? []).map(describe);
-    throw new DomainError(DomainErrorCode.INVALID_ARGUMENT, problems.map((p) => p.message).join('; '), problems[0]?.field);
-  }
+  if (!validate(args)) throw invalidArguments(validate.errors);
+}
+
+function invalidArguments(errors: ErrorObject[] | null | undefined): DomainError {
+  const problems = (errors ?? []).map(describe);
+  return new DomainError(DomainErrorCode.INVALID_ARGUMENT, problems.map((p) => p.message).join('; '), problems[0]?.field);
+}
+
+/** The same checks and messages for another tool's schema (the MCP read tools, P71). */
+export function compileArgumentsValidator(schema: Record<string, unknown>): (args: unknown) => void {
+  const validate = ajv.compile(schema);
+  return (args) => {
+    if (!validate(args)) throw invalidArguments(validate.errors);
+  };
 }

@@ -27,6 +27,8 @@ const key = {
   scope: { type: 'string', enum: Object.values(Scope), description: 'Who is affected: SESSION, USER, PROJECT, TENANT or GLOBAL.' },
   scopeId: { ...id, description: 'The session, user, project or tenant id. Omit for GLOBAL.' },
 };
+/** The key arguments of a tool about one entry; the MCP read tools reuse them (P71). */
+export const HEALTH_KEY_ARGUMENTS = key;
 const note = { type: 'string', minLength: 1, maxLength: 2000, description: 'What you observed, for the next diagnosis.' };
 const instant = { type: 'string', format: 'date-time', description: 'An ISO 8601 instant, e.g. 2026-05-23T14:30:00Z.' };
 

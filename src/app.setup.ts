@@ -7,12 +7,14 @@ import { frameworkErrors, MAX_PATH_PARAM_LENGTH } from './errors/framework-error
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
+import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
   app.useGlobalFilters(new HttpExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   registerGraphqlHttpAuth(app); // D17: POST /graphql without a known key → 401, not 200 with an error
+  refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
     const document = documentErrorResponses(SwaggerModule.createDocument(
@@ -34,6 +36,7 @@ export function fastifyOptions(config: AppConfig) {
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH }, // D3a ids fit, encoded (found by the fuzzer)
     frameworkErrors, // the router's own refusals answer with ErrorBody
+    http: { IncomingMessage: WebSocketOnlyUpgradeMessage }, // P60: `Upgrade: h2c` (Java's HttpClient) is served as HTTP/1.1
   };
 }
 

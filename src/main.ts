@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(fastifyOptions(config)), { logger });
   configureApp(app, config);
   await app.listen(config.port, config.host);
-  logger.log(`listening on ${config.host}:${config.port}`, 'Bootstrap');
+  const address = app.getHttpServer().address(); // the bound port, also when PORT=0
+  logger.log(`listening on ${config.host}:${typeof address === 'object' && address ? address.port : config.port}`, 'Bootstrap');
 }
 
 void main();

@@ -1,6 +1,7 @@
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
+import type { GraphQLFormattedError } from 'graphql';
 import { CascadeModule } from '../cascade/cascade.module';
 import { CooldownModule } from '../cooldown/cooldown.module';
 import { DiagnosisModule } from '../diagnosis/diagnosis.module';
@@ -15,7 +16,7 @@ import { TenantSettingsResolver } from './tenant-settings.resolver';
 import { ApiKeyService } from '../auth/api-key.service';
 import { AppConfig } from '../config/app-config';
 import { formatGraphqlError } from './graphql-error';
-import { queryLimitsRule } from './graphql-limits';
+import { MAX_QUERY_TOKENS, introspectionAccessPlugin, queryLimitsRule, withoutSuggestions } from './graphql-limits';
 import { graphqlWsOptions } from './live/graphql-ws.options';
 import { LiveModule } from './live/live.module';
 import { PLAYGROUND_ASSETS_PREFIX } from './playground/playground-assets';
@@ -36,7 +37,13 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [AppConfig, ApiKeyService],
-      useFactory: (config: AppConfig, keys: ApiKeyService) => ({
+      useFactory: (config: AppConfig, keys: ApiKeyService) => {
+        // P62: no "Did you mean …?" where introspection is off (they spell out the schema).
+        const formatError = (formatted: GraphQLFormattedError, error: unknown) => {
+          const out = formatGraphqlError(formatted, error, config.nodeEnv !== 'production');
+          return config.introspectionEnabled ? out : withoutSuggestions(out);
+        };
+        return {
         // Generated in memory; `npm run schema:generate` writes schema.gql and a test keeps them equal.
         autoSchemaFile: true,
         sortSchema: true,
@@ -47,15 +54,23 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
         allowBatchedHttpRequests: false,
         csrfPrevention: true,
         validationRules: [queryLimitsRule()],
+        parseOptions: { maxTokens: MAX_QUERY_TOKENS }, // P61: huge documents stop at the parser
+        // P61: automatic persisted queries off: a registered hash replayed without `query` is an
+        // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway.
+        persistedQueries: false,
         includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
-        formatError: (formatted, error) => formatGraphqlError(formatted, error, config.nodeEnv !== 'production'),
-        // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
-        plugins: config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : [],
+        formatError,
+        plugins: [
+          introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)
+          // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
+          ...(config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : []),
+        ],
         // D13 live updates over graphql-ws on this path; the key comes in connection_init (4401 / 4403).
         subscriptions: {
-          'graphql-ws': graphqlWsOptions(keys, (formatted, error) => formatGraphqlError(formatted, error, config.nodeEnv !== 'production')),
+          'graphql-ws': graphqlWsOptions(keys, formatError, { introspection: config.introspectionEnabled }),
         },
-      }),
+      } satisfies ApolloDriverConfig;
+      },
     }),
   ],
   providers: [...ADMIN_RESOLVERS, AdminQueryService, AdminWriteService],

@@ -12,6 +12,8 @@ interface HookRequest {
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The route the router matched (after percent-decoding: `/graph%71l` is `/graphql`). */
+  routeOptions?: { url?: string };
   principal?: Principal;
 }
 interface HookReply {
@@ -24,14 +26,19 @@ interface HookHost {
 }
 
 /**
- * True for a GraphQL operation over HTTP: any POST to the endpoint, or a GET carrying `query`.
- * A plain GET (the playground page, its assets) and CORS preflights stay open (D17).
+ * True for a GraphQL operation over HTTP: every request to the endpoint but a plain GET/HEAD
+ * with no query string (the playground page) and CORS preflights (D17). P61: a GET with any
+ * parameter counts, not only one with `query` (`?extensions={"persistedQuery":…}` without a
+ * `query` passed the check while automatic persisted queries were on), and so does every
+ * method and body form Apollo may accept.
  */
-export function isGraphqlOperationRequest(request: Pick<HookRequest, 'method' | 'url'>, path = GRAPHQL_HTTP_PATH): boolean {
-  const [pathname, search = ''] = request.url.split('?', 2);
-  if (pathname !== path) return false;
-  if (request.method === 'POST') return true;
-  return request.method === 'GET' && new URLSearchParams(search).has('query');
+export function isGraphqlOperationRequest(request: Pick<HookRequest, 'method' | 'url' | 'routeOptions'>, path = GRAPHQL_HTTP_PATH): boolean {
+  const q = request.url.indexOf('?');
+  const pathname = q < 0 ? request.url : request.url.slice(0, q);
+  if (pathname !== path && request.routeOptions?.url !== path) return false;
+  if (request.method === 'OPTIONS') return false;
+  if (request.method === 'GET' || request.method === 'HEAD') return q >= 0 && q < request.url.length - 1;
+  return true;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
+import { NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
@@ -8,6 +9,7 @@ import { ApiKeyService } from '../../auth/api-key.service';
 import { Principal, holdsRole } from '../../auth/principal';
 import { Role } from '../../auth/role';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
+import { MAX_QUERY_TOKENS, queryLimitsRule } from '../graphql-limits';
 
 /** graphql-ws close codes for a refused `connection_init` (D17). */
 export const WS_CLOSE_UNAUTHORIZED = 4401;
@@ -50,9 +52,13 @@ export type FormatGraphqlError = (formatted: GraphQLFormattedError, error: unkno
  * close 4403. The principal then rides in every operation's context, where ApiKeyGuard and
  * @CurrentPrincipal find it (the guard checks each resolver's roles again).
  */
-export function graphqlWsOptions(keys: ApiKeyService, formatError: FormatGraphqlError): GraphQLWsSubscriptionsConfig {
+export function graphqlWsOptions(keys: ApiKeyService, formatError: FormatGraphqlError, edge = { introspection: true }): GraphQLWsSubscriptionsConfig {
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
+  // P61: the same token bound and limits as over HTTP (graphql-ws parses and validates on its own).
+  const rules = [...specifiedRules, queryLimitsRule(), ...(edge.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const options = {
+    parse: (source: string) => parse(source, { maxTokens: MAX_QUERY_TOKENS }),
+    validate: (schema: Parameters<typeof validate>[0], document: Parameters<typeof validate>[1]) => validate(schema, document, rules),
     onConnect: (ctx: WsContext): boolean => {
       let principal: Principal;
       try {

@@ -252,3 +252,19 @@ export function dueEvents(window: MaintenanceWindow, now: Date): { start: boolea
   const end = window.endedEventAt === null && over && (began || window.startedEventAt !== null);
   return { start, end };
 }
+
+// ---- events (P77) -------------------------------------------------------------------------------
+
+export interface MaintenancePayload {
+  windowId: string;
+  from: Date;
+  until: Date;
+  reason: string;
+  by: string;
+  /** Set on an end caused by cancellation. */
+  cancelledAt: Date | null;
+}
+
+export function maintenancePayload(window: MaintenanceWindow): MaintenancePayload {
+  return { windowId: window.id, from: window.from, until: window.until, reason: window.reason, by: window.by, cancelledAt: window.cancelledAt };
+}

@@ -164,3 +164,12 @@ export function widerCoalescingKey(base: string, evidence: WiderEvidence): strin
 export function crossingPeriod(now: Date, settings: WiderEvidenceSettings): number {
   return Math.floor(now.getTime() / (settings.buckets * settings.bucketMs));
 }
+
+export interface WiderEvidencePayload {
+  errorSignature: string;
+  distinctUsers: number;
+  distinctProjects: number;
+  since: Date;
+  /** The diagnosis queue's key for the wider scope. */
+  coalescingKey: string;
+}

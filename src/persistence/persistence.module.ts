@@ -16,6 +16,13 @@ import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.sc
 import { ToolHealthAdminRepository } from './tool-health-admin.repository';
 import { ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord, ToolHealthSchema } from './tool-health.schema';
+// Issue 16 (maintenance windows, wider evidence).
+import { MaintenanceWindowRepository } from './maintenance-window.repository';
+import { MaintenanceWindowRecord, MaintenanceWindowSchema } from './maintenance-window.schema';
+import { MongoMaintenanceWindowRepository } from './mongo-maintenance-window.repository';
+import { MongoWiderEvidenceRepository } from './mongo-wider-evidence.repository';
+import { WiderEvidenceBucketRecord, WiderEvidenceBucketSchema } from './wider-evidence-bucket.schema';
+import { WiderEvidenceRepository } from './wider-evidence.repository';
 
 // No `$` operator or unknown path can reach a query from client input.
 mongoose.set('sanitizeFilter', true);
@@ -43,6 +50,8 @@ installMongodbWriteGuard();
       { name: ToolHealthRecord.name, schema: ToolHealthSchema },
       { name: TenantSettingsRecord.name, schema: TenantSettingsSchema },
       { name: HealthEventRecord.name, schema: HealthEventSchema },
+      { name: MaintenanceWindowRecord.name, schema: MaintenanceWindowSchema },
+      { name: WiderEvidenceBucketRecord.name, schema: WiderEvidenceBucketSchema },
     ]),
   ],
   providers: [
@@ -50,9 +59,11 @@ installMongodbWriteGuard();
     { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
     { provide: HealthEventOutbox, useClass: MongoHealthEventOutbox },
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
+    { provide: MaintenanceWindowRepository, useClass: MongoMaintenanceWindowRepository },
+    { provide: WiderEvidenceRepository, useClass: MongoWiderEvidenceRepository },
     ConnectionWatchdog,
     IndexBootstrap,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, MaintenanceWindowRepository, WiderEvidenceRepository],
 })
 export class PersistenceModule {}

@@ -1,0 +1,278 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { ToolHealthClassification } from '../domain/classification';
+import { FailureDecision, FailureReason } from '../domain/failure-check';
+import { HealthEvent } from '../domain/health-events';
+import { ToolErrorCode } from '../domain/tool-error-code';
+import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { ToolStatus } from '../domain/tool-status';
+import {
+  BucketSets,
+  EvidenceKey,
+  WiderEvidence,
+  WiderEvidenceSettings,
+  MAX_IDS_PER_BUCKET,
+  addBounded,
+  bucketId,
+  bucketStart,
+  countDistinct,
+  countsAsWiderEvidence,
+  crossingPeriod,
+  evidenceKeyId,
+  evidenceKeysOf,
+  judgeWiderEvidence,
+  widerCoalescingKey,
+  windowStarts,
+} from '../domain/wider-evidence';
+import { HealthEventOutbox } from '../persistence/health-event.outbox';
+import { BucketAdditions, WiderEvidenceRepository } from '../persistence/wider-evidence.repository';
+import { widerEvidenceEvent } from './wider-evidence-events';
+
+interface Sets {
+  users: Set<string>;
+  projects: Set<string>;
+  tenants: Set<string>;
+}
+
+interface PendingBucket extends Sets {
+  key: EvidenceKey;
+  start: number;
+}
+
+const newSets = (): Sets => ({ users: new Set(), projects: new Set(), tenants: new Set() });
+const EMITTED_MEMORY = 10_000;
+
+function addCapped(into: Set<string>, stored: ReadonlySet<string> | readonly string[] | undefined, id: string | null | undefined): void {
+  if (!id) return;
+  if (stored === undefined) {
+    addBounded(into, id);
+    return;
+  }
+  const has = Array.isArray(stored) ? stored.includes(id) : (stored as ReadonlySet<string>).has(id);
+  const size = Array.isArray(stored) ? stored.length : (stored as ReadonlySet<string>).size;
+  if (!has) addBounded(into, id, Math.max(0, MAX_IDS_PER_BUCKET - size));
+}
+
+export interface WiderEvidenceAnswer {
+  evidence: WiderEvidence;
+  coalescingKey: string;
+}
+
+/**
+ * Issue 16 (P79): the shared, bounded count of distinct users / projects per (tool, signature),
+ * per tenant and across tenants. Nothing touches the database on a failure report: the failure
+ * is added to this instance's pending sets and judged against the last read of the shared
+ * buckets plus everything this instance saw since. A flush (WIDER_EVIDENCE_FLUSH_MS; on
+ * shutdown; at once with 0) upserts the pending sets in ONE bulk write, re-reads the window's
+ * buckets of every key seen recently in ONE `_id $in` read, and writes the crossing events.
+ * Exactness: one instance is exact at once; several agree after each has flushed (at most one
+ * flush interval late), and the stored sets are unions, so no order of flushes loses an id.
+ */
+@Injectable()
+export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(WiderEvidenceService.name);
+  private readonly settings: WiderEvidenceSettings;
+  private pending = new Map<string, PendingBucket>();
+  /** The shared buckets as last read, by bucket id. */
+  private stored = new Map<string, { start: number; sets: BucketSets }>();
+  /** Keys seen by this instance, with the bucket start they were last seen in. */
+  private active = new Map<string, { key: EvidenceKey; lastStart: number }>();
+  private events: HealthEvent[] = [];
+  private readonly emitted = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private refreshQueued = false;
+
+  constructor(
+    private readonly repository: WiderEvidenceRepository,
+    private readonly outbox: HealthEventOutbox,
+    private readonly config: AppConfig,
+  ) {
+    this.settings = {
+      users: config.widerEvidenceUsers,
+      projects: config.widerEvidenceProjects,
+      tenants: config.widerEvidenceTenants,
+      buckets: config.widerEvidenceBuckets,
+      bucketMs: config.widerEvidenceBucketMs,
+    };
+  }
+
+  onModuleInit(): void {
+    if (this.config.widerEvidenceFlushMs > 0) {
+      this.timer = setInterval(() => void this.flush().catch((e) => this.logger.warn(`wider evidence flush failed: ${(e as Error).message}`)), this.config.widerEvidenceFlushMs);
+      this.timer.unref();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch((e) => this.logger.warn(`wider evidence flush failed: ${(e as Error).message}`));
+  }
+
+  /**
+   * Counts one failure that qualifies (countsAsWiderEvidence) and judges it; synchronous, no I/O.
+   * `baseCoalescingKey` is the failure's own key (tool:signature).
+   */
+  observe(input: { toolName: string; errorSignature: string; context: CallContext; now: Date; status: ToolStatus | null; baseCoalescingKey: string }): WiderEvidenceAnswer | null {
+    const { toolName, errorSignature, context, now } = input;
+    const start = bucketStart(now, this.settings);
+    let firstSeen = false;
+    for (const key of evidenceKeysOf(toolName, errorSignature, context)) {
+      const id = bucketId(key, start);
+      let bucket = this.pending.get(id);
+      if (!bucket) this.pending.set(id, (bucket = { key, start, ...newSets() }));
+      // Bounded per bucket across flushes too: what is already stored counts against the bound.
+      const stored = this.stored.get(id)?.sets;
+      addCapped(bucket.users, stored?.users, context.userId);
+      addCapped(bucket.projects, stored?.projects, context.projectId);
+      addCapped(bucket.tenants, stored?.tenants, context.tenantId);
+      const keyId = evidenceKeyId(key);
+      if (!this.active.has(keyId)) firstSeen = true;
+      this.active.set(keyId, { key, lastStart: start });
+    }
+    // A key this instance never read: fetch the other instances' counts soon (not on this request).
+    if (firstSeen && this.config.widerEvidenceFlushMs > 0) this.refreshSoon();
+
+    const tenantId = context.tenantId ?? null;
+    const global = this.count({ toolName, errorSignature, tenantId: null }, now);
+    const tenant = tenantId ? { tenantId, counts: this.count({ toolName, errorSignature, tenantId }, now) } : null;
+    const evidence = judgeWiderEvidence(tenant, global, this.settings);
+    if (!evidence) return null;
+    const coalescingKey = widerCoalescingKey(input.baseCoalescingKey, evidence);
+    const event = widerEvidenceEvent({
+      toolName, errorSignature, evidence, coalescingKey, status: input.status ?? ToolStatus.OK, period: crossingPeriod(now, this.settings), at: now,
+    });
+    if (!this.emitted.has(event.id)) {
+      if (this.emitted.size >= EMITTED_MEMORY) this.emitted.clear();
+      this.emitted.add(event.id);
+      this.events.push(event);
+    }
+    return { evidence, coalescingKey };
+  }
+
+  /**
+   * The failure path's one call (issue 16): counts the failure when it qualifies — a tool fault,
+   * not user-class (classified now, or hitting a user-class cooldown), not under maintenance —
+   * and answers whether the evidence is wider.
+   */
+  report(input: { toolName: string; context: CallContext; code: ToolErrorCode; errorSignature: string; classification?: ToolHealthClassification | null; decision: FailureDecision; entries: ReadonlyMap<string, ToolHealthDocument>; now: Date }): WiderEvidenceAnswer | null {
+    const { decision } = input;
+    const hit = decision.hit;
+    const hitClassification = hit ? input.entries.get(hit.docId)?.cooldowns.find((e) => e.errorSignature === hit.errorSignature && e.userId === hit.userId)?.lastClassification : null;
+    const counts = countsAsWiderEvidence({
+      code: input.code,
+      classification: input.classification,
+      hitClassification,
+      underMaintenance: decision.reason === FailureReason.UNDER_MAINTENANCE,
+    });
+    if (!counts) return null;
+    return this.observe({
+      toolName: input.toolName, errorSignature: input.errorSignature, context: input.context, now: input.now,
+      status: decision.effective.status, baseCoalescingKey: decision.coalescingKey,
+    });
+  }
+
+  /** With no flush interval, the counting is shared at once (tests, single-request tools). */
+  async settle(): Promise<void> {
+    if (this.config.widerEvidenceFlushMs === 0) await this.flush();
+  }
+
+  /** Bulk upsert of the pending sets, one read of the active keys' windows, the crossing events. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushNow(), () => this.flushNow());
+    return this.flushing;
+  }
+
+  private count(key: EvidenceKey, now: Date) {
+    const sources: { start: number; sets: BucketSets }[] = [];
+    for (const start of windowStarts(now, this.settings)) {
+      const id = bucketId(key, start);
+      const stored = this.stored.get(id);
+      if (stored) sources.push(stored);
+      const pending = this.pending.get(id);
+      if (pending) sources.push({ start, sets: pending });
+    }
+    return countDistinct(sources, now, this.settings);
+  }
+
+  private refreshSoon(): void {
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    setImmediate(() => {
+      this.refreshQueued = false;
+      void this.flush().catch((e) => this.logger.warn(`wider evidence refresh failed: ${(e as Error).message}`));
+    });
+  }
+
+  private async flushNow(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    const windowMs = this.settings.buckets * this.settings.bucketMs;
+    const additions: BucketAdditions[] = [...batch].map(([id, b]) => ({
+      id,
+      key: b.key,
+      start: new Date(b.start),
+      expiresAt: new Date(b.start + windowMs + this.settings.bucketMs),
+      users: [...b.users],
+      projects: [...b.projects],
+      tenants: [...b.tenants],
+    }));
+    try {
+      await this.repository.addToBuckets(additions);
+    } catch (error) {
+      this.restore(batch);
+      throw error;
+    }
+    // What was flushed counts as stored until the re-read below replaces it.
+    for (const [id, b] of batch) this.mergeStored(id, b.start, b);
+
+    const newest = Math.max(...[...this.active.values()].map((a) => a.lastStart), 0);
+    const ids: string[] = [];
+    for (const [keyId, a] of this.active) {
+      // A key unseen for a whole window has nothing left to count.
+      if (a.lastStart + windowMs <= newest) {
+        this.active.delete(keyId);
+        continue;
+      }
+      for (let i = 0; i < this.settings.buckets; i++) ids.push(bucketId(a.key, newest - i * this.settings.bucketMs));
+    }
+    const found = await this.repository.findBuckets(ids);
+    const next = new Map<string, { start: number; sets: BucketSets }>();
+    for (const b of found) next.set(b.id, { start: b.start, sets: { users: b.users, projects: b.projects, tenants: b.tenants } });
+    this.stored = next;
+
+    const events = this.events;
+    this.events = [];
+    try {
+      await this.outbox.append(events);
+    } catch (error) {
+      this.events.push(...events);
+      throw error;
+    }
+  }
+
+  private mergeStored(id: string, start: number, sets: Sets): void {
+    const current = this.stored.get(id);
+    const merged = newSets();
+    for (const source of [current?.sets, sets]) {
+      if (!source) continue;
+      for (const u of source.users) merged.users.add(u);
+      for (const p of source.projects) merged.projects.add(p);
+      for (const t of source.tenants) merged.tenants.add(t);
+    }
+    this.stored.set(id, { start, sets: merged });
+  }
+
+  private restore(batch: Map<string, PendingBucket>): void {
+    for (const [id, b] of batch) {
+      const into = this.pending.get(id);
+      if (!into) {
+        this.pending.set(id, b);
+        continue;
+      }
+      for (const u of b.users) addBounded(into.users, u);
+      for (const p of b.projects) addBounded(into.projects, p);
+      for (const t of b.tenants) addBounded(into.tenants, t);
+    }
+  }
+}

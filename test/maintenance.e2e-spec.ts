@@ -116,6 +116,15 @@ describe('maintenance windows (issue 16)', () => {
       [HealthEventType.MAINTENANCE_ENDED, 'DEGRADED'],
     ]);
     expect(await service.emitDueEvents()).toBe(0);
+    const gql = await t.http
+      .post('/graphql')
+      .set('x-api-key', KEYS.audit)
+      .send({ query: '{ healthEvents(first: 50) { edges { node { type status payload { ... on MaintenancePayload { windowId until } } } } } }' })
+      .expect(200);
+    expect(gql.body.data.healthEvents.edges.map((e: { node: { type: string } }) => e.node).filter((n: { type: string }) => n.type.startsWith('MAINTENANCE'))).toEqual([
+      { type: 'MAINTENANCE_STARTED', status: 'DOWN', payload: { windowId: created.body.id, until: at('18:00') } },
+      { type: 'MAINTENANCE_ENDED', status: 'DEGRADED', payload: { windowId: created.body.id, until: at('18:00') } },
+    ]);
     const listed = await t.http.get('/v1/maintenance-windows?includeEnded=true').set('x-api-key', KEYS.admin).expect(200);
     expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id, phase: 'ENDED' })]);
     expect((await t.http.get('/v1/maintenance-windows').set('x-api-key', KEYS.admin).expect(200)).body).toEqual([]);

@@ -195,12 +195,14 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     return countDistinct(sources, now, this.settings);
   }
 
+  /** A read only (never a write on a request's account), queued behind any flush in progress. */
   private refreshSoon(): void {
     if (this.refreshQueued) return;
     this.refreshQueued = true;
     setImmediate(() => {
       this.refreshQueued = false;
-      void this.flush().catch((e) => this.logger.warn(`wider evidence refresh failed: ${(e as Error).message}`));
+      this.flushing = this.flushing.then(() => this.refresh(), () => this.refresh());
+      void this.flushing.catch((e) => this.logger.warn(`wider evidence refresh failed: ${(e as Error).message}`));
     });
   }
 
@@ -225,6 +227,21 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     }
     // What was flushed counts as stored until the re-read below replaces it.
     for (const [id, b] of batch) this.mergeStored(id, b.start, b);
+    await this.refresh();
+
+    const events = this.events;
+    this.events = [];
+    try {
+      await this.outbox.append(events);
+    } catch (error) {
+      this.events.push(...events);
+      throw error;
+    }
+  }
+
+  /** One `_id $in` read of the window's buckets of every key this instance saw recently. */
+  private async refresh(): Promise<void> {
+    const windowMs = this.settings.buckets * this.settings.bucketMs;
 
     const newest = Math.max(...[...this.active.values()].map((a) => a.lastStart), 0);
     const ids: string[] = [];
@@ -240,15 +257,6 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     const next = new Map<string, { start: number; sets: BucketSets }>();
     for (const b of found) next.set(b.id, { start: b.start, sets: { users: b.users, projects: b.projects, tenants: b.tenants } });
     this.stored = next;
-
-    const events = this.events;
-    this.events = [];
-    try {
-      await this.outbox.append(events);
-    } catch (error) {
-      this.events.push(...events);
-      throw error;
-    }
   }
 
   private mergeStored(id: string, start: number, sets: Sets): void {

@@ -27,27 +27,28 @@ import { MaintenanceWindowRepository } from '../persistence/maintenance-window.r
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { maintenanceEvent } from './maintenance-events';
 
-/** Windows starting this far past the lookahead are read too, so a clock moving on stays covered. */
-const HORIZON_MARGIN_MS = 3_600_000;
+/**
+ * A snapshot read at service time T holds the windows with `until > T - margin` and
+ * `from <= T + lookahead + margin`, so it answers exactly for any call at T ± margin.
+ */
+const MARGIN_MS = 3_600_000;
 const MAX_LIST = 500;
 const EVENT_BATCH = 200;
 const MAX_WRITE_ATTEMPTS = 8;
 
 interface Snapshot {
-  /** Wall-clock time of the read (Date.now), for the cache's age. */
-  readAt: number;
-  /** The service clock's now at the read, and the horizon the read covered. */
+  /** The service clock's now at the read. */
   now: number;
-  horizon: number;
   byTool: Map<string, MaintenanceWindow[]>;
 }
 
 /**
- * Issue 16: maintenance windows. Writes go to maintenance_windows; calls read them through a
- * per-instance snapshot of every window not yet over (P75): at most one read per
- * MAINTENANCE_CACHE_MS, shared by all concurrent requests, dropped at once after this instance's
- * own writes. Another instance's change shows within that age; whether a window is in force is
- * judged per call against the clock, so starts and ends are exact on every instance.
+ * Issue 16: maintenance windows. Writes go to maintenance_windows; calls read them from a
+ * per-instance snapshot of every window not yet over (P75), re-read every MAINTENANCE_CACHE_MS
+ * by a timer and at once after this instance's own writes, so a call never waits for it (the
+ * dispatcher's clean success stays one read). Another instance's change shows within that
+ * interval; whether a window is in force is judged per call against the clock, so starts and
+ * ends are exact on every instance. MAINTENANCE_CACHE_MS=0 reads on every call instead.
  */
 @Injectable()
 export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
@@ -55,6 +56,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private refresher: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly windows: MaintenanceWindowRepository,
@@ -64,7 +66,15 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    if (this.config.maintenanceCacheMs > 0) {
+      await this.load(this.clock.now()).catch((e) => this.logger.warn(`maintenance windows not read: ${(e as Error).message}`));
+      this.refresher = setInterval(
+        () => void this.load(this.clock.now()).catch((e) => this.logger.warn(`maintenance windows not read: ${(e as Error).message}`)),
+        this.config.maintenanceCacheMs,
+      );
+      this.refresher.unref();
+    }
     if (this.config.maintenanceTickMs > 0) {
       this.timer = setInterval(
         () => void this.emitDueEvents().catch((e) => this.logger.warn(`maintenance events failed: ${(e as Error).message}`)),
@@ -76,6 +86,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     clearInterval(this.timer);
+    clearInterval(this.refresher);
   }
 
   // ---- the read path ----------------------------------------------------------------------------
@@ -95,30 +106,36 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
+  /** The snapshot when it covers `now` (a clock moved far, in tests, reads again), else a read. */
   private current(now: Date): Snapshot | Promise<Snapshot> {
     const s = this.snapshot;
-    const t = now.getTime();
-    if (s && Date.now() - s.readAt < this.config.maintenanceCacheMs && t >= s.now && t + this.config.maintenanceLookaheadMs <= s.horizon) return s;
-    return (this.loading ??= this.load(now).finally(() => (this.loading = null)));
+    if (s && this.config.maintenanceCacheMs > 0 && Math.abs(now.getTime() - s.now) <= MARGIN_MS) return s;
+    return this.load(now);
   }
 
-  private async load(now: Date): Promise<Snapshot> {
-    const horizon = now.getTime() + this.config.maintenanceLookaheadMs + HORIZON_MARGIN_MS;
-    const readAt = Date.now();
-    const found = await this.windows.findCurrent(now, new Date(horizon));
+  /** Concurrent callers share one read. */
+  private load(now: Date): Promise<Snapshot> {
+    return (this.loading ??= this.read(now).finally(() => (this.loading = null)));
+  }
+
+  private async read(now: Date): Promise<Snapshot> {
+    const t = now.getTime();
+    const found = await this.windows.findCurrent(new Date(t - MARGIN_MS), new Date(t + this.config.maintenanceLookaheadMs + MARGIN_MS));
     const byTool = new Map<string, MaintenanceWindow[]>();
     for (const w of found) {
       const list = byTool.get(w.toolName);
       if (list) list.push(w);
       else byTool.set(w.toolName, [w]);
     }
-    const snapshot = { readAt, now: now.getTime(), horizon, byTool };
+    const snapshot = { now: t, byTool };
     this.snapshot = snapshot;
     return snapshot;
   }
 
-  private forget(): void {
-    this.snapshot = null;
+  /** After this instance's own write: read again now (after any read in flight, which may predate it). */
+  private async reread(): Promise<void> {
+    await this.loading?.catch(() => undefined);
+    await this.load(this.clock.now());
   }
 
   // ---- admin writes -----------------------------------------------------------------------------
@@ -126,7 +143,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
   async schedule(request: ScheduleRequest, principal: Principal): Promise<MaintenanceWindow> {
     const window = scheduleWindow(request, randomUUID(), adminActor(principal), this.clock.now());
     await this.windows.insert(window);
-    this.forget();
+    await this.reread();
     this.logger.log(`maintenance ${window.id} scheduled for ${window.scope} ${window.scopeId ?? ''} ${window.toolName} by ${window.by}`);
     return window;
   }
@@ -167,7 +184,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
       const current = await this.get(id);
       const next = apply(current, this.clock.now());
       if (await this.windows.replace(next, current.version)) {
-        this.forget();
+        await this.reread();
         return next;
       }
     }

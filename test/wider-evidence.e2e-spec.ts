@@ -104,6 +104,15 @@ describe('wider evidence (issue 16)', () => {
     for (const [user, project] of [['u1', 'p1'], ['u2', 'p2'], ['u3', 'p3']]) await fail(user, project);
     t.clock.advance(9 * MIN); // ...while these are 9 buckets back: still in it
     expect((await fail('u6', 'p3')).widerEvidence).toMatchObject({ distinctUsers: 5, distinctProjects: 3 });
+    const service = t.app.get(WiderEvidenceService);
+    await service.flush();
+    const buckets = t.connection.db!.collection('wider_evidence_buckets');
+    expect(await buckets.countDocuments()).toBe(6); // three minutes, each for the tenant and across tenants
+    // Two windows later the flush deletes what every window has left behind.
+    t.clock.advance(25 * MIN);
+    await fail('u7', 'p1');
+    await service.flush();
+    expect((await buckets.find({}).toArray()).map((b) => b.users)).toEqual([['u7'], ['u7']]);
   });
 
   it('across tenants: GLOBAL once the counts span two tenants, though neither tenant crosses alone', async () => {

@@ -35,4 +35,9 @@ export class MongoWiderEvidenceRepository extends WiderEvidenceRepository {
     const records = await this.records.find({ _id: { $in: [...ids] } }).toArray();
     return records.map((r) => ({ id: r._id, start: r.start.getTime(), users: r.users ?? [], projects: r.projects ?? [], tenants: r.tenants ?? [] }));
   }
+
+  // Served by { expiresAt: 1 }.
+  async deleteExpired(before: Date): Promise<number> {
+    return (await this.records.deleteMany({ expiresAt: { $lt: before } })).deletedCount;
+  }
 }

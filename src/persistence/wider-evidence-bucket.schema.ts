@@ -21,6 +21,6 @@ export class WiderEvidenceBucketRecord {
 
 export const WiderEvidenceBucketSchema = SchemaFactory.createForClass(WiderEvidenceBucketRecord);
 
-// No query reads by these fields (reads go by `_id` $in); MongoDB's TTL monitor deletes buckets
-// that slid out of every window. (mongo-java-server keeps them: harmless, never read again.)
-WiderEvidenceBucketSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+// The cleanup (WiderEvidenceService, once per window): `deleteMany({expiresAt: {$lt: now}})` of
+// buckets that slid out of every window. Not a TTL index: FerretDB v1 refuses expireAfterSeconds.
+WiderEvidenceBucketSchema.index({ expiresAt: 1 });

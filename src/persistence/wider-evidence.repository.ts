@@ -24,4 +24,6 @@ export abstract class WiderEvidenceRepository {
   abstract addToBuckets(additions: readonly BucketAdditions[]): Promise<void>;
   /** Many buckets in one `{_id: {$in}}` read. */
   abstract findBuckets(ids: readonly string[]): Promise<StoredBucket[]>;
+  /** Removes buckets whose expiresAt is before `before`; returns how many. */
+  abstract deleteExpired(before: Date): Promise<number>;
 }

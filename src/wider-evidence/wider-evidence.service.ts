@@ -8,21 +8,24 @@ import { CallContext, ToolHealthDocument } from '../domain/tool-health-document'
 import { ToolStatus } from '../domain/tool-status';
 import {
   BucketSets,
+  DistinctCounts,
   EvidenceKey,
+  Tally,
   WiderEvidence,
   WiderEvidenceSettings,
   MAX_IDS_PER_BUCKET,
   addBounded,
   bucketId,
   bucketStart,
-  countDistinct,
   countsAsWiderEvidence,
   crossingPeriod,
   evidenceKeyId,
   evidenceKeysOf,
   judgeWiderEvidence,
+  newTally,
+  tallyAdd,
+  tallyCounts,
   widerCoalescingKey,
-  windowStarts,
 } from '../domain/wider-evidence';
 import { HealthEventOutbox } from '../persistence/health-event.outbox';
 import { BucketAdditions, WiderEvidenceRepository } from '../persistence/wider-evidence.repository';
@@ -42,15 +45,18 @@ interface PendingBucket extends Sets {
 const newSets = (): Sets => ({ users: new Set(), projects: new Set(), tenants: new Set() });
 const EMITTED_MEMORY = 10_000;
 
-function addCapped(into: Set<string>, stored: ReadonlySet<string> | readonly string[] | undefined, id: string | null | undefined): void {
-  if (!id) return;
-  if (stored === undefined) {
-    addBounded(into, id);
-    return;
-  }
+/** Adds `id` to the pending set unless stored already or the bucket is full; true when it is new there. */
+function addCapped(into: Set<string>, stored: ReadonlySet<string> | readonly string[] | undefined, id: string | null | undefined): boolean {
+  if (!id) return false;
+  if (stored === undefined) return addBounded(into, id);
   const has = Array.isArray(stored) ? stored.includes(id) : (stored as ReadonlySet<string>).has(id);
   const size = Array.isArray(stored) ? stored.length : (stored as ReadonlySet<string>).size;
-  if (!has) addBounded(into, id, Math.max(0, MAX_IDS_PER_BUCKET - size));
+  return !has && addBounded(into, id, Math.max(0, MAX_IDS_PER_BUCKET - size));
+}
+
+/** `tool|signature|tenant|start` → `tool|signature|tenant` (bucketId's inverse; ids hold no "|"). */
+function keyIdOf(bucket: string): string {
+  return bucket.slice(0, bucket.lastIndexOf('|'));
 }
 
 export interface WiderEvidenceAnswer {
@@ -75,6 +81,8 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
   private pending = new Map<string, PendingBucket>();
   /** The shared buckets as last read, by bucket id. */
   private stored = new Map<string, { start: number; sets: BucketSets }>();
+  /** Per key: distinct ids over stored ∪ pending, kept incrementally (the hot path reads only this). */
+  private tallies = new Map<string, Tally>();
   /** Keys seen by this instance, with the bucket start they were last seen in. */
   private active = new Map<string, { key: EvidenceKey; lastStart: number }>();
   private events: HealthEvent[] = [];
@@ -82,6 +90,7 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private refreshQueued = false;
+  private lastCleanUp = 0;
 
   constructor(
     private readonly repository: WiderEvidenceRepository,
@@ -123,10 +132,13 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
       if (!bucket) this.pending.set(id, (bucket = { key, start, ...newSets() }));
       // Bounded per bucket across flushes too: what is already stored counts against the bound.
       const stored = this.stored.get(id)?.sets;
-      addCapped(bucket.users, stored?.users, context.userId);
-      addCapped(bucket.projects, stored?.projects, context.projectId);
-      addCapped(bucket.tenants, stored?.tenants, context.tenantId);
       const keyId = evidenceKeyId(key);
+      const added = {
+        users: addCapped(bucket.users, stored?.users, context.userId) ? [context.userId!] : [],
+        projects: addCapped(bucket.projects, stored?.projects, context.projectId) ? [context.projectId!] : [],
+        tenants: addCapped(bucket.tenants, stored?.tenants, context.tenantId) ? [context.tenantId!] : [],
+      };
+      tallyAdd(this.tallyFor(keyId), start, added);
       if (!this.active.has(keyId)) firstSeen = true;
       this.active.set(keyId, { key, lastStart: start });
     }
@@ -139,13 +151,13 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     const evidence = judgeWiderEvidence(tenant, global, this.settings);
     if (!evidence) return null;
     const coalescingKey = widerCoalescingKey(input.baseCoalescingKey, evidence);
-    const event = widerEvidenceEvent({
-      toolName, errorSignature, evidence, coalescingKey, status: input.status ?? ToolStatus.OK, period: crossingPeriod(now, this.settings), at: now,
-    });
-    if (!this.emitted.has(event.id)) {
+    // The event once per window period; the check is a string lookup, the event built only once.
+    const period = crossingPeriod(now, this.settings);
+    const once = `${coalescingKey}|${period}`;
+    if (!this.emitted.has(once)) {
       if (this.emitted.size >= EMITTED_MEMORY) this.emitted.clear();
-      this.emitted.add(event.id);
-      this.events.push(event);
+      this.emitted.add(once);
+      this.events.push(widerEvidenceEvent({ toolName, errorSignature, evidence, coalescingKey, status: input.status ?? ToolStatus.OK, period, at: now }));
     }
     return { evidence, coalescingKey };
   }
@@ -183,16 +195,37 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     return this.flushing;
   }
 
-  private count(key: EvidenceKey, now: Date) {
-    const sources: { start: number; sets: BucketSets }[] = [];
-    for (const start of windowStarts(now, this.settings)) {
-      const id = bucketId(key, start);
-      const stored = this.stored.get(id);
-      if (stored) sources.push(stored);
-      const pending = this.pending.get(id);
-      if (pending) sources.push({ start, sets: pending });
+  /** O(1) per failure: the key's tally (stored buckets as last read ∪ this instance's pending). */
+  private count(key: EvidenceKey, now: Date): DistinctCounts {
+    const keyId = evidenceKeyId(key);
+    let tally = this.tallies.get(keyId);
+    if (!tally) return { users: 0, projects: 0, tenants: 0, since: null };
+    // A tally only moves forward; a clock set back (tests) rebuilds it from the buckets.
+    if (bucketStart(now, this.settings) - (this.settings.buckets - 1) * this.settings.bucketMs < tally.oldest) {
+      this.rebuildTallies(keyId);
+      tally = this.tallyFor(keyId);
     }
-    return countDistinct(sources, now, this.settings);
+    return tallyCounts(tally, now, this.settings);
+  }
+
+  private tallyFor(keyId: string): Tally {
+    let tally = this.tallies.get(keyId);
+    if (!tally) this.tallies.set(keyId, (tally = newTally()));
+    return tally;
+  }
+
+  /** From the stored buckets as last read and the pending ones: all keys, or one. */
+  private rebuildTallies(only?: string): void {
+    if (only === undefined) this.tallies = new Map();
+    else this.tallies.delete(only);
+    for (const [id, b] of this.stored) {
+      const keyId = keyIdOf(id);
+      if (only === undefined || keyId === only) tallyAdd(this.tallyFor(keyId), b.start, b.sets);
+    }
+    for (const [id, b] of this.pending) {
+      const keyId = keyIdOf(id);
+      if (only === undefined || keyId === only) tallyAdd(this.tallyFor(keyId), b.start, b);
+    }
   }
 
   /** A read only (never a write on a request's account), queued behind any flush in progress. */
@@ -237,6 +270,16 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
       this.events.push(...events);
       throw error;
     }
+    await this.cleanUp();
+  }
+
+  /** Once per window length (by the newest bucket this instance saw): drop buckets every window has left. */
+  private async cleanUp(): Promise<void> {
+    const windowMs = this.settings.buckets * this.settings.bucketMs;
+    const newest = Math.max(...[...this.active.values()].map((a) => a.lastStart), 0);
+    if (newest === 0 || newest - this.lastCleanUp < windowMs) return;
+    this.lastCleanUp = newest;
+    await this.repository.deleteExpired(new Date(newest - windowMs));
   }
 
   /** One `_id $in` read of the window's buckets of every key this instance saw recently. */
@@ -255,8 +298,10 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     }
     const found = await this.repository.findBuckets(ids);
     const next = new Map<string, { start: number; sets: BucketSets }>();
-    for (const b of found) next.set(b.id, { start: b.start, sets: { users: b.users, projects: b.projects, tenants: b.tenants } });
+    // As Sets: the hot path asks "already stored?" of them.
+    for (const b of found) next.set(b.id, { start: b.start, sets: { users: new Set(b.users), projects: new Set(b.projects), tenants: new Set(b.tenants) } });
     this.stored = next;
+    this.rebuildTallies();
   }
 
   private mergeStored(id: string, start: number, sets: Sets): void {

@@ -206,6 +206,8 @@ describe('maintenance windows (issue 16)', () => {
     expect(changed.body.data.changeMaintenance.until).toBe(at('17:00'));
     const bad = await gql(`mutation { changeMaintenance(input: {id: "${id}", until: "${at('13:00')}"}) { until } }`);
     expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'until' });
+    const effective = await gql(`{ effectiveHealth(toolName: "${TOOL}", context: {projectId: "p-1"}) { status maintenance { inForce { id } upcoming { id phase } } } }`, KEYS.audit);
+    expect(effective.body.data.effectiveHealth).toEqual({ status: 'OK', maintenance: { inForce: null, upcoming: { id, phase: 'UPCOMING' } } });
     const cancelled = await gql(`mutation { cancelMaintenance(id: "${id}") { phase cancelledBy } }`);
     expect(cancelled.body.data.cancelMaintenance).toEqual({ phase: 'CANCELLED', cancelledBy: 'admin:admin' });
     const forbidden = await gql(`mutation { cancelMaintenance(id: "${id}") { phase } }`, KEYS.audit);

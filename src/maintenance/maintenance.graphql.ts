@@ -101,3 +101,10 @@ export class MaintenanceWindowsFilter {
   @Max(500)
   first: number;
 }
+
+/** What a lookup says about maintenance: the window in force and the next one coming (issue 16). */
+@ObjectType('MaintenanceSummary')
+export class MaintenanceSummaryModel {
+  @Field(() => MaintenanceWindowModel, { nullable: true }) inForce: MaintenanceWindowModel | null;
+  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' }) upcoming: MaintenanceWindowModel | null;
+}

@@ -164,6 +164,9 @@ describe('maintenance windows (issue 16)', () => {
     const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
     const moved = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: at('15:00') }).expect(200);
     expect(moved.body).toMatchObject({ from: at('15:00'), until: at('18:00') });
+    // null is "not given" (P24), as everywhere else.
+    const same = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: null, until: null, reason: null }).expect(200);
+    expect(same.body).toMatchObject({ from: at('15:00'), until: at('18:00'), reason: 'Jira upgrade' });
     t.clock.set(at('15:30'));
     expect((await annotate()).suffix).toBe('under maintenance — expected back at 20:00');
     await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ until: at('19:00') }).expect(200);

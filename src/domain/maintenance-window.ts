@@ -175,10 +175,11 @@ export interface ScheduleRequest {
   reason: string;
 }
 
+/** Absent or null: unchanged (P24: callers in many languages send null for "not given"). */
 export interface ChangeRequest {
-  from?: Date;
-  until?: Date;
-  reason?: string;
+  from?: Date | null;
+  until?: Date | null;
+  reason?: string | null;
 }
 
 function checkTimes(from: Date, until: Date, now: Date): void {
@@ -226,13 +227,13 @@ export function changeWindow(window: MaintenanceWindow, change: ChangeRequest, b
   if (phase === MaintenancePhase.CANCELLED || phase === MaintenancePhase.ENDED) {
     throw DomainError.conflict(`maintenance window ${window.id} is ${phase.toLowerCase()}; schedule a new one`);
   }
-  if (change.from !== undefined && phase === MaintenancePhase.IN_FORCE && change.from.getTime() !== window.from.getTime()) {
+  if (change.from != null && phase === MaintenancePhase.IN_FORCE && change.from.getTime() !== window.from.getTime()) {
     throw DomainError.conflict(`maintenance window ${window.id} is in force: its start cannot change (change until, or cancel it)`);
   }
   const from = change.from ?? window.from;
   const until = change.until ?? window.until;
   checkTimes(from, until, now);
-  const reason = change.reason === undefined ? window.reason : checkReason(change.reason);
+  const reason = change.reason == null ? window.reason : checkReason(change.reason);
   return { ...window, from, until, reason, by, updatedAt: now, version: window.version + 1 };
 }
 

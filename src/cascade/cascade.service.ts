@@ -4,6 +4,8 @@ import { EffectiveHealth, resolveCascade } from '../domain/cascade';
 import { DomainError } from '../domain/domain-error';
 import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { withMaintenance } from '../domain/maintenance-window';
+import { MaintenanceService } from '../maintenance/maintenance.service';
 import { EffectiveHealthView } from './dto/lookup.dto';
 import { toEffectiveHealthView } from './effective-health.view';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
@@ -14,6 +16,7 @@ export class CascadeService {
   constructor(
     private readonly repository: ToolHealthRepository,
     private readonly clock: Clock,
+    private readonly maintenance: MaintenanceService,
   ) {}
 
   async getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
@@ -33,8 +36,9 @@ export class CascadeService {
     const valid = validateContext(context);
     for (const name of toolNames) validateId('toolName', name);
     const ids = toolNames.flatMap((name) => cascadeKeys(name, valid).map(encodeKey));
-    const entries = await this.repository.findManyByIds(ids);
-    return toolNames.map((name) => resolveCascade(name, valid, entries, now));
+    const [entries, windows] = await Promise.all([this.repository.findManyByIds(ids), this.maintenance.viewsFor(toolNames, valid, now)]);
+    // Issue 16: maintenance windows in force or coming are laid over the stored evidence.
+    return toolNames.map((name, i) => withMaintenance(resolveCascade(name, valid, entries, now), windows[i], now));
   }
 
   async lookupView(toolName: string, context: CallContext): Promise<EffectiveHealthView> {

@@ -4,6 +4,7 @@ import { cooldownEntryKey } from '../domain/cooldown-policy';
 import { BufferedBookkeeping, CooldownHit, applyBufferedBookkeeping } from '../domain/failure-check';
 import { decodeKey } from '../domain/health-key';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
+import { WriterLease } from '../persistence/writer-lease';
 
 interface Pending {
   hits: Map<string, { count: number; lastTriggeredAt: Date }>;
@@ -25,6 +26,7 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: ToolHealthRepository,
     private readonly config: AppConfig,
+    private readonly lease: WriterLease,
   ) {}
 
   onModuleInit(): void {
@@ -34,9 +36,14 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** The final flush is a stopping instance's last write: the writer lease goes right after it (P40). */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      await this.lease.release();
+    }
   }
 
   recordHit(hit: CooldownHit, at: Date): void {

@@ -11,6 +11,7 @@ import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repositor
 import { MongoToolHealthAdminRepository } from './mongo-tool-health-admin.repository';
 import { MongoToolHealthRepository } from './mongo-tool-health.repository';
 import { installMongodbWriteGuard } from './mongodb-write-guard';
+import { WriterLease } from './writer-lease';
 import { TenantSettingsRepository } from './tenant-settings.repository';
 import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.schema';
 import { ToolHealthAdminRepository } from './tool-health-admin.repository';
@@ -34,7 +35,10 @@ installMongodbWriteGuard();
         bufferCommands: false,
         serverSelectionTimeoutMS: config.dbServerSelectionTimeoutMs,
         connectTimeoutMS: 2000,
-        socketTimeoutMS: 10_000,
+        // P41: bounds on a silent database (frozen, black hole). A request answers at its
+        // deadline anyway; these free the connection and the per-key lock behind it.
+        socketTimeoutMS: config.dbSocketTimeoutMs,
+        waitQueueTimeoutMS: config.dbServerSelectionTimeoutMs,
         monitorCommands: config.dbMonitorCommands,
         autoIndex: true,
       }),
@@ -52,7 +56,8 @@ installMongodbWriteGuard();
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
     ConnectionWatchdog,
     IndexBootstrap,
+    WriterLease,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, WriterLease],
 })
 export class PersistenceModule {}

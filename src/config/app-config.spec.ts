@@ -66,7 +66,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'debug' }, { logLevel: 'debug' }],
     ['HISTORY_LIMIT_DEFAULT', { HISTORY_LIMIT_DEFAULT: '50' }, { historyLimitDefault: 50 }],
     ['NODE_ENV test', { NODE_ENV: 'test' }, { nodeEnv: 'test', docsEnabled: true }],
-    ['database fault defaults (P40, P41)', {}, { requestDeadlineMs: 700, dbSocketTimeoutMs: 10_000, dbPingIntervalMs: 250, dbPingTimeoutMs: 400, writerLeaseTtlMs: 10_000, writerLeaseRenewMs: 2000 }],
+    ['database fault defaults (P40, P41)', {}, { requestDeadlineMs: 700, dbSocketTimeoutMs: 10_000, dbPingIntervalMs: 100, dbPingTimeoutMs: 500, writerLeaseTtlMs: 10_000, writerLeaseRenewMs: 2000 }],
     ['REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '900' }, { requestDeadlineMs: 900 }],
     ['writer lease timings', { WRITER_LEASE_TTL_MS: '4000', WRITER_LEASE_RENEW_MS: '500' }, { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 }],
   ])('reads %s', (_label, env, expected) => {

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { DatabaseLiveness } from './database-liveness.service';
 import { DrainOnCloseHook } from './drain-on-close.hook';
 import { LivenessController } from './liveness.controller';
 import { ReadinessService } from './readiness.service';
@@ -8,7 +7,7 @@ import { RequestDeadlineInterceptor } from './request-deadline.interceptor';
 
 @Module({
   controllers: [LivenessController],
-  providers: [DatabaseLiveness, ReadinessService, DrainOnCloseHook, { provide: APP_INTERCEPTOR, useClass: RequestDeadlineInterceptor }],
-  exports: [ReadinessService, DatabaseLiveness],
+  providers: [ReadinessService, DrainOnCloseHook, { provide: APP_INTERCEPTOR, useClass: RequestDeadlineInterceptor }],
+  exports: [ReadinessService],
 })
 export class OpsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WriterLease } from '../persistence/writer-lease';
-import { DatabaseLiveness } from './database-liveness.service';
+import { DatabaseLiveness } from '../persistence/database-liveness';
 
 export interface Readiness {
   ready: boolean;

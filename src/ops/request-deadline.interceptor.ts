@@ -4,7 +4,9 @@ import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../errors/to-domain-error';
 import { WriterLease } from '../persistence/writer-lease';
-import { DatabaseLiveness } from './database-liveness.service';
+import { DatabaseLiveness } from '../persistence/database-liveness';
+
+const RECHECK_MS = 50;
 
 /** The probes answer for themselves (their body says what is wrong). */
 const PROBES = 'LivenessController';
@@ -13,9 +15,11 @@ const PROBES = 'LivenessController';
  * P41: every request answers within about REQUEST_DEADLINE_MS whatever the database does. The
  * driver's own bounds cover a database that refuses (reset: server selection) but not one that
  * is silent (frozen, black hole: a sent command waits out the socket timeout). At the deadline the
- * request answers 503 with the database-unavailable body if the database does not answer pings
- * (DatabaseLiveness); while it does, a slow request is slow for another reason (a busy machine)
- * and keeps going, checked again every ping interval. One timer per request.
+ * request answers 503 with the database-unavailable body unless the database has answered pings
+ * all along since the request was sent (DatabaseLiveness): then it is slow for another reason (a
+ * busy machine) and keeps going, checked again every RECHECK_MS, until it ends or the database
+ * stops answering. A request sent during an outage answers at its deadline even if the database
+ * came back meanwhile. One timer per request.
  *
  * The abandoned handler runs on: a write in flight is one atomic document operation (D3), so it
  * is applied entirely or not at all, and a write answered 503 may or may not have been applied —
@@ -39,12 +43,13 @@ export class RequestDeadlineInterceptor implements NestInterceptor {
     const blocked = this.lease.mayWrite ? null : this.lease.blockedReason();
     if (blocked) return throwError(() => new DomainError(DomainErrorCode.UNAVAILABLE, blocked));
     if (context.getType<string>() === 'graphql' && context.getArgByIndex(3)?.operation?.operation === 'subscription') return next.handle();
-    const { requestDeadlineMs, dbPingIntervalMs } = this.config;
+    const { requestDeadlineMs } = this.config;
+    const sentAt = Date.now();
     return new Observable((subscriber) => {
       let timer: NodeJS.Timeout | undefined;
       const expire = () => {
-        if (this.liveness.up) {
-          timer = setTimeout(expire, dbPingIntervalMs);
+        if (this.liveness.upSince(sentAt)) {
+          timer = setTimeout(expire, RECHECK_MS);
           return;
         }
         timer = undefined;

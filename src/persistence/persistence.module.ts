@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { ConnectionWatchdog } from './connection-watchdog';
+import { DatabaseLiveness } from './database-liveness';
 import { HealthEventOutbox } from './health-event.outbox';
 import { IndexBootstrap } from './index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-event.schema';
@@ -36,9 +37,10 @@ installMongodbWriteGuard();
         serverSelectionTimeoutMS: config.dbServerSelectionTimeoutMs,
         connectTimeoutMS: 2000,
         // P41: bounds on a silent database (frozen, black hole). A request answers at its
-        // deadline anyway; these free the connection and the per-key lock behind it.
+        // deadline anyway; these free the connections and the per-key locks behind them. The
+        // wait for a pooled connection is bounded as long: a burst on a busy database queues.
         socketTimeoutMS: config.dbSocketTimeoutMs,
-        waitQueueTimeoutMS: config.dbServerSelectionTimeoutMs,
+        waitQueueTimeoutMS: config.dbSocketTimeoutMs,
         monitorCommands: config.dbMonitorCommands,
         autoIndex: true,
       }),
@@ -57,7 +59,8 @@ installMongodbWriteGuard();
     ConnectionWatchdog,
     IndexBootstrap,
     WriterLease,
+    DatabaseLiveness,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, WriterLease],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, WriterLease, DatabaseLiveness],
 })
 export class PersistenceModule {}

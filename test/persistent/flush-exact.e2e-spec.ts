@@ -83,7 +83,9 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
     // One bulk write for all three documents (issue 13, b2): counted from the driver's events.
     const commands: string[] = [];
     const onCommand = (event: { commandName: string; command: Record<string, unknown> }) => {
-      if (event.commandName === 'update') commands.push(`update of ${(event.command.updates as unknown[]).length} documents`);
+      const updates = (event.command.updates ?? []) as { u: { $push?: { appliedFlushIds?: unknown } } }[];
+      // Bookkeeping updates only (the replace of the write below is an `update` command too).
+      if (event.commandName === 'update' && updates.every((u) => u.u.$push?.appliedFlushIds)) commands.push(`update of ${updates.length} documents`);
     };
     const client = t.connection.getClient();
     client.on('commandStarted', onCommand);
@@ -95,6 +97,12 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
     expect(proxy.droppedBytes).toBeGreaterThan(0);
     proxy.heal();
     await waitReady();
+    // A whole-document write in between (load, reduce, replace: D3) keeps the remembered ids.
+    await t.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.admin)
+      .send({ scope: 'PROJECT', scopeId: PROJECT, toolName: 'flush-b', code: 'BACKEND_UNREACHABLE', source: 'flush' })
+      .expect(200);
 
     // More reports after the fault, then the next flush: the lost one again (same id: skipped
     // by the documents that applied it), then the new hits.
@@ -108,6 +116,7 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
     // The service reads the same totals, and the stored flush ids are bounded and shared per flush.
     const entry = await t.http.get(`/v1/entries?scope=PROJECT&scopeId=${PROJECT}&toolName=flush-b`).set('x-api-key', KEYS.admin).expect(200);
     expect(entry.body.cooldowns[0].hits).toBe(5);
+    expect(entry.body).not.toHaveProperty('appliedFlushIds');
     const docs = await direct.db(DB).collection('tool_health').find({ scope: 'PROJECT', scopeId: PROJECT }).toArray();
     const ids = Object.fromEntries(docs.map((d) => [d.toolName, d.appliedFlushIds]));
     expect(ids['flush-b']).toHaveLength(1);

@@ -84,6 +84,9 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async flushNow(): Promise<void> {
+    if (this.unconfirmed === null && this.pending.size === 0) return;
+    // P40: an instance that lost the writer lease keeps its counts until it holds it again.
+    if (!this.lease.mayWrite) throw new Error('this instance does not hold the writer lease; bookkeeping kept for later');
     if (this.unconfirmed) {
       await this.repository.applyBookkeeping([this.unconfirmed]);
       this.unconfirmed = null;

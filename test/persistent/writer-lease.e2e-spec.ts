@@ -93,7 +93,7 @@ describe('writer lease on the embedded database (P40)', () => {
 
   it('a lease whose holder died without releasing it is taken over when it expires', async () => {
     // A holder that vanished (SIGKILL): its lease stays until expiresAt.
-    await direct.db(DB).collection(LEASE_COLLECTION).insertOne({ _id: 'writer' as never, holder: 'ghost:1:dead', expiresAt: new Date(Date.now() + 1500) });
+    await direct.db(DB).collection(LEASE_COLLECTION).insertOne({ _id: 'writer' as never, holder: 'ghost:1:dead', expiresAt: new Date(Date.now() + 8000) }); // longer than an app's start on a loaded machine
     const t = await start(SINGLE);
     const unready = await t.http.get('/health/ready').expect(503);
     expect(unready.body.message).toMatch(MESSAGE);

@@ -10,6 +10,8 @@ const RECHECK_MS = 50;
 
 /** The probes answer for themselves (their body says what is wrong). */
 const PROBES = 'LivenessController';
+/** Metrics stay readable on an instance without the writer lease: that is when they matter. */
+const METRICS = 'MetricsController';
 
 /**
  * P41: every request answers within about REQUEST_DEADLINE_MS whatever the database does. The
@@ -26,7 +28,7 @@ const PROBES = 'LivenessController';
  * as with any timeout. Only an answered 2xx promises the write is stored.
  *
  * P40: an instance that may not write (another one holds the writer lease of a single-writer
- * database) refuses every request but the probes with 503 and the reason.
+ * database) refuses every request but the probes and metrics with 503 and the reason.
  *
  * A GraphQL subscription is a stream: only its start is bounded.
  */
@@ -39,8 +41,9 @@ export class RequestDeadlineInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getClass().name === PROBES) return next.handle();
-    const blocked = this.lease.mayWrite ? null : this.lease.blockedReason();
+    const controller = context.getClass().name;
+    if (controller === PROBES) return next.handle();
+    const blocked = this.lease.mayWrite || controller === METRICS ? null : this.lease.blockedReason();
     if (blocked) return throwError(() => new DomainError(DomainErrorCode.UNAVAILABLE, blocked));
     if (context.getType<string>() === 'graphql' && context.getArgByIndex(3)?.operation?.operation === 'subscription') return next.handle();
     const { requestDeadlineMs } = this.config;

@@ -1,10 +1,19 @@
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRecord } from './tool-health.schema';
 
+/**
+ * P42: the flush ids a document remembers travel with its domain object under a symbol key, so
+ * a replace writes them back (a retried flush must still find its id) while no view or JSON
+ * answer shows them (JSON ignores symbol keys; object spreads in reducers copy them).
+ */
+export const APPLIED_FLUSH_IDS_KEY = Symbol('appliedFlushIds');
+
+type WithFlushIds = { [APPLIED_FLUSH_IDS_KEY]?: string[] };
+
 /** Stored shape ↔ domain shape; the only difference is `_id` vs `id`. */
 export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
-  const { _id, ...rest } = record;
-  return {
+  const { _id, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
+  const doc = {
     ...rest,
     id: _id,
     tenantId: rest.tenantId ?? null,
@@ -14,10 +23,14 @@ export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
     description: rest.description ?? null,
     history: rest.history ?? [],
     cooldowns: rest.cooldowns ?? [],
-  } as ToolHealthDocument;
+  } as ToolHealthDocument & WithFlushIds;
+  if (appliedFlushIds) doc[APPLIED_FLUSH_IDS_KEY] = appliedFlushIds;
+  return doc;
 }
 
 export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
-  const { id, ...rest } = doc;
-  return { _id: id, ...rest } as ToolHealthRecord;
+  const { id, [APPLIED_FLUSH_IDS_KEY]: appliedFlushIds, ...rest } = doc as ToolHealthDocument & WithFlushIds;
+  const record = { _id: id, ...rest } as ToolHealthRecord & { appliedFlushIds?: string[] };
+  if (appliedFlushIds) record.appliedFlushIds = appliedFlushIds;
+  return record;
 }

@@ -1,4 +1,5 @@
 import { HealthReducer } from '../domain/health-entry';
+import { BookkeepingFlush } from './bookkeeping-update';
 import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { Scope } from '../domain/scope';
 import { ToolStatus } from '../domain/tool-status';
@@ -45,6 +46,14 @@ export abstract class ToolHealthRepository {
    * Writes to one key are serialised inside the process.
    */
   abstract mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult>;
+
+  /**
+   * D10b bookkeeping of many documents in ONE unordered bulk write (P42), each update applied at
+   * most once per flush id. Resolves when the database answered (a refused update is logged and
+   * dropped); rejects when the answer is unknown (network, timeout): then resend the same
+   * flushes.
+   */
+  abstract applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void>;
 
   /** Ordered by `_id`, so a cursor stays stable while documents are written. */
   abstract list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]>;

@@ -133,7 +133,7 @@ describe('GraphQL mutations', () => {
   });
 
   it('runSweep deletes cooldown entries expired past the grace period', async () => {
-    await gql(M.setCooldown, { input: { ...GLOBAL, errorSignature: 'http-400', classification: 'USER_INPUT' } });
+    await gql(M.setCooldown, { input: { ...GLOBAL, errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' } });
     expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 0, removed: 0 });
     t.clock.advance(25 * 3600_000);
     expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 1, removed: 1 });

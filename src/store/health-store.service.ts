@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { HealthReducer } from '../domain/health-entry';
-import { HealthKey } from '../domain/tool-health-document';
+import { encodeKey } from '../domain/health-key';
+import { Scope } from '../domain/scope';
+import { documentTenant } from '../domain/scope-of-evidence';
+import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { healthEventsOf } from '../domain/health-events';
 import { HealthEventOutbox } from '../persistence/health-event.outbox';
 import { TenantSettingsRepository } from '../persistence/tenant-settings.repository';
@@ -35,17 +38,34 @@ export class HealthStore {
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * The one write of a tool_health document. `tenantHint` is only a hint: the tenant that governs
+   * the write (its history limit, D12) is the document's own — the key's for TENANT, none for
+   * GLOBAL (the default), else the tenant the stored document records, and the hint only for a
+   * document this write creates (D18, scope-of-evidence.ts documentTenant). `stored` is the
+   * document as the caller already read it, to save that read.
+   */
   async write(
     key: HealthKey,
-    tenantId: string | null,
+    tenantHint: string | null,
     build: (env: WriteEnvironment) => HealthReducer,
+    options: { stored?: ToolHealthDocument | null } = {},
   ): Promise<MutationResult> {
+    const needsStored = key.scope !== Scope.GLOBAL && key.scope !== Scope.TENANT;
+    const stored = options.stored !== undefined || !needsStored ? (options.stored ?? null) : await this.repository.findById(encodeKey(key));
     const env: WriteEnvironment = {
       now: this.clock.now(),
-      historyLimit: await this.historyLimitFor(tenantId),
+      historyLimit: await this.historyLimitFor(documentTenant(key, stored, tenantHint)),
       graceMs: this.config.cooldownGraceMs,
     };
-    const result = await this.repository.mutate(key, build(env));
+    const reducer = build(env);
+    const result = await this.repository.mutate(key, (current) => {
+      const next = reducer(current);
+      if (next === current || next === null) return next;
+      // The write path owns the tenant: whatever the reducer or its caller believed.
+      const tenantId = documentTenant(key, current, tenantHint);
+      return next.tenantId === tenantId ? next : { ...next, tenantId };
+    });
     if (result.written && result.after) await this.outbox.append(healthEventsOf(result.before, result.after));
     return result;
   }

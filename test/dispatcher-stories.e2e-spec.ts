@@ -1,5 +1,5 @@
 import { BookkeepingBuffer } from '../src/cooldown/bookkeeping-buffer.service';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase } from './support/test-app';
 
 /** The spec's stories end to end (§1, §4, §6), through the dispatcher's REST hot path. */
 describe('dispatcher stories', () => {
@@ -142,7 +142,9 @@ describe('dispatcher stories', () => {
     const before = await entry('USER', 'alice', 'jira');
 
     const commands: string[] = [];
-    const listener = (e: { commandName: string }) => commands.push(e.commandName);
+    const listener = (e: { commandName: string; command: { comment?: unknown } }) => {
+      if (!isBackgroundCommand(e)) commands.push(e.commandName);
+    };
     t.connection.getClient().on('commandStarted', listener);
     try {
       const res = await dispatcher.post('/v1/outcomes/success', { toolName: 'jira', context: { userId: 'alice', projectId: 'p-1' } }).expect(200);

@@ -3,7 +3,9 @@ import { MongooseModule } from '@nestjs/mongoose';
 import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { ConnectionWatchdog } from './connection-watchdog';
+import { EventRelayRepository } from './event-relay.repository';
 import { HealthEventOutbox } from './health-event.outbox';
+import { MongoEventRelayRepository } from './mongo-event-relay.repository';
 import { IndexBootstrap } from './index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-event.schema';
 import { MongoHealthEventOutbox } from './mongo-health-event.outbox';
@@ -50,9 +52,10 @@ installMongodbWriteGuard();
     { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
     { provide: HealthEventOutbox, useClass: MongoHealthEventOutbox },
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
+    { provide: EventRelayRepository, useClass: MongoEventRelayRepository },
     ConnectionWatchdog,
     IndexBootstrap,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, EventRelayRepository],
 })
 export class PersistenceModule {}

@@ -1,10 +1,13 @@
+import { STORED_EVENTS, storedEventsOf } from '../domain/stored-events';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRecord } from './tool-health.schema';
 
 /** Stored shape ↔ domain shape; the only difference is `_id` vs `id`. */
 export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
-  const { _id, ...rest } = record;
+  const { _id, life, pendingEvents, ...rest } = record;
   return {
+    // P53/P54: the write path's own fields, kept off the domain view (see stored-events.ts).
+    [STORED_EVENTS]: { life: life ?? '0', pendingEvents: pendingEvents ?? [] },
     ...rest,
     id: _id,
     tenantId: rest.tenantId ?? null,
@@ -19,5 +22,6 @@ export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
 
 export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
   const { id, ...rest } = doc;
-  return { _id: id, ...rest } as ToolHealthRecord;
+  const stored = storedEventsOf(doc);
+  return { _id: id, ...rest, ...(stored ? { life: stored.life, pendingEvents: stored.pendingEvents } : {}) } as ToolHealthRecord;
 }

@@ -87,8 +87,9 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     clearTimeout(timer);
   }
 
-  /** Relays everything pending (tests, shutdown): pending documents and staged deletions. */
+  /** On the lease holder, relays everything pending (tests): pending documents and staged deletions. */
   drain(): Promise<void> {
+    if (!this.holdsLease()) return Promise.resolve();
     return this.run(async () => {
       for (;;) if ((await this.relayDocuments()) + (await this.relayRetired()) === 0) return;
     });

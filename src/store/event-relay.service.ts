@@ -87,6 +87,16 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     clearTimeout(timer);
   }
 
+  /** After a hard delete staged its events (P54): publish them now on the lease holder, bounded like afterWrite. */
+  async afterDelete(): Promise<void> {
+    if (this.stopped || !this.holdsLease()) return;
+    const relayed = this.run(() => this.relayRetired()).catch((error) => this.logFailure(error));
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, AFTER_WRITE_WAIT_MS)));
+    await Promise.race([relayed, bound]);
+    clearTimeout(timer);
+  }
+
   /** On the lease holder, relays everything pending (tests): pending documents and staged deletions. */
   drain(): Promise<void> {
     if (!this.holdsLease()) return Promise.resolve();

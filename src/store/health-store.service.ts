@@ -112,7 +112,7 @@ export class HealthStore {
     }
     // Written meanwhile: the DELETED event describes what was actually deleted.
     if (deleted.version !== doc.version) await stage(deleted);
-    await this.relay.afterWrite(id);
+    await this.relay.afterDelete();
     return deleted;
   }
 

@@ -51,6 +51,12 @@ export class AppConfig {
   widerEvidenceBucketMs: number;
   /** P79: the counts are flushed to (and re-read from) the shared buckets this often (0 = at once). */
   widerEvidenceFlushMs: number;
+  /** How often the event relay's lease holder moves pending events to the outbox (P53). */
+  eventRelayPollMs: number;
+  /** How long the relay lease lasts unless renewed (renewed every lease/5). */
+  eventRelayLeaseMs: number;
+  /** How often ended pins are looked for, to emit PIN_ENDED (P55); 0 = never on a timer. */
+  pinWatchMs: number;
 }
 
 export class ConfigError extends Error {
@@ -160,6 +166,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.widerEvidenceBuckets = r.int('WIDER_EVIDENCE_BUCKETS', 10, 1, 120);
   config.widerEvidenceBucketMs = r.int('WIDER_EVIDENCE_BUCKET_MS', 60_000, 1000, 3600_000);
   config.widerEvidenceFlushMs = r.int('WIDER_EVIDENCE_FLUSH_MS', 1000, 0, 60_000);
+  config.eventRelayPollMs = r.int('EVENT_RELAY_POLL_MS', 200, 10, 60_000);
+  config.eventRelayLeaseMs = r.int('EVENT_RELAY_LEASE_MS', 10_000, 500, 600_000);
+  config.pinWatchMs = r.int('PIN_WATCH_MS', 1000, 0, 3600_000);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

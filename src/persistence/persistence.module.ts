@@ -4,7 +4,9 @@ import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { ConnectionWatchdog } from './connection-watchdog';
 import { DatabaseLiveness } from './database-liveness';
+import { EventRelayRepository } from './event-relay.repository';
 import { HealthEventOutbox } from './health-event.outbox';
+import { MongoEventRelayRepository } from './mongo-event-relay.repository';
 import { IndexBootstrap } from './index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-event.schema';
 import { MongoHealthEventOutbox } from './mongo-health-event.outbox';
@@ -70,6 +72,7 @@ installMongodbWriteGuard();
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
     { provide: MaintenanceWindowRepository, useClass: MongoMaintenanceWindowRepository },
     { provide: WiderEvidenceRepository, useClass: MongoWiderEvidenceRepository },
+    { provide: EventRelayRepository, useClass: MongoEventRelayRepository },
     ConnectionWatchdog,
     IndexBootstrap,
     PresenceBackfill,
@@ -85,6 +88,7 @@ installMongodbWriteGuard();
     WiderEvidenceRepository,
     WriterLease,
     DatabaseLiveness,
+    EventRelayRepository,
   ],
 })
 export class PersistenceModule {}

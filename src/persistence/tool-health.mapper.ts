@@ -1,3 +1,4 @@
+import { STORED_EVENTS, storedEventsOf } from '../domain/stored-events';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRecord } from './tool-health.schema';
 
@@ -12,8 +13,10 @@ type WithFlushIds = { [APPLIED_FLUSH_IDS_KEY]?: string[] };
 
 /** Stored shape ↔ domain shape; the only difference is `_id` vs `id`. */
 export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
-  const { _id, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
+  const { _id, life, pendingEvents, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
   const doc = {
+    // P53/P54: the write path's own fields, kept off the domain view (see stored-events.ts).
+    [STORED_EVENTS]: { life: life ?? '0', pendingEvents: pendingEvents ?? [] },
     ...rest,
     id: _id,
     tenantId: rest.tenantId ?? null,
@@ -30,7 +33,10 @@ export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
 
 export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
   const { id, [APPLIED_FLUSH_IDS_KEY]: appliedFlushIds, ...rest } = doc as ToolHealthDocument & WithFlushIds;
-  const record = { _id: id, ...rest } as ToolHealthRecord & { appliedFlushIds?: string[] };
+  const stored = storedEventsOf(doc);
+  const record = { _id: id, ...rest, ...(stored ? { life: stored.life, pendingEvents: stored.pendingEvents } : {}) } as ToolHealthRecord & {
+    appliedFlushIds?: string[];
+  };
   if (appliedFlushIds) record.appliedFlushIds = appliedFlushIds;
   return record;
 }

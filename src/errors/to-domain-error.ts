@@ -71,7 +71,11 @@ function fromHttpException(error: HttpException): DomainError {
   const message = error.message;
   if (status === 401) return new DomainError(DomainErrorCode.UNAUTHENTICATED, message);
   if (status === 403) return new DomainError(DomainErrorCode.FORBIDDEN, message);
-  if (status === 404) return new DomainError(DomainErrorCode.NOT_FOUND, message);
+  if (status === 404) {
+    // P66: a tool name with a raw `/` splits the path into more segments than the route has.
+    const hint = /^Cannot \w+ \/v1\/tools\//.test(message) ? '; a tool name containing / must be percent-encoded in the path (%2F)' : '';
+    return new DomainError(DomainErrorCode.NOT_FOUND, `${message}${hint}`);
+  }
   if (status === 409) return new DomainError(DomainErrorCode.CONFLICT, message);
   if (status === 503) return new DomainError(DomainErrorCode.UNAVAILABLE, message);
   // Fastify's body refusals reach the filter as HttpExceptions (P63).

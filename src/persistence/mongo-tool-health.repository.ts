@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
-import { FilterQuery, Model, trusted } from 'mongoose';
+import { Model } from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
@@ -15,7 +15,7 @@ import { DatabaseLiveness } from './database-liveness';
 import { KeyedMutex } from './keyed-mutex';
 import { ReadCoalescer } from './read-coalescer';
 import { toDomain, toRecord } from './tool-health.mapper';
-import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
+import { MutationResult, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from './tool-presence';
 import { ToolPresenceRecord } from './tool-presence.schema';
@@ -177,18 +177,6 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return result.matchedCount === 1;
   }
 
-  async list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]> {
-    const query: FilterQuery<ToolHealthRecord> = {};
-    if (filter.scope) query.scope = filter.scope;
-    if (filter.scopeId !== undefined) query.scopeId = filter.scopeId;
-    if (filter.toolName) query.toolName = filter.toolName;
-    if (filter.status) query.status = filter.status;
-    // trusted(): these operators are ours; sanitizeFilter would otherwise neutralise them.
-    if (filter.activeCooldownAt) query['cooldowns.nextSpawnAllowedAt'] = trusted({ $gt: filter.activeCooldownAt });
-    if (page.afterId !== undefined) query._id = trusted({ $gt: page.afterId });
-    const records = await this.model.find(query).sort({ _id: 1 }).limit(page.limit).lean<ToolHealthRecord[]>().exec();
-    return records.map(toDomain);
-  }
 
   async findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
     const records = await this.records.find({ 'cooldowns.nextSpawnAllowedAt': { $lt: cutoff } }).limit(limit).toArray();
@@ -204,8 +192,4 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return records.map(toDomain);
   }
 
-  async deleteById(id: string): Promise<boolean> {
-    const result = await this.model.deleteOne({ _id: id }).exec();
-    return result.deletedCount === 1;
-  }
 }

@@ -1,29 +1,12 @@
 import { HealthReducer } from '../domain/health-entry';
 import { BookkeepingFlush } from './bookkeeping-update';
 import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
-import { Scope } from '../domain/scope';
-import { ToolStatus } from '../domain/tool-status';
 
 export interface MutationResult {
   before: ToolHealthDocument | null;
   after: ToolHealthDocument | null;
   /** False when the reducer returned its input unchanged: nothing was sent to the database. */
   written: boolean;
-}
-
-export interface ToolHealthFilter {
-  scope?: Scope;
-  scopeId?: string | null;
-  toolName?: string;
-  status?: ToolStatus;
-  /** Only documents with a cooldown whose nextSpawnAllowedAt is after this instant. */
-  activeCooldownAt?: Date;
-}
-
-export interface PageRequest {
-  limit: number;
-  /** Exclusive: the `_id` of the last document of the previous page. */
-  afterId?: string;
 }
 
 /** The port (and DI token) for the tool_health collection: one method per intent. */
@@ -54,11 +37,6 @@ export abstract class ToolHealthRepository {
    * flushes.
    */
   abstract applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void>;
-
-  /** Ordered by `_id`, so a cursor stays stable while documents are written. */
-  abstract list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]>;
-
-  abstract deleteById(id: string): Promise<boolean>;
 
   /** Sweep candidates (D9): documents holding a cooldown that expired before `cutoff`. */
   abstract findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;

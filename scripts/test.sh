@@ -46,6 +46,7 @@ jest_tier() {
 }
 
 step typecheck npx tsc --noEmit -p tsconfig.json
+step lint npm run lint --silent
 jest_tier unit --selectProjects unit
 jest_tier e2e --selectProjects e2e
 jest_tier persistent --selectProjects persistent --runInBand

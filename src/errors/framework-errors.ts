@@ -11,6 +11,7 @@ export const MAX_PATH_PARAM_LENGTH = 1024;
 
 // Structural: the app's Fastify is @nestjs/platform-fastify's own copy, whose reply types are generic.
 interface FrameworkReply {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- must accept the generic reply of both Fastify copies (see above)
   code(status: number): { send(...args: any[]): unknown };
 }
 

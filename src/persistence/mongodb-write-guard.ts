@@ -27,6 +27,7 @@ const GUARDED = Symbol.for('tas.mongodbWriteGuard');
 export function installMongodbWriteGuard(): boolean {
   let Connection: { prototype: DriverConnection } | undefined;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal module of the driver, resolved at run time on purpose (P21)
     Connection = require('mongodb/lib/cmap/connection').Connection;
   } catch {
     return false;

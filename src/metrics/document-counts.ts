@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
-import { ToolHealthRecord } from '../persistence/tool-health.schema';
+import { ToolHealthAdminRepository } from '../persistence/tool-health-admin.repository';
 
 /** Counts older than this are queried again on the next scrape. */
 const TTL_MS = 15_000;
@@ -30,7 +28,7 @@ export class DocumentCounts {
   private countedAt = -Infinity;
   private pending: Promise<Map<string, number> | null> | null = null;
 
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(private readonly repository: ToolHealthAdminRepository) {}
 
   /** Counts keyed `SCOPE|STATUS` (the last ones when a count is still running); null when never counted. */
   async get(waitMs = SCRAPE_WAIT_MS): Promise<Map<string, number> | null> {
@@ -52,11 +50,8 @@ export class DocumentCounts {
   private async query(): Promise<Map<string, number> | null> {
     const started = Date.now();
     try {
-      const collection = this.connection.model(ToolHealthRecord.name).collection;
-      const rows = await collection
-        .aggregate<{ _id: { scope: string; status: string }; n: number }>([{ $group: { _id: { scope: '$scope', status: '$status' }, n: { $sum: 1 } } }], { maxTimeMS: MAX_TIME_MS })
-        .toArray();
-      this.counts = new Map(rows.map((r) => [`${r._id.scope}|${r._id.status}`, r.n]));
+      const rows = await this.repository.countAllByScopeAndStatus(MAX_TIME_MS);
+      this.counts = new Map(rows.map((r) => [`${r.scope}|${r.status}`, r.count]));
       this.countedAt = Date.now();
     } catch {
       this.failures++;

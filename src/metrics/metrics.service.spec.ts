@@ -1,27 +1,26 @@
-import { Connection } from 'mongoose';
+import { ScopeStatusCount, ToolHealthAdminRepository } from '../persistence/tool-health-admin.repository';
+import { ToolStatus } from '../domain/tool-status';
 import { FailureReason } from '../domain/failure-check';
 import { Scope } from '../domain/scope';
 import { DocumentCounts } from './document-counts';
 import { MetricsService } from './metrics.service';
 
-/** A connection whose tool_health aggregate answers `rows` (or fails), counting the queries. */
-function fakeConnection(answer: () => Promise<unknown[]>): { connection: Connection; queries: () => number } {
+/** The repository port's count answering `rows` (or failing), counting the queries. */
+function fakeRepository(answer: () => Promise<ScopeStatusCount[]>): { repository: ToolHealthAdminRepository; queries: () => number } {
   let queries = 0;
-  const collection = {
-    aggregate: (pipeline: unknown[], options: { maxTimeMS?: number }) => {
-      expect(pipeline).toHaveLength(1); // one $group, nothing else
-      expect(options.maxTimeMS).toBeGreaterThan(0); // bounded
+  const repository = {
+    countAllByScopeAndStatus: (maxTimeMs: number) => {
+      expect(maxTimeMs).toBeGreaterThan(0); // bounded
       queries++;
-      return { toArray: answer };
+      return answer();
     },
-  };
-  const connection = { model: () => ({ collection }) } as unknown as Connection;
-  return { connection, queries: () => queries };
+  } as unknown as ToolHealthAdminRepository;
+  return { repository, queries: () => queries };
 }
 
-const ROWS = [
-  { _id: { scope: 'GLOBAL', status: 'DOWN' }, n: 2 },
-  { _id: { scope: 'SESSION', status: 'OK' }, n: 40 },
+const ROWS: ScopeStatusCount[] = [
+  { scope: Scope.GLOBAL, status: ToolStatus.DOWN, count: 2 },
+  { scope: Scope.SESSION, status: ToolStatus.OK, count: 40 },
 ];
 
 function sampleValue(text: string, line: string): number | undefined {
@@ -31,7 +30,7 @@ function sampleValue(text: string, line: string): number | undefined {
 
 describe('MetricsService', () => {
   it('exposes request latency by route pattern, cooldown hits and spawn decisions', async () => {
-    const metrics = new MetricsService(new DocumentCounts(fakeConnection(async () => ROWS).connection));
+    const metrics = new MetricsService(new DocumentCounts(fakeRepository(async () => ROWS).repository));
     metrics.observeRequest('GET', '/v1/tools/:toolName/availability', 200, 0.0042);
     metrics.observeRequest('GET', '/v1/tools/:toolName/availability', 200, 0.2);
     metrics.cooldownHit(Scope.GLOBAL);
@@ -55,8 +54,8 @@ describe('MetricsService', () => {
   });
 
   it('keeps two instances apart (own registry, no global state)', async () => {
-    const a = new MetricsService(new DocumentCounts(fakeConnection(async () => []).connection));
-    const b = new MetricsService(new DocumentCounts(fakeConnection(async () => []).connection));
+    const a = new MetricsService(new DocumentCounts(fakeRepository(async () => []).repository));
+    const b = new MetricsService(new DocumentCounts(fakeRepository(async () => []).repository));
     a.cooldownHit(Scope.USER);
     expect(sampleValue((await b.render()).body, 'tas_cooldown_hits_total{scope="USER"}')).toBe(0);
   });
@@ -64,8 +63,8 @@ describe('MetricsService', () => {
 
 describe('DocumentCounts', () => {
   it('queries once per TTL, and concurrent scrapes share one query', async () => {
-    const fake = fakeConnection(async () => ROWS);
-    const counts = new DocumentCounts(fake.connection);
+    const fake = fakeRepository(async () => ROWS);
+    const counts = new DocumentCounts(fake.repository);
     const [x, y] = await Promise.all([counts.get(), counts.get()]);
     expect(x).toBe(y);
     await counts.get();
@@ -75,11 +74,11 @@ describe('DocumentCounts', () => {
 
   it('keeps the last good counts when a query fails, and backs off', async () => {
     let fail = false;
-    const fake = fakeConnection(async () => {
+    const fake = fakeRepository(async () => {
       if (fail) throw new Error('operation exceeded time limit');
       return ROWS;
     });
-    const counts = new DocumentCounts(fake.connection);
+    const counts = new DocumentCounts(fake.repository);
     expect((await counts.get())!.get('SESSION|OK')).toBe(40);
     fail = true;
     const now = Date.now();
@@ -95,16 +94,16 @@ describe('DocumentCounts', () => {
   });
 
   it('answers a scrape with the last counts when a count takes too long, and uses the late result next time', async () => {
-    let release: (rows: unknown[]) => void = () => undefined;
+    let release: (rows: ScopeStatusCount[]) => void = () => undefined;
     let slow = false;
-    const fake = fakeConnection(() => (slow ? new Promise((resolve) => (release = resolve)) : Promise.resolve(ROWS)));
-    const counts = new DocumentCounts(fake.connection);
+    const fake = fakeRepository(() => (slow ? new Promise((resolve) => (release = resolve)) : Promise.resolve(ROWS)));
+    const counts = new DocumentCounts(fake.repository);
     expect((await counts.get())!.get('SESSION|OK')).toBe(40);
     slow = true;
     const spy = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + counts.ttlMs + 1);
     try {
       expect((await counts.get(10))!.get('SESSION|OK')).toBe(40); // stale, after 10 ms
-      release([{ _id: { scope: 'SESSION', status: 'OK' }, n: 41 }]);
+      release([{ scope: Scope.SESSION, status: ToolStatus.OK, count: 41 }]);
       await new Promise((resolve) => setImmediate(resolve));
       expect((await counts.get(10))!.get('SESSION|OK')).toBe(41); // fresh, no new query
       expect(fake.queries()).toBe(2);
@@ -114,7 +113,7 @@ describe('DocumentCounts', () => {
   });
 
   it('reports no samples rather than zeros when it never counted', async () => {
-    const metrics = new MetricsService(new DocumentCounts(fakeConnection(async () => Promise.reject(new Error('down'))).connection));
+    const metrics = new MetricsService(new DocumentCounts(fakeRepository(async () => Promise.reject(new Error('down'))).repository));
     const { body } = await metrics.render();
     expect(body).not.toMatch(/^tas_documents\{/m);
     expect(sampleValue(body, 'tas_documents_count_failures')).toBe(1);

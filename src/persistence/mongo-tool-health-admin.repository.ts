@@ -48,6 +48,16 @@ export class MongoToolHealthAdminRepository extends ToolHealthAdminRepository {
     return groups.map((g) => ({ scope: g._id.scope, status: g._id.status, count: g.count }));
   }
 
+  async countAllByScopeAndStatus(maxTimeMs: number): Promise<ScopeStatusCount[]> {
+    // A scan by nature (no filter): called at most once per TTL per instance (DocumentCounts).
+    const groups = await this.records
+      .aggregate<{ _id: { scope: Scope; status: ToolStatus }; count: number }>([{ $group: { _id: { scope: '$scope', status: '$status' }, count: { $sum: 1 } } }], {
+        maxTimeMS: maxTimeMs,
+      })
+      .toArray();
+    return groups.map((g) => ({ scope: g._id.scope, status: g._id.status, count: g.count }));
+  }
+
   async deleteById(id: string): Promise<ToolHealthDocument | null> {
     const record = await this.records.findOneAndDelete({ _id: id });
     return record ? toDomain(record) : null;

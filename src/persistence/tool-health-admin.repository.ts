@@ -35,6 +35,12 @@ export abstract class ToolHealthAdminRepository {
   /** Per-tool overview: how many documents of the tool there are per (scope, status). */
   abstract countByScopeAndStatus(toolName: string): Promise<ScopeStatusCount[]>;
 
+  /**
+   * Every document by (scope, status), for the `tas_documents` gauge: one `$group` over the
+   * collection, given up by the database after `maxTimeMs`.
+   */
+  abstract countAllByScopeAndStatus(maxTimeMs: number): Promise<ScopeStatusCount[]>;
+
   /** Hard delete of one document; the deleted document, or null when there was none. */
   abstract deleteById(id: string): Promise<ToolHealthDocument | null>;
 

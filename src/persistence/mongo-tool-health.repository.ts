@@ -9,7 +9,7 @@ import { cascadeScopes, encodeKey, scopePrefix } from '../domain/health-key';
 import { Scope } from '../domain/scope';
 import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/to-domain-error';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable';
 import { BookkeepingFlush, bookkeepingUpdate } from './bookkeeping-update';
 import { DatabaseLiveness } from './database-liveness';
 import { KeyedMutex } from './keyed-mutex';

@@ -67,7 +67,7 @@ describe('GraphQL access (D17)', () => {
     const schema = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }', {}, KEYS.admin).expect(200);
     const queries: string[] = schema.body.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
     const mutations: string[] = schema.body.data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
-    expect(mutations.sort()).toEqual([...Object.keys(MUTATION_ARGS), 'runSweep'].sort());
+    expect(mutations.sort()).toEqual([...Object.keys(MUTATION_ARGS), 'sweepCooldowns'].sort()); // deprecated runSweep is not listed by default
     expect(queries.sort()).toEqual(
       ['toolHealth', 'toolHealths', 'effectiveHealth', 'toolOverview', 'cooldownsDueForSweep', 'dueForProbe', 'healthEvents', 'tenantSettings'].sort(),
     );
@@ -95,6 +95,7 @@ const MUTATION_ARGS: Record<string, string> = {
   markAvailable: `(input: {${KEY}})`,
   setCooldown: `(input: {${KEY}, errorSignature: "http-500", classification: INTERMITTENT})`,
   clearCooldown: `(input: {${KEY}, errorSignature: "http-500"})`,
+  changeCooldownWindow: `(input: {${KEY}, errorSignature: "http-500", windowMs: 60000})`,
   recordDiagnosis: `(input: {${KEY}, classification: WORKING})`,
   clearToolHealth: `(input: {${KEY}})`,
   setTenantHistoryLimit: '(input: {tenantId: "t1", historyLimit: 5})',

@@ -132,11 +132,11 @@ describe('GraphQL mutations', () => {
     });
   });
 
-  it('runSweep deletes cooldown entries expired past the grace period', async () => {
+  it('sweepCooldowns deletes cooldown entries expired past the grace period', async () => {
     await gql(M.setCooldown, { input: { ...GLOBAL, errorSignature: 'http-400', classification: 'USER_INPUT' } });
-    expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 0, removed: 0 });
+    expect((await gql('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 0, removed: 0 });
     t.clock.advance(25 * 3600_000);
-    expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 1, removed: 1 });
+    expect((await gql('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 1, removed: 1 });
   });
 
   it('setTenantHistoryLimit sets and resets a tenant\'s ring-buffer size', async () => {

@@ -239,7 +239,7 @@ describe('GraphQL queries', () => {
     });
   });
 
-  it('cooldownsDueForSweep lists entries expired longer than the grace period, and runSweep removes them', async () => {
+  it('cooldownsDueForSweep lists entries expired longer than the grace period, and sweepCooldowns removes them', async () => {
     await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' });
     await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' });
     const DUE = '{ cooldownsDueForSweep(limit: 10) { toolHealth { id } cooldowns { errorSignature nextSpawnAllowedAt } } }';
@@ -248,7 +248,7 @@ describe('GraphQL queries', () => {
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([
       { toolHealth: { id: 'USER|alice|jira' }, cooldowns: [{ errorSignature: 'http-400', nextSpawnAllowedAt: '2026-05-23T14:05:00.000Z' }] },
     ]);
-    expect((await admin('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 1, removed: 1 });
+    expect((await admin('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 1, removed: 1 });
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([]);
     const left = await gql('{ toolHealth(scope: USER, scopeId: "alice", toolName: "jira") { cooldowns { errorSignature } } }');
     expect(left.toolHealth.cooldowns).toEqual([{ errorSignature: 'http-403' }]);

@@ -5,7 +5,7 @@ import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { AdminWriteService } from './admin-write.service';
 import { PinToolHealthInput, PurgeToolHealthInput, SetTenantHistoryLimitInput } from './inputs/admin.input';
-import { ClearCooldownInput, SetCooldownInput } from './inputs/cooldown.input';
+import { ChangeCooldownWindowInput, ClearCooldownInput, SetCooldownInput } from './inputs/cooldown.input';
 import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.input';
 import { HealthKeyInput } from './inputs/health-key.input';
 import { MarkAvailableInput, MarkIntermittentInput, MarkUnavailableInput } from './inputs/system-write.input';
@@ -49,6 +49,13 @@ export class AdminMutationsResolver {
     return this.writes.clearCooldown(input);
   }
 
+  @Mutation(() => ToolHealthModel, {
+    description: "Give one cooldown a new window without restarting it: a running cooldown ends at its start plus the new window (or at once, if that has passed); later repetitions climb from it. NOT_FOUND when there is no such cooldown.",
+  })
+  changeCooldownWindow(@Args('input', { description: 'Which cooldown, and its new window.' }) input: ChangeCooldownWindowInput): Promise<ToolHealthModel> {
+    return this.writes.changeCooldownWindow(input);
+  }
+
   @Mutation(() => ToolHealthModel, { description: 'A diagnosis verdict, applied per D11.' })
   recordDiagnosis(@Args('input') input: RecordDiagnosisInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.recordDiagnosis(input, by);
@@ -59,7 +66,12 @@ export class AdminMutationsResolver {
     return this.writes.clearToolHealth(input, by);
   }
 
-  @Mutation(() => SweepResultModel, { description: 'Run the cooldown sweep now (D9).' })
+  @Mutation(() => SweepResultModel, { description: 'Delete now, everywhere, the cooldowns that expired longer than the grace period ago (as the periodic sweep does).' })
+  sweepCooldowns(): Promise<SweepResultModel> {
+    return this.writes.runSweep();
+  }
+
+  @Mutation(() => SweepResultModel, { deprecationReason: 'Use sweepCooldowns.', description: 'The former name of sweepCooldowns.' })
   runSweep(): Promise<SweepResultModel> {
     return this.writes.runSweep();
   }

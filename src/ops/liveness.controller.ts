@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/roles.decorator';
 import { ReadinessService } from './readiness.service';
+import { ApiContract } from '../errors/openapi-errors';
 
 export class ProbeView {
   @ApiProperty({ enum: ['ok', 'unavailable'] }) status: 'ok' | 'unavailable';
@@ -18,6 +19,7 @@ export class LivenessController {
   @Get('live')
   @HttpCode(200)
   @ApiOkResponse({ type: ProbeView })
+  @ApiContract('checkLiveness', 'Is the process alive?', 'Answers 200 while the process runs, without touching the database. For an orchestrator\'s liveness probe; needs no API key.')
   live(): ProbeView {
     return { status: 'ok' };
   }
@@ -25,6 +27,7 @@ export class LivenessController {
   @Get('ready')
   @ApiOkResponse({ type: ProbeView })
   @ApiServiceUnavailableResponse({ type: ProbeView })
+  @ApiContract('checkReadiness', 'Can the service take traffic?', 'Answers 200 when the database answers and 503 when it does not (or while the service shuts down). For an orchestrator\'s readiness probe; needs no API key.')
   async ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): Promise<ProbeView> {
     const up = await this.readiness.databaseAnswers();
     reply.status(up ? 200 : 503);

@@ -1,6 +1,7 @@
 import { Field, Float, InputType } from '@nestjs/graphql';
 import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsId } from '../../common/dto/health-key.dto';
+import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';
 import { ToolHealthClassification } from '../models/enums.registration';
 import { HealthKeyInput } from './health-key.input';
 
@@ -46,4 +47,23 @@ export class ClearCooldownInput extends HealthKeyInput {
   @IsOptional()
   @IsId()
   userId?: string | null;
+}
+
+/** An admin changes one cooldown's window without restarting it (P85). */
+@InputType('ChangeCooldownWindowInput', { description: "Which cooldown gets a new window, and the window." })
+export class ChangeCooldownWindowInput extends HealthKeyInput {
+  @Field({ description: 'The error signature of the cooldown, e.g. "http-403".' })
+  @IsId()
+  errorSignature: string;
+
+  @Field(() => String, { nullable: true, description: 'The user of a user-specific cooldown; null or absent for the scope-wide one.' })
+  @IsOptional()
+  @IsId()
+  userId?: string | null;
+
+  @Field(() => Float, { description: 'The new window in milliseconds (1000 … 30 days). A running cooldown now ends at its start plus this window, or at once if that has passed; later repetitions climb from it.' })
+  @IsInt()
+  @Min(MIN_WINDOW_MS)
+  @Max(MAX_WINDOW_MS)
+  windowMs: number;
 }

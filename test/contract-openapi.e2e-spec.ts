@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { HealthEventType } from '../src/domain/health-events';
 import { AGRAJAG_ARGUMENTS_COMPONENT } from '../src/diagnosis/agrajag-openapi';
 import { DomainErrorCode } from '../src/domain/domain-error';
@@ -150,5 +154,19 @@ describe('OpenAPI contract', () => {
   it('shows readable context ids in the examples, not pattern noise', () => {
     const context = exampleOf(doc.components.schemas.CallContextDto);
     expect(context).toEqual({ sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' });
+  });
+
+  it('has committed TypeScript client types equal to what openapi-typescript makes of the served document', () => {
+    // `npm run openapi:types` runs this test with UPDATE_OPENAPI_TYPES=1 to rewrite the file. The
+    // CLI runs in its own process: openapi-typescript loads ES modules that Jest cannot require.
+    const file = path.join(__dirname, 'support', 'openapi-types.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-types-'));
+    writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
+    const cli = path.join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+    // --default-non-nullable false: a request field with a default stays optional, as the service treats it
+    execFileSync(process.execPath, [cli, path.join(dir, 'openapi.json'), '--default-non-nullable', 'false', '--output', path.join(dir, 'openapi-types.ts')], { stdio: 'pipe' });
+    const generated = readFileSync(path.join(dir, 'openapi-types.ts'), 'utf8');
+    if (process.env.UPDATE_OPENAPI_TYPES === '1') writeFileSync(file, generated);
+    expect(readFileSync(file, 'utf8')).toBe(generated);
   });
 });

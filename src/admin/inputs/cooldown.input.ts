@@ -8,9 +8,9 @@ import { HealthKeyInput } from './health-key.input';
 export const MAX_DURATION_MS = 30 * 24 * 3600_000;
 
 /** §7 second row: setCooldown(scope, key, signature, classification, duration). */
-@InputType('SetCooldownInput')
+@InputType('SetCooldownInput', { description: 'The entry, the error signature and classification of the cooldown, and optionally its window.' })
 export class SetCooldownInput extends HealthKeyInput {
-  @Field()
+  @Field({ description: 'A stable name for the error, e.g. "http-403".' })
   @IsId()
   errorSignature: string;
 
@@ -18,7 +18,7 @@ export class SetCooldownInput extends HealthKeyInput {
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @Field(() => Float, { nullable: true, description: 'explicit window in ms (1000 … 30 days); wins over the class default (D9)' })
+  @Field(() => Float, { nullable: true, description: 'The window in milliseconds (1000 … 30 days); when absent, the classification\'s default.' })
   @IsOptional()
   @IsInt()
   @Min(1000)
@@ -30,16 +30,16 @@ export class SetCooldownInput extends HealthKeyInput {
   @IsId()
   userId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The tenant (organisation).' })
   @IsOptional()
   @IsId()
   tenantId?: string | null;
 }
 
 /** Admin repair: forget one cooldown entirely, ladder included. */
-@InputType('ClearCooldownInput')
+@InputType('ClearCooldownInput', { description: 'The entry and the cooldown to forget.' })
 export class ClearCooldownInput extends HealthKeyInput {
-  @Field()
+  @Field({ description: 'A stable name for the error, e.g. "http-403".' })
   @IsId()
   errorSignature: string;
 

@@ -45,17 +45,23 @@ describe('GraphQL contract', () => {
     expect({ missing, internal }).toEqual({ missing: [], internal: [] });
   });
 
-  it('names the sweep sweepCooldowns and keeps runSweep only as a deprecated alias', () => {
+  it('names mutations verb + object, keeping the former names only as deprecated aliases', () => {
     const mutation = t.app.get(GraphQLSchemaHost).schema.getMutationType()!.getFields();
-    expect(mutation.sweepCooldowns.deprecationReason).toBeUndefined();
-    expect(mutation.runSweep.deprecationReason).toBe('Use sweepCooldowns.');
+    const renamed = { runSweep: 'sweepCooldowns', markUnavailable: 'markToolUnavailable', markIntermittent: 'markToolIntermittent', markAvailable: 'markToolAvailable' };
+    for (const [old, name] of Object.entries(renamed)) {
+      expect({ name, deprecated: mutation[name].deprecationReason }).toEqual({ name, deprecated: undefined });
+      expect({ old, deprecated: mutation[old].deprecationReason }).toEqual({ old, deprecated: `Use ${name}.` });
+      expect(String(mutation[old].type)).toBe(String(mutation[name].type));
+    }
+    const current = Object.values(mutation).filter((f) => !f.deprecationReason).map((f) => f.name);
+    for (const name of current) expect({ name, ok: /^(mark|set|clear|change|sweep|record|pin|unpin|delete|purge)[A-Z]/.test(name) }).toEqual({ name, ok: true });
     expect(mutation.changeCooldownWindow).toBeDefined();
   });
 
   it('answers Relay PageInfo: hasPreviousPage and startCursor besides hasNextPage and endCursor', async () => {
     await resetDatabase(t.connection);
     for (const toolName of ['a_tool', 'b_tool', 'c_tool']) {
-      await gql('mutation($i: MarkUnavailableInput!) { markUnavailable(input: $i) { id } }', { i: { scope: 'GLOBAL', toolName, code: 'BACKEND_FAILED' } });
+      await gql('mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }', { i: { scope: 'GLOBAL', toolName, code: 'BACKEND_FAILED' } });
     }
     const LIST = 'query($after: String) { toolHealths(first: 2, after: $after) { edges { cursor node { toolName } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
     const first = (await gql(LIST)).toolHealths;

@@ -25,16 +25,31 @@ export class AdminMutationsResolver {
   constructor(private readonly writes: AdminWriteService) {}
 
   @Mutation(() => ToolHealthModel, { description: 'Mark a tool DOWN at one scope, with what the dispatch saw.' })
+  markToolUnavailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markUnavailable(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolUnavailable.', description: 'The former name of markToolUnavailable.' })
   markUnavailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.markUnavailable(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Mark a tool DEGRADED (works now and then) at one scope.' })
+  markToolIntermittent(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markIntermittent(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolIntermittent.', description: 'The former name of markToolIntermittent.' })
   markIntermittent(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.markIntermittent(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Mark a tool OK again at one scope. NOT_FOUND when nothing is stored.' })
+  markToolAvailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markAvailable(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolAvailable.', description: 'The former name of markToolAvailable.' })
   markAvailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.markAvailable(input, by);
   }

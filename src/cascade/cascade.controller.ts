@@ -8,6 +8,7 @@ import { ToolHealthView } from '../common/dto/tool-health.view';
 import { CascadeService } from './cascade.service';
 import { BatchLookupDto, EffectiveHealthView } from './dto/lookup.dto';
 import { ApiContract } from '../errors/openapi-errors';
+import { ID_PATTERN } from '../domain/health-key';
 
 /** Reads: a stored entry by key, and the cascade lookup of §4/§9. */
 @ApiTags('lookups')
@@ -27,7 +28,7 @@ export class CascadeController {
   @Get('tools/:toolName/availability')
   @ApiOkResponse({ type: EffectiveHealthView })
   @ApiContract('lookupAvailability', 'Is this tool usable in this context?', 'Looks the tool up from the narrowest scope of the caller\'s context (session, user, project, tenant) to GLOBAL and answers the effective status, whether it is being retested, the entry that decided and the wider problems it hid. A tool nothing is known about is OK.')
-  @ApiParam({ name: 'toolName', description: 'The tool to look up.', example: 'jira_search' })
+  @ApiParam({ name: 'toolName', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tool to look up.', example: 'jira_search' })
   lookup(@Param('toolName') toolName: string, @Query() context: CallContextDto): Promise<EffectiveHealthView> {
     return this.service.lookupView(toolName, context);
   }

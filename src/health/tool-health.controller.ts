@@ -7,6 +7,7 @@ import { ClientDisconnectDto, ClientReconnectDto, SessionToolsResultView } from 
 import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './dto/system-write.dto';
 import { ToolHealthService } from './tool-health.service';
 import { ApiContract } from '../errors/openapi-errors';
+import { ID_PATTERN } from '../domain/health-key';
 
 /** §7 first row: system writes from the dispatch layer. */
 @ApiTags('system writes')
@@ -44,7 +45,7 @@ export class ToolHealthController {
   @HttpCode(200)
   @ApiOkResponse({ type: SessionToolsResultView })
   @ApiContract('reportClientDisconnected', 'A client left: its tools are down for the session', 'A client (for example a desktop app serving client tools) disconnected: each of its tools becomes DOWN for that session, its description kept so the LLM can still be told the tool is gone. One request for all of the client\'s tools.')
-  @ApiParam({ name: 'sessionId', description: 'The session (conversation) the client served.', example: 's-7' })
+  @ApiParam({ name: 'sessionId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The session (conversation) the client served.', example: 's-7' })
   clientDisconnected(@Param('sessionId') sessionId: string, @Body() dto: ClientDisconnectDto): Promise<SessionToolsResultView> {
     return this.service.clientDisconnected(sessionId, dto);
   }
@@ -53,7 +54,7 @@ export class ToolHealthController {
   @HttpCode(200)
   @ApiOkResponse({ type: SessionToolsResultView })
   @ApiContract('reportClientReconnected', 'A client is back: its tools are available for the session', 'The client reconnected: each listed tool that was marked down for the session is OK again. Tools never marked stay unwritten.')
-  @ApiParam({ name: 'sessionId', description: 'The session (conversation) the client served.', example: 's-7' })
+  @ApiParam({ name: 'sessionId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The session (conversation) the client served.', example: 's-7' })
   clientReconnected(@Param('sessionId') sessionId: string, @Body() dto: ClientReconnectDto): Promise<SessionToolsResultView> {
     return this.service.clientReconnected(sessionId, dto);
   }

@@ -7,6 +7,7 @@ import { Roles } from '../auth/roles.decorator';
 import { SetHistoryLimitDto, TenantSettingsView } from './dto/tenant-settings.dto';
 import { TenantSettingsService } from './tenant-settings.service';
 import { ApiContract } from '../errors/openapi-errors';
+import { ID_PATTERN } from '../domain/health-key';
 
 @ApiTags('tenant settings')
 @ApiSecurity('api-key')
@@ -18,7 +19,7 @@ export class TenantSettingsController {
   @Roles(Role.AUDIT_READER)
   @ApiOkResponse({ type: TenantSettingsView })
   @ApiContract('getTenantSettings', 'Read a tenant\'s settings', 'The tenant\'s stored settings and the values writes use now (the setting, or the default when none is set).')
-  @ApiParam({ name: 'tenantId', description: 'The tenant.', example: 'acme' })
+  @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
   get(@Param('tenantId') tenantId: string): Promise<TenantSettingsView> {
     return this.service.get(tenantId);
   }
@@ -27,7 +28,7 @@ export class TenantSettingsController {
   @Roles(Role.ADMIN)
   @ApiOkResponse({ type: TenantSettingsView })
   @ApiContract('setTenantHistoryLimit', 'Set how much history a tenant keeps', 'How many history items each of the tenant\'s entries keeps; null goes back to the default. Applies to the next write of each entry.')
-  @ApiParam({ name: 'tenantId', description: 'The tenant.', example: 'acme' })
+  @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
   setHistoryLimit(
     @Param('tenantId') tenantId: string,
     @Body() dto: SetHistoryLimitDto,

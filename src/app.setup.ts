@@ -5,6 +5,7 @@ import { API_KEY_HEADER } from './auth/api-key.guard';
 import { AppConfig } from './config/app-config';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH } from './errors/framework-errors';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
+import { documentAgrajagArguments } from './diagnosis/agrajag-openapi';
 import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
@@ -19,15 +20,16 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = documentErrorResponses(SwaggerModule.createDocument(
+    const document = documentAgrajagArguments(documentErrorResponses(SwaggerModule.createDocument(
       app,
       new DocumentBuilder()
         .setTitle('Tool availability service')
         .setDescription('State of each tool\'s availability: status per scope, cooldowns per error signature, manifest annotation.')
         .setVersion('1')
         .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
+        .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
         .build(),
-    ));
+    )));
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
 }

@@ -17,7 +17,7 @@ describe('GraphQL access (D17)', () => {
   };
 
   const QUERY = '{ toolOverview(toolName: "jira") { total } }';
-  const MUTATION = 'mutation { markUnavailable(input: {scope: GLOBAL, toolName: "jira", code: BACKEND_FAILED}) { status } }';
+  const MUTATION = 'mutation { markToolUnavailable(input: {scope: GLOBAL, toolName: "jira", code: BACKEND_FAILED}) { status } }';
 
   it('answers HTTP 401 with a GraphQL error body without a key or with an unknown key', async () => {
     for (const key of [undefined, 'not-a-key', '']) {
@@ -67,7 +67,7 @@ describe('GraphQL access (D17)', () => {
     const schema = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }', {}, KEYS.admin).expect(200);
     const queries: string[] = schema.body.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
     const mutations: string[] = schema.body.data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
-    expect(mutations.sort()).toEqual([...Object.keys(MUTATION_ARGS), 'runSweep'].sort());
+    expect(mutations.sort()).toEqual([...Object.keys(MUTATION_ARGS), 'sweepCooldowns'].sort()); // deprecated runSweep is not listed by default
     expect(queries.sort()).toEqual(
       ['toolHealth', 'toolHealths', 'effectiveHealth', 'toolOverview', 'cooldownsDueForSweep', 'dueForProbe', 'healthEvents', 'tenantSettings', 'maintenanceWindows'].sort(),
     );
@@ -82,7 +82,7 @@ describe('GraphQL access (D17)', () => {
 
   it('admin may do everything', async () => {
     const write = await gql(MUTATION, {}, KEYS.admin).expect(200);
-    expect(write.body).toEqual({ data: { markUnavailable: { status: 'DOWN' } } });
+    expect(write.body).toEqual({ data: { markToolUnavailable: { status: 'DOWN' } } });
     const read = await gql(QUERY, {}, KEYS.admin).expect(200);
     expect(read.body.data.toolOverview.total).toBe(1);
   });
@@ -90,11 +90,12 @@ describe('GraphQL access (D17)', () => {
 
 const KEY = 'scope: GLOBAL, toolName: "jira"';
 const MUTATION_ARGS: Record<string, string> = {
-  markUnavailable: `(input: {${KEY}, code: BACKEND_FAILED})`,
-  markIntermittent: `(input: {${KEY}})`,
-  markAvailable: `(input: {${KEY}})`,
+  markToolUnavailable: `(input: {${KEY}, code: BACKEND_FAILED})`,
+  markToolIntermittent: `(input: {${KEY}})`,
+  markToolAvailable: `(input: {${KEY}})`,
   setCooldown: `(input: {${KEY}, errorSignature: "http-500", classification: INTERMITTENT})`,
   clearCooldown: `(input: {${KEY}, errorSignature: "http-500"})`,
+  changeCooldownWindow: `(input: {${KEY}, errorSignature: "http-500", windowMs: 60000})`,
   recordDiagnosis: `(input: {${KEY}, classification: WORKING})`,
   clearToolHealth: `(input: {${KEY}})`,
   setTenantHistoryLimit: '(input: {tenantId: "t1", historyLimit: 5})',

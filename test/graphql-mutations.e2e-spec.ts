@@ -39,9 +39,9 @@ describe('GraphQL mutations', () => {
   const ENTRY = 'id scope scopeId toolName status code since expectedRecoveryAt version tenantId description lastDiagnosis { classification code by note } history { status classification by note } cooldowns { errorSignature userId nextSpawnAllowedAt lastClassification hits } pin { status until reason by at }';
   const op = (name: string, type: string) => `mutation($input: ${type}!) { ${name}(input: $input) { ${ENTRY} } }`;
   const M = {
-    markUnavailable: op('markUnavailable', 'MarkUnavailableInput'),
-    markIntermittent: op('markIntermittent', 'MarkIntermittentInput'),
-    markAvailable: op('markAvailable', 'MarkAvailableInput'),
+    markToolUnavailable: op('markToolUnavailable', 'MarkUnavailableInput'),
+    markToolIntermittent: op('markToolIntermittent', 'MarkIntermittentInput'),
+    markToolAvailable: op('markToolAvailable', 'MarkAvailableInput'),
     setCooldown: op('setCooldown', 'SetCooldownInput'),
     clearCooldown: op('clearCooldown', 'ClearCooldownInput'),
     recordDiagnosis: op('recordDiagnosis', 'RecordDiagnosisInput'),
@@ -58,23 +58,23 @@ describe('GraphQL mutations', () => {
   const auditLines = () => audit.mock.calls.map((call) => String(call[0]));
 
   describe('system writes (§7 first row)', () => {
-    it('markUnavailable, markIntermittent and markAvailable move the status and record who', async () => {
-      const down = await gql(M.markUnavailable, { input: { ...PROJECT, code: 'BACKEND_UNREACHABLE', note: 'gateway gone', since: '2026-05-23T13:55:00Z', expectedRecoveryAt: '2026-05-23T15:00:00Z', tenantId: 't-1' } });
-      expect(down.markUnavailable).toMatchObject({
+    it('markToolUnavailable, markToolIntermittent and markToolAvailable move the status and record who', async () => {
+      const down = await gql(M.markToolUnavailable, { input: { ...PROJECT, code: 'BACKEND_UNREACHABLE', note: 'gateway gone', since: '2026-05-23T13:55:00Z', expectedRecoveryAt: '2026-05-23T15:00:00Z', tenantId: 't-1' } });
+      expect(down.markToolUnavailable).toMatchObject({
         id: 'PROJECT|p-1|jira', status: 'DOWN', code: 'BACKEND_UNREACHABLE', since: '2026-05-23T13:55:00.000Z', expectedRecoveryAt: '2026-05-23T15:00:00.000Z',
         tenantId: 't-1', version: 1, lastDiagnosis: { classification: null, code: 'BACKEND_UNREACHABLE', by: 'system:admin:admin', note: 'gateway gone' },
       });
       t.clock.advance(60_000);
-      const degraded = await gql(M.markIntermittent, { input: { ...PROJECT, source: 'probe', code: 'BACKEND_FAILED' } });
-      expect(degraded.markIntermittent).toMatchObject({ status: 'DEGRADED', code: 'BACKEND_FAILED', since: '2026-05-23T14:01:00.000Z', version: 2 });
-      expect(degraded.markIntermittent.lastDiagnosis.by).toBe('system:probe');
-      const ok = await gql(M.markAvailable, { input: { ...PROJECT, source: 'probe' } });
-      expect(ok.markAvailable).toMatchObject({ status: 'OK', code: null, expectedRecoveryAt: null, version: 3 });
-      expect(ok.markAvailable.history.map((h: { status: string }) => h.status)).toEqual(['DOWN', 'DEGRADED', 'OK']);
+      const degraded = await gql(M.markToolIntermittent, { input: { ...PROJECT, source: 'probe', code: 'BACKEND_FAILED' } });
+      expect(degraded.markToolIntermittent).toMatchObject({ status: 'DEGRADED', code: 'BACKEND_FAILED', since: '2026-05-23T14:01:00.000Z', version: 2 });
+      expect(degraded.markToolIntermittent.lastDiagnosis.by).toBe('system:probe');
+      const ok = await gql(M.markToolAvailable, { input: { ...PROJECT, source: 'probe' } });
+      expect(ok.markToolAvailable).toMatchObject({ status: 'OK', code: null, expectedRecoveryAt: null, version: 3 });
+      expect(ok.markToolAvailable.history.map((h: { status: string }) => h.status)).toEqual(['DOWN', 'DEGRADED', 'OK']);
     });
 
-    it('markAvailable is NOT_FOUND when nothing is stored', async () => {
-      expect((await error(M.markAvailable, { input: GLOBAL })).extensions.code).toBe('NOT_FOUND');
+    it('markToolAvailable is NOT_FOUND when nothing is stored', async () => {
+      expect((await error(M.markToolAvailable, { input: GLOBAL })).extensions.code).toBe('NOT_FOUND');
       expect(await stored().countDocuments()).toBe(0);
     });
   });
@@ -115,7 +115,7 @@ describe('GraphQL mutations', () => {
     });
 
     it('clearToolHealth resets to OK and ends every cooldown; NOT_FOUND when nothing is stored', async () => {
-      await gql(M.markUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED' } });
+      await gql(M.markToolUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED' } });
       await gql(M.setCooldown, { input: { ...PROJECT, errorSignature: 'http-500', classification: 'USER_SPECIFIC_TECHNICAL' } });
       t.clock.advance(60_000);
       const cleared = await gql(M.clearToolHealth, { input: { ...PROJECT, note: 'fixed by ops' } });
@@ -126,23 +126,23 @@ describe('GraphQL mutations', () => {
 
     it('keeps a tenant\'s longer history when an admin clears a non-TENANT entry of that tenant', async () => {
       await gql(M.setTenantHistoryLimit, { input: { tenantId: 't-1', historyLimit: 30 } });
-      for (let i = 0; i < 25; i++) await gql(M.markUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED', tenantId: 't-1', note: `n${i}` } });
+      for (let i = 0; i < 25; i++) await gql(M.markToolUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED', tenantId: 't-1', note: `n${i}` } });
       const cleared = await gql(M.clearToolHealth, { input: PROJECT });
       expect(cleared.clearToolHealth.history).toHaveLength(26);
     });
   });
 
-  it('runSweep deletes cooldown entries expired past the grace period', async () => {
+  it('sweepCooldowns deletes cooldown entries expired past the grace period', async () => {
     await gql(M.setCooldown, { input: { ...GLOBAL, errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' } });
-    expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 0, removed: 0 });
+    expect((await gql('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 0, removed: 0 });
     t.clock.advance(25 * 3600_000);
-    expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 1, removed: 1 });
+    expect((await gql('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 1, removed: 1 });
   });
 
   it('setTenantHistoryLimit sets and resets a tenant\'s ring-buffer size', async () => {
     const set = await gql(M.setTenantHistoryLimit, { input: { tenantId: 't-1', historyLimit: 3 } });
     expect(set.setTenantHistoryLimit).toEqual({ tenantId: 't-1', historyLimit: 3, effectiveHistoryLimit: 3, updatedBy: 'key:admin', updatedAt: '2026-05-23T14:00:00.000Z' });
-    for (let i = 0; i < 5; i++) await gql(M.markUnavailable, { input: { scope: 'TENANT', scopeId: 't-1', toolName: 'jira', code: 'BACKEND_FAILED', note: `n${i}` } });
+    for (let i = 0; i < 5; i++) await gql(M.markToolUnavailable, { input: { scope: 'TENANT', scopeId: 't-1', toolName: 'jira', code: 'BACKEND_FAILED', note: `n${i}` } });
     const entry = await gql('{ toolHealth(scope: TENANT, scopeId: "t-1", toolName: "jira") { history { note } } }');
     expect(entry.toolHealth.history.map((h: { note: string }) => h.note)).toEqual(['n2', 'n3', 'n4']);
     const reset = await gql(M.setTenantHistoryLimit, { input: { tenantId: 't-1', historyLimit: null } });
@@ -155,7 +155,7 @@ describe('GraphQL mutations', () => {
       (await gql('query($c: CallContextInput) { effectiveHealth(toolName: "jira", context: $c) { status reason } }', { c: context })).effectiveHealth;
 
     it('pinToolHealth overrides a wider DOWN until it ends, unpinToolHealth lifts it; both are logged and recorded', async () => {
-      await gql(M.markUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
+      await gql(M.markToolUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
       const pinned = await gql(M.pinToolHealth, { input: { ...TENANT, status: 'OK', until: '2026-05-23T18:00:00Z', reason: 'tenant runs its own Jira' } });
       expect(pinned.pinToolHealth).toMatchObject({
         id: 'TENANT|t-1|jira', status: 'OK', tenantId: 't-1', lastDiagnosis: null,
@@ -167,8 +167,8 @@ describe('GraphQL mutations', () => {
       expect(await effective({ tenantId: 't-2' })).toEqual({ status: 'DOWN', reason: 'LIVE_PROBLEM' });
 
       // A verdict under the pin moves the stored status (P6); the cascade still answers with the pin.
-      const verdict = await gql(M.markUnavailable, { input: { ...TENANT, code: 'BACKEND_FAILED', source: 'probe' } });
-      expect(verdict.markUnavailable).toMatchObject({ status: 'DOWN', pin: { status: 'OK' } });
+      const verdict = await gql(M.markToolUnavailable, { input: { ...TENANT, code: 'BACKEND_FAILED', source: 'probe' } });
+      expect(verdict.markToolUnavailable).toMatchObject({ status: 'DOWN', pin: { status: 'OK' } });
       expect(await effective({ tenantId: 't-1' })).toEqual({ status: 'OK', reason: 'PINNED' });
 
       t.clock.advance(60_000);
@@ -182,7 +182,7 @@ describe('GraphQL mutations', () => {
     });
 
     it('a pin ends by itself at `until`', async () => {
-      await gql(M.markUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
+      await gql(M.markToolUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
       await gql(M.pinToolHealth, { input: { ...GLOBAL, status: 'OK', until: '2026-05-23T15:00:00Z', reason: 'false alarm' } });
       expect(await effective({})).toEqual({ status: 'OK', reason: 'PINNED' });
       t.clock.set('2026-05-23T15:00:00.000Z');
@@ -209,8 +209,8 @@ describe('GraphQL mutations', () => {
 
   describe('hard delete and purge (D14)', () => {
     it('deleteToolHealth removes one document, returns it, and logs who and what', async () => {
-      await gql(M.markUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED' } });
-      await gql(M.markUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
+      await gql(M.markToolUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED' } });
+      await gql(M.markToolUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
       const deleted = await gql(M.deleteToolHealth, { input: PROJECT });
       expect(deleted.deleteToolHealth).toMatchObject({ id: 'PROJECT|p-1|jira', status: 'DOWN' });
       expect(auditLines()).toContain('admin admin deleted PROJECT|p-1|jira');
@@ -223,11 +223,11 @@ describe('GraphQL mutations', () => {
     });
 
     it('purgeToolHealth deletes the old documents of one scope in capped batches, keeps pins in force, and logs', async () => {
-      for (let i = 0; i < 5; i++) await gql(M.markUnavailable, { input: { scope: 'SESSION', scopeId: `s-${i}`, toolName: 'client_file_read', code: 'BACKEND_UNREACHABLE' } });
+      for (let i = 0; i < 5; i++) await gql(M.markToolUnavailable, { input: { scope: 'SESSION', scopeId: `s-${i}`, toolName: 'client_file_read', code: 'BACKEND_UNREACHABLE' } });
       await gql(M.pinToolHealth, { input: { scope: 'SESSION', scopeId: 's-pinned', toolName: 'client_file_read', status: 'DOWN', until: '2026-06-30T00:00:00Z', reason: 'keep for the incident review' } });
-      await gql(M.markUnavailable, { input: { scope: 'USER', scopeId: 'alice', toolName: 'jira', code: 'BACKEND_FAILED' } });
+      await gql(M.markToolUnavailable, { input: { scope: 'USER', scopeId: 'alice', toolName: 'jira', code: 'BACKEND_FAILED' } });
       t.clock.set('2026-05-25T00:00:00.000Z');
-      await gql(M.markUnavailable, { input: { scope: 'SESSION', scopeId: 's-fresh', toolName: 'client_file_read', code: 'BACKEND_UNREACHABLE' } });
+      await gql(M.markToolUnavailable, { input: { scope: 'SESSION', scopeId: 's-fresh', toolName: 'client_file_read', code: 'BACKEND_UNREACHABLE' } });
 
       const input = { scope: 'SESSION', olderThan: '2026-05-24T00:00:00Z', limit: 3 };
       const one = await gql(M.purgeToolHealth, { input });
@@ -254,11 +254,11 @@ describe('GraphQL mutations', () => {
 
   describe('validation: BAD_USER_INPUT naming the field, nothing written', () => {
     it.each([
-      ['a tool name outside the character set', M.markUnavailable, { ...PROJECT, toolName: 'jira search!', code: 'BACKEND_FAILED' }, 'toolName'],
-      ['SESSION without a scope id', M.markUnavailable, { scope: 'SESSION', toolName: 'x', code: 'BACKEND_FAILED' }, 'scopeId'],
-      ['GLOBAL with a scope id', M.markIntermittent, { ...GLOBAL, scopeId: 'x' }, 'scopeId'],
-      ['a note that is too long', M.markIntermittent, { ...GLOBAL, note: 'x'.repeat(2001) }, 'note'],
-      ['a source outside the character set', M.markUnavailable, { ...GLOBAL, code: 'BACKEND_FAILED', source: 'a b' }, 'source'],
+      ['a tool name outside the character set', M.markToolUnavailable, { ...PROJECT, toolName: 'jira search!', code: 'BACKEND_FAILED' }, 'toolName'],
+      ['SESSION without a scope id', M.markToolUnavailable, { scope: 'SESSION', toolName: 'x', code: 'BACKEND_FAILED' }, 'scopeId'],
+      ['GLOBAL with a scope id', M.markToolIntermittent, { ...GLOBAL, scopeId: 'x' }, 'scopeId'],
+      ['a note that is too long', M.markToolIntermittent, { ...GLOBAL, note: 'x'.repeat(2001) }, 'note'],
+      ['a source outside the character set', M.markToolUnavailable, { ...GLOBAL, code: 'BACKEND_FAILED', source: 'a b' }, 'source'],
       ['a duration under a second', M.setCooldown, { ...GLOBAL, errorSignature: 'e', classification: 'INTERMITTENT', durationMs: 10 }, 'durationMs'],
       ['a duration that is not whole', M.setCooldown, { ...GLOBAL, errorSignature: 'e', classification: 'INTERMITTENT', durationMs: 1500.5 }, 'durationMs'],
       ['a duration over 30 days', M.setCooldown, { ...GLOBAL, errorSignature: 'e', classification: 'INTERMITTENT', durationMs: 31 * 24 * 3600_000 }, 'durationMs'],
@@ -291,8 +291,8 @@ describe('GraphQL mutations', () => {
     });
 
     it('a value the schema itself refuses (unknown enum, bad DateTime) is BAD_USER_INPUT too', async () => {
-      expect((await error(M.markUnavailable, { input: { ...GLOBAL, code: 'ON_FIRE' } })).extensions.code).toBe('BAD_USER_INPUT');
-      expect((await error(M.markUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED', since: 'tomorrow-ish' } })).extensions.code).toBe('BAD_USER_INPUT');
+      expect((await error(M.markToolUnavailable, { input: { ...GLOBAL, code: 'ON_FIRE' } })).extensions.code).toBe('BAD_USER_INPUT');
+      expect((await error(M.markToolUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED', since: 'tomorrow-ish' } })).extensions.code).toBe('BAD_USER_INPUT');
       expect(await stored().countDocuments()).toBe(0);
     });
   });

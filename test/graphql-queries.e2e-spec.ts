@@ -21,10 +21,10 @@ describe('GraphQL queries', () => {
   }
   const admin = (query: string, variables: Record<string, unknown> = {}) => gql(query, variables, KEYS.admin);
 
-  const markUnavailable = (input: Record<string, unknown>) =>
-    admin('mutation($input: MarkUnavailableInput!) { markUnavailable(input: $input) { id } }', { input: { code: 'BACKEND_FAILED', ...input } });
-  const markIntermittent = (input: Record<string, unknown>) =>
-    admin('mutation($input: MarkIntermittentInput!) { markIntermittent(input: $input) { id } }', { input });
+  const markToolUnavailable = (input: Record<string, unknown>) =>
+    admin('mutation($input: MarkUnavailableInput!) { markToolUnavailable(input: $input) { id } }', { input: { code: 'BACKEND_FAILED', ...input } });
+  const markToolIntermittent = (input: Record<string, unknown>) =>
+    admin('mutation($input: MarkIntermittentInput!) { markToolIntermittent(input: $input) { id } }', { input });
   const setCooldown = (input: Record<string, unknown>) =>
     admin('mutation($input: SetCooldownInput!) { setCooldown(input: $input) { id } }', { input });
 
@@ -49,7 +49,7 @@ describe('GraphQL queries', () => {
 
   describe('toolHealth', () => {
     it('returns one document by key with its history, cooldowns and pin', async () => {
-      await markUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', source: 'mcp-router', note: 'connection closed' });
+      await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', source: 'mcp-router', note: 'connection closed' });
       await setCooldown({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', errorSignature: 'http-502', classification: 'INTERMITTENT' });
       const data = await gql(`{
         toolHealth(scope: PROJECT, scopeId: "p-1", toolName: "mcp_search") {
@@ -78,7 +78,7 @@ describe('GraphQL queries', () => {
   describe('toolHealths', () => {
     it('pages through every document once, in id order, while documents are written between pages', async () => {
       const tools = Array.from({ length: 25 }, (_, i) => `t${String(i).padStart(2, '0')}`);
-      for (const toolName of tools) await markUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName });
+      for (const toolName of tools) await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName });
       const before = tools.map((name) => `PROJECT|p-1|${name}`);
 
       const seen: string[] = [];
@@ -91,10 +91,10 @@ describe('GraphQL queries', () => {
         pages++;
         // Writes between pages: a new document before the cursor, one after it, updates to
         // documents on later pages and on pages already read.
-        await markUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: `a_new_${pages}` });
-        await markUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: `z_new_${pages}` });
-        await markIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 't20' });
-        await markIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 't01' });
+        await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: `a_new_${pages}` });
+        await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: `z_new_${pages}` });
+        await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 't20' });
+        await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 't01' });
         if (!page.toolHealths.pageInfo.hasNextPage) break;
         after = page.toolHealths.pageInfo.endCursor;
         expect(after).toBe(page.toolHealths.edges[page.toolHealths.edges.length - 1].cursor);
@@ -110,8 +110,8 @@ describe('GraphQL queries', () => {
     });
 
     it('says where the list ends: an empty page keeps the cursor, hasNextPage false', async () => {
-      await markUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
-      await markUnavailable({ scope: 'GLOBAL', toolName: 'confluence' });
+      await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+      await markToolUnavailable({ scope: 'GLOBAL', toolName: 'confluence' });
       const first: Page = await gql<Page>(LIST, { first: 2 });
       expect(first.toolHealths.edges.map((e) => e.node.toolName)).toEqual(['confluence', 'jira']);
       expect(first.toolHealths.pageInfo.hasNextPage).toBe(false);
@@ -123,11 +123,11 @@ describe('GraphQL queries', () => {
 
     describe('filters', () => {
       beforeEach(async () => {
-        await markUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
-        await markIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' });
+        await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+        await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' });
         await setCooldown({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'confluence', errorSignature: 'http-429', classification: 'INTERMITTENT', durationMs: 3_600_000 });
         await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' });
-        await markUnavailable({ scope: 'PROJECT', scopeId: 'p-2', toolName: 'jira' });
+        await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-2', toolName: 'jira' });
         t.clock.advance(10 * 60_000); // alice's 5-minute USER_INPUT cooldown is over, the 1 h one runs
       });
 
@@ -167,9 +167,9 @@ describe('GraphQL queries', () => {
     }`;
 
     it('gives the narrowest live problem with the reason trace', async () => {
-      await markUnavailable({ scope: 'GLOBAL', toolName: 'jira', source: 'probe' });
+      await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira', source: 'probe' });
       t.clock.advance(60_000);
-      await markIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', source: 'probe', expectedRecoveryAt: '2026-05-23T15:00:00.000Z' });
+      await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', source: 'probe', expectedRecoveryAt: '2026-05-23T15:00:00.000Z' });
       const data = await gql(EFFECTIVE, { toolName: 'jira', context: { userId: 'alice', projectId: 'p-1' } });
       expect(data.effectiveHealth).toEqual({
         toolName: 'jira',
@@ -190,7 +190,7 @@ describe('GraphQL queries', () => {
     });
 
     it('reads RETESTING once the expected recovery has come, and the default OK with no entry', async () => {
-      await markUnavailable({ scope: 'GLOBAL', toolName: 'jira', expectedRecoveryAt: '2026-05-23T14:30:00.000Z' });
+      await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira', expectedRecoveryAt: '2026-05-23T14:30:00.000Z' });
       t.clock.set('2026-05-23T14:31:00.000Z');
       const retesting = await gql(EFFECTIVE, { toolName: 'jira' });
       expect(retesting.effectiveHealth).toMatchObject({ status: 'DOWN', retesting: true, reason: 'RETESTING', trace: { reason: 'RETESTING' } });
@@ -202,7 +202,7 @@ describe('GraphQL queries', () => {
     });
 
     it('shows a pin winning over a wider DOWN (D4b)', async () => {
-      await markUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+      await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
       await admin('mutation { pinToolHealth(input: {scope: TENANT, scopeId: "t-1", toolName: "jira", status: OK, until: "2026-05-24T00:00:00Z", reason: "own backend"}) { id } }');
       const data = await gql(EFFECTIVE, { toolName: 'jira', context: { tenantId: 't-1' } });
       expect(data.effectiveHealth).toMatchObject({
@@ -214,11 +214,11 @@ describe('GraphQL queries', () => {
   });
 
   it('toolOverview counts a tool\'s entries by status and by scope', async () => {
-    await markUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
-    await markUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' });
-    await markIntermittent({ scope: 'PROJECT', scopeId: 'p-2', toolName: 'jira' });
+    await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+    await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' });
+    await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-2', toolName: 'jira' });
     await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' });
-    await markUnavailable({ scope: 'GLOBAL', toolName: 'confluence' });
+    await markToolUnavailable({ scope: 'GLOBAL', toolName: 'confluence' });
     const data = await gql(`{ toolOverview(toolName: "jira") { toolName total byStatus { status count } byScope { scope total byStatus { status count } } } }`);
     const z = (ok: number, degraded: number, down: number) => [
       { status: 'OK', count: ok },
@@ -239,7 +239,7 @@ describe('GraphQL queries', () => {
     });
   });
 
-  it('cooldownsDueForSweep lists entries expired longer than the grace period, and runSweep removes them', async () => {
+  it('cooldownsDueForSweep lists entries expired longer than the grace period, and sweepCooldowns removes them', async () => {
     await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' });
     await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' });
     const DUE = '{ cooldownsDueForSweep(limit: 10) { toolHealth { id } cooldowns { errorSignature nextSpawnAllowedAt } } }';
@@ -248,15 +248,15 @@ describe('GraphQL queries', () => {
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([
       { toolHealth: { id: 'USER|alice|jira' }, cooldowns: [{ errorSignature: 'http-400', nextSpawnAllowedAt: '2026-05-23T14:05:00.000Z' }] },
     ]);
-    expect((await admin('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 1, removed: 1 });
+    expect((await admin('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 1, removed: 1 });
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([]);
     const left = await gql('{ toolHealth(scope: USER, scopeId: "alice", toolName: "jira") { cooldowns { errorSignature } } }');
     expect(left.toolHealth.cooldowns).toEqual([{ errorSignature: 'http-403' }]);
   });
 
   it('dueForProbe lists DOWN entries without an estimate nobody has checked for a while (D11)', async () => {
-    await markUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
-    await markUnavailable({ scope: 'GLOBAL', toolName: 'confluence', expectedRecoveryAt: '2026-05-23T18:00:00.000Z' });
+    await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+    await markToolUnavailable({ scope: 'GLOBAL', toolName: 'confluence', expectedRecoveryAt: '2026-05-23T18:00:00.000Z' });
     const DUE = '{ dueForProbe(limit: 10) { id status lastCheckedAt } }';
     expect((await gql(DUE)).dueForProbe).toEqual([]);
     t.clock.advance(31 * 60_000);
@@ -277,7 +277,7 @@ describe('GraphQL queries', () => {
         pageInfo { hasNextPage endCursor }
       }
     }`;
-    await markUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+    await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
     t.clock.advance(1000);
     await setCooldown({ scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-502', classification: 'INTERMITTENT' });
     t.clock.advance(1000);

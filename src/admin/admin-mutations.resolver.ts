@@ -5,7 +5,7 @@ import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { AdminWriteService } from './admin-write.service';
 import { PinToolHealthInput, PurgeToolHealthInput, SetTenantHistoryLimitInput } from './inputs/admin.input';
-import { ClearCooldownInput, SetCooldownInput } from './inputs/cooldown.input';
+import { ChangeCooldownWindowInput, ClearCooldownInput, SetCooldownInput } from './inputs/cooldown.input';
 import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.input';
 import { HealthKeyInput } from './inputs/health-key.input';
 import { MarkAvailableInput, MarkIntermittentInput, MarkUnavailableInput } from './inputs/system-write.input';
@@ -24,68 +24,95 @@ import { ToolHealthModel } from './models/tool-health.model';
 export class AdminMutationsResolver {
   constructor(private readonly writes: AdminWriteService) {}
 
-  @Mutation(() => ToolHealthModel, { description: '§7 system write: DOWN with a dispatch code.' })
-  markUnavailable(@Args('input') input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { description: 'Mark a tool DOWN at one scope, with what the dispatch saw.' })
+  markToolUnavailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.markUnavailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: '§7 system write: DEGRADED.' })
-  markIntermittent(@Args('input') input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolUnavailable.', description: 'The former name of markToolUnavailable.' })
+  markUnavailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markUnavailable(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Mark a tool DEGRADED (works now and then) at one scope.' })
+  markToolIntermittent(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.markIntermittent(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: '§7 system write: OK again. NOT_FOUND when nothing is stored.' })
-  markAvailable(@Args('input') input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolIntermittent.', description: 'The former name of markToolIntermittent.' })
+  markIntermittent(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markIntermittent(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Mark a tool OK again at one scope. NOT_FOUND when nothing is stored.' })
+  markToolAvailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.markAvailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Set or escalate the cooldown of one error signature (§6, D9).' })
-  setCooldown(@Args('input') input: SetCooldownInput): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolAvailable.', description: 'The former name of markToolAvailable.' })
+  markAvailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+    return this.writes.markAvailable(input, by);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Start or renew the cooldown of one error signature; a repeated cooldown climbs its classification\'s ladder.' })
+  setCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: SetCooldownInput): Promise<ToolHealthModel> {
     return this.writes.setCooldown(input);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Forget one cooldown (signature, userId) entirely. NOT_FOUND when there is none.' })
-  clearCooldown(@Args('input') input: ClearCooldownInput): Promise<ToolHealthModel> {
+  clearCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: ClearCooldownInput): Promise<ToolHealthModel> {
     return this.writes.clearCooldown(input);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'A diagnosis verdict, applied per D11.' })
-  recordDiagnosis(@Args('input') input: RecordDiagnosisInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, {
+    description: "Give one cooldown a new window without restarting it: a running cooldown ends at its start plus the new window (or at once, if that has passed); later repetitions climb from it. NOT_FOUND when there is no such cooldown.",
+  })
+  changeCooldownWindow(@Args('input', { description: 'Which cooldown, and its new window.' }) input: ChangeCooldownWindowInput): Promise<ToolHealthModel> {
+    return this.writes.changeCooldownWindow(input);
+  }
+
+  @Mutation(() => ToolHealthModel, { description: 'Record a diagnosis verdict on an entry.' })
+  recordDiagnosis(@Args('input', { description: 'What to write, and to which entry.' }) input: RecordDiagnosisInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.recordDiagnosis(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'tool_health_clear: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored.' })
-  clearToolHealth(@Args('input') input: ClearToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  clearToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: ClearToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.clearToolHealth(input, by);
   }
 
-  @Mutation(() => SweepResultModel, { description: 'Run the cooldown sweep now (D9).' })
+  @Mutation(() => SweepResultModel, { description: 'Delete now, everywhere, the cooldowns that expired longer than the grace period ago (as the periodic sweep does).' })
+  sweepCooldowns(): Promise<SweepResultModel> {
+    return this.writes.runSweep();
+  }
+
+  @Mutation(() => SweepResultModel, { deprecationReason: 'Use sweepCooldowns.', description: 'The former name of sweepCooldowns.' })
   runSweep(): Promise<SweepResultModel> {
     return this.writes.runSweep();
   }
 
-  @Mutation(() => TenantSettingsModel, { description: "Set (or with null reset) a tenant's history limit (D12)." })
-  setTenantHistoryLimit(@Args('input') input: SetTenantHistoryLimitInput, @CurrentPrincipal() by: Principal): Promise<TenantSettingsModel> {
+  @Mutation(() => TenantSettingsModel, { description: "Set (or with null reset) how many history items a tenant's entries keep." })
+  setTenantHistoryLimit(@Args('input', { description: 'What to write, and to which entry.' }) input: SetTenantHistoryLimitInput, @CurrentPrincipal() by: Principal): Promise<TenantSettingsModel> {
     return this.writes.setTenantHistoryLimit(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Pin an entry OK or DOWN until an instant (D4b); creates the entry if needed.' })
-  pinToolHealth(@Args('input') input: PinToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { description: 'Pin an entry OK or DOWN until an instant; creates the entry if needed.' })
+  pinToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: PinToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.pin(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Lift the pin of an entry (D4b). NOT_FOUND when it has none.' })
-  unpinToolHealth(@Args('input') input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { description: 'Lift the pin of an entry. NOT_FOUND when it has none.' })
+  unpinToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.unpin(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Hard delete of one document (D14); returns what was deleted. NOT_FOUND when absent.' })
-  deleteToolHealth(@Args('input') input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, { description: 'Delete one entry for good; returns what was deleted. NOT_FOUND when absent.' })
+  deleteToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
     return this.writes.delete(input, by);
   }
 
-  @Mutation(() => PurgeResultModel, { description: 'Bulk hard delete (D14): documents of a scope not updated since `olderThan`, one capped batch; pins in force are kept.' })
-  purgeToolHealth(@Args('input') input: PurgeToolHealthInput, @CurrentPrincipal() by: Principal): Promise<PurgeResultModel> {
+  @Mutation(() => PurgeResultModel, { description: 'Delete for good the entries of a scope not written since `olderThan`, one capped batch; pinned entries are kept.' })
+  purgeToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: PurgeToolHealthInput, @CurrentPrincipal() by: Principal): Promise<PurgeResultModel> {
     return this.writes.purge(input, by);
   }
 }

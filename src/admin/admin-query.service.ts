@@ -50,7 +50,12 @@ export class AdminQueryService {
     const edges = page.map((node) => ({ cursor: toolHealthCursor(node.id), node }));
     return {
       edges,
-      pageInfo: { hasNextPage: docs.length > args.first, endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : (args.after ?? null) },
+      pageInfo: {
+        hasNextPage: docs.length > args.first,
+        hasPreviousPage: Boolean(args.after),
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : (args.after ?? null),
+      },
     };
   }
 
@@ -97,7 +102,12 @@ export class AdminQueryService {
     const edges = events.map((event) => ({ cursor: event.position, node: toHealthEventModel(event) }));
     return {
       edges,
-      pageInfo: { hasNextPage: page.events.length > args.first, endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : (after ?? null) },
+      pageInfo: {
+        hasNextPage: page.events.length > args.first,
+        hasPreviousPage: Boolean(after),
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : (after ?? null),
+      },
     };
   }
 

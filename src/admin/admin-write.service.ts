@@ -15,7 +15,7 @@ import { HealthStore } from '../store/health-store.service';
 import { TenantSettingsService } from '../tenants/tenant-settings.service';
 import { adminActor, nullsAbsent } from './admin-actor';
 import { PinToolHealthInput, PurgeToolHealthInput, SetTenantHistoryLimitInput } from './inputs/admin.input';
-import { SetCooldownInput, ClearCooldownInput } from './inputs/cooldown.input';
+import { SetCooldownInput, ClearCooldownInput, ChangeCooldownWindowInput } from './inputs/cooldown.input';
 import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.input';
 import { HealthKeyInput } from './inputs/health-key.input';
 import { MarkAvailableInput, MarkIntermittentInput, MarkUnavailableInput } from './inputs/system-write.input';
@@ -62,6 +62,10 @@ export class AdminWriteService {
 
   clearCooldown(input: ClearCooldownInput): Promise<ToolHealthDocument> {
     return this.cooldowns.clearCooldown(nullsAbsent(input));
+  }
+
+  changeCooldownWindow(input: ChangeCooldownWindowInput): Promise<ToolHealthDocument> {
+    return this.cooldowns.changeCooldownWindow(nullsAbsent(input));
   }
 
   async recordDiagnosis(input: RecordDiagnosisInput, by: Principal): Promise<ToolHealthDocument> {

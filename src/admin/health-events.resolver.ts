@@ -11,7 +11,7 @@ import { HealthEventConnection, HealthEventModel } from './models/health-event.m
 export class HealthEventsResolver {
   constructor(private readonly queries: AdminQueryService) {}
 
-  @Query(() => HealthEventConnection, { description: 'Outbox events after a cursor, oldest first (D13).' })
+  @Query(() => HealthEventConnection, { description: 'Events after a cursor, oldest first.' })
   healthEvents(@Args() args: HealthEventsArgs): Promise<HealthEventConnection> {
     return this.queries.healthEvents(args);
   }

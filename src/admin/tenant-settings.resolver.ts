@@ -11,7 +11,7 @@ import { TenantSettingsModel } from './models/tenant-settings.model';
 export class TenantSettingsResolver {
   constructor(private readonly queries: AdminQueryService) {}
 
-  @Query(() => TenantSettingsModel, { description: "A tenant's settings (history limit, D12)." })
+  @Query(() => TenantSettingsModel, { description: "A tenant's settings (its history limit)." })
   tenantSettings(@Args() args: TenantIdArgs): Promise<TenantSettingsModel> {
     return this.queries.tenantSettingsOf(args.tenantId);
   }

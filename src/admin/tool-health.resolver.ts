@@ -26,7 +26,7 @@ export class ToolHealthResolver {
     return this.queries.toolHealths(args);
   }
 
-  @Query(() => EffectiveHealthModel, { description: 'The effective status of a tool for a context (§4) with the reason trace.' })
+  @Query(() => EffectiveHealthModel, { description: 'The effective status of a tool for a caller\'s context, with the reason.' })
   effectiveHealth(@Args() args: EffectiveHealthArgs): Promise<EffectiveHealthModel> {
     return this.queries.effectiveHealth(args.toolName, args.context);
   }
@@ -36,12 +36,12 @@ export class ToolHealthResolver {
     return this.queries.toolOverview(args.toolName);
   }
 
-  @Query(() => [SweepCandidateModel], { description: 'Documents holding cooldown entries the next sweep deletes (D9).' })
+  @Query(() => [SweepCandidateModel], { description: 'Entries holding cooldowns that the next sweep deletes.' })
   cooldownsDueForSweep(@Args() args: LimitArgs): Promise<SweepCandidateModel[]> {
     return this.queries.cooldownsDueForSweep(args.limit);
   }
 
-  @Query(() => [ToolHealthModel], { description: 'DOWN entries without an expected recovery nobody has checked for a while (D11).' })
+  @Query(() => [ToolHealthModel], { description: 'DOWN entries without an expected recovery time that nobody has checked for a while: the tools to probe.' })
   dueForProbe(@Args() args: LimitArgs): Promise<ToolHealthModel[]> {
     return this.queries.dueForProbe(args.limit);
   }

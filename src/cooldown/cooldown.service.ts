@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { ToolHealthClassification } from '../domain/classification';
 import { applyCooldown, assertFailureClassification, removeCooldown } from '../domain/cooldown-policy';
 import { isDueForProbe, sweepCooldowns } from '../domain/cooldown-sweep';
+import { changeCooldownWindow } from '../domain/cooldown-window';
 import { DomainError } from '../domain/domain-error';
 import { newDocument } from '../domain/health-entry';
 import { validateKey, tenantOf } from '../domain/health-key';
@@ -11,7 +12,7 @@ import { cooldownOwner } from '../domain/scope-of-evidence';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { HealthStore } from '../store/health-store.service';
-import { ClearCooldownDto, SetCooldownDto, SweepResultView } from './dto/cooldown.dto';
+import { ChangeCooldownWindowDto, ClearCooldownDto, SetCooldownDto, SweepResultView } from './dto/cooldown.dto';
 
 const SWEEP_BATCH = 500;
 
@@ -54,6 +55,17 @@ export class CooldownService {
       throw DomainError.notFound(`no cooldown ${dto.errorSignature} for user ${dto.userId ?? '(scope-wide)'} on that entry`);
     }
     return result.after;
+  }
+
+  /** P85: a new window for one cooldown, without restarting it; NOT_FOUND when there is no such cooldown. */
+  async changeCooldownWindow(dto: ChangeCooldownWindowDto): Promise<ToolHealthDocument> {
+    const key = validateKey(dto);
+    const missing = () => DomainError.notFound(`no cooldown ${dto.errorSignature} for user ${dto.userId ?? '(scope-wide)'} on that entry`);
+    const result = await this.store.write(key, null, (env) => (current) => {
+      if (!current) throw missing();
+      return changeCooldownWindow(current, { errorSignature: dto.errorSignature, userId: dto.userId ?? null, windowMs: dto.windowMs, now: env.now });
+    });
+    return result.after!;
   }
 
   /** D9: delete entries expired longer than the grace period, in batches, until none are left. */

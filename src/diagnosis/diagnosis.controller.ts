@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { ToolHealthView } from '../common/dto/tool-health.view';
-import { AGRAJAG_TOOLS } from './agrajag-tools';
+import { AGRAJAG_TOOLS, AgrajagToolName } from './agrajag-tools';
 import { DiagnosisService } from './diagnosis.service';
 import { AgrajagToolResultView, AgrajagToolView, InvokeAgrajagToolDto, RecordDiagnosisDto } from './dto/diagnosis.dto';
+import { ApiContract } from '../errors/openapi-errors';
 
 /** The diagnosis engine's write path (§7 third row), gated by the tool-health-writer role (§8). */
 @ApiTags('diagnosis (Agrajag)')
@@ -20,12 +21,14 @@ export class DiagnosisController {
   @Post('diagnoses')
   @HttpCode(200)
   @ApiOkResponse({ type: ToolHealthView })
+  @ApiContract('recordDiagnosis', 'Record a diagnosis verdict', 'The diagnosis engine records what it found about a tool at one scope: its classification, a note, and optionally the expected recovery time, an error signature to cool down and its window. Returns the stored entry.')
   recordDiagnosis(@Body() dto: RecordDiagnosisDto): Promise<ToolHealthView | null> {
     return this.service.recordDiagnosis(dto);
   }
 
   @Get('agrajag/tools')
   @ApiOkResponse({ type: [AgrajagToolView] })
+  @ApiContract('listAgrajagTools', 'List the diagnosis engine\'s tools', 'The four tools the Agrajag diagnosis engine uses to write its verdicts, each with a description for the LLM and the JSON Schema of its arguments.')
   listTools(): readonly AgrajagToolView[] {
     return AGRAJAG_TOOLS;
   }
@@ -33,6 +36,8 @@ export class DiagnosisController {
   @Post('agrajag/tools/:name/invoke')
   @HttpCode(200)
   @ApiOkResponse({ type: AgrajagToolResultView })
+  @ApiContract('invokeAgrajagTool', 'Call one of the diagnosis engine\'s tools', 'Runs one Agrajag tool with its arguments (validated against the tool\'s schema, see the AgrajagArguments components) and answers a short sentence for the LLM and the entry written. 404 for an unknown tool name.')
+  @ApiParam({ name: 'name', enum: AgrajagToolName, enumName: 'AgrajagToolName', description: 'The tool to call.', example: AgrajagToolName.SET_UNAVAILABLE })
   invoke(@Param('name') name: string, @Body() dto: InvokeAgrajagToolDto, @CurrentPrincipal() principal: Principal): Promise<AgrajagToolResultView> {
     return this.service.invokeTool(name, dto.arguments, dto.by ?? `key:${principal.name}`);
   }

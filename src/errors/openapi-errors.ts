@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DomainErrorCode } from '../domain/domain-error';
 import { HTTP_STATUS_OF } from './error-codes';
@@ -5,60 +7,139 @@ import { HTTP_STATUS_OF } from './error-codes';
 const ERROR_BODY = 'ErrorBody';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
-const DESCRIPTION: Record<DomainErrorCode, string> = {
-  [DomainErrorCode.INVALID_ARGUMENT]: 'Invalid input (the message and `field` name the field); nothing was written.',
-  [DomainErrorCode.UNAUTHENTICATED]: 'No API key, or an unknown one (header x-api-key).',
-  [DomainErrorCode.FORBIDDEN]: "The key's roles do not allow this operation (D17).",
-  [DomainErrorCode.NOT_FOUND]: 'Nothing stored under that key, or no such resource.',
-  [DomainErrorCode.CONFLICT]: 'Too many concurrent writes to one entry, or an entry is full; retry.',
-  [DomainErrorCode.UNAVAILABLE]: 'The database is unavailable or the service is shutting down; retry shortly.',
-  [DomainErrorCode.PAYLOAD_TOO_LARGE]: 'The request body is larger than the limit (BODY_LIMIT_BYTES).',
-  [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body is not `application/json` in UTF-8.',
-};
-
-/** D3a tool names may contain `/`; in a path segment it must be percent-encoded (P66). */
-export const TOOL_NAME_IN_PATH = 'The tool name (D3a: [A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`).';
-
-/** Only an operation that takes a body can answer these (P63). */
-const BODY_ONLY = new Set<DomainErrorCode>([DomainErrorCode.PAYLOAD_TOO_LARGE, DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]);
+const { INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } = DomainErrorCode;
 
 /**
- * Documents the error answers of the one error mapping (HttpExceptionFilter → ErrorBody) on every
- * operation, so the OpenAPI document lists every status the service can send: each operation may
- * answer 503 (database away; Fastify while closing), and each operation behind an API key also
- * 400, 401, 403, 404 and 409. An operation's own declaration of a status wins. Mutates and
- * returns the document.
+ * The one place that says which error answers each REST operation can give (P82). The OpenAPI
+ * document is built from it and test/contract-openapi.e2e-spec.ts checks the served document
+ * against it. A code is listed for an operation only when it is reachable there:
+ * - INVALID_ARGUMENT (400): the operation takes a body, a query or a path parameter (every POST
+ *   and PUT: a malformed, oversized or non-JSON body is a 400 too);
+ * - UNAUTHENTICATED (401) and FORBIDDEN (403): the operation needs an API key, and every such
+ *   operation is restricted to some roles;
+ * - NOT_FOUND (404): the operation answers about one existing thing and says so when it is
+ *   missing (an entry, a cooldown, an Agrajag tool by name); lookups answer OK by default instead;
+ * - CONFLICT (409): the operation writes a tool-health entry (optimistic writes that lost too many
+ *   races, or an entry already holding the most cooldowns it can);
+ * - UNAVAILABLE (503): every operation (the database is away, or the service is shutting down);
+ * - PAYLOAD_TOO_LARGE (413) and UNSUPPORTED_MEDIA_TYPE (415): added to every operation that takes
+ *   a body (P63: the body parser refuses a body over the limit, or one that is not UTF-8 JSON).
+ * Key it by the operationId given with @ApiContract; an operation missing here fails the contract test.
+ */
+export const OPERATION_ERRORS = {
+  checkLiveness: [UNAVAILABLE],
+  checkReadiness: [UNAVAILABLE],
+  markToolUnavailable: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  markToolIntermittent: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  markToolAvailable: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  reportClientDisconnected: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  reportClientReconnected: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  getHealthEntry: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  lookupAvailability: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  lookupAvailabilityBatch: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  getTenantSettings: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  setTenantHistoryLimit: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  reportSuccess: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  reportFailure: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  setCooldown: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  changeCooldownWindow: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  clearCooldown: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  sweepCooldowns: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  listToolsDueForProbe: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  recordDiagnosis: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, CONFLICT, UNAVAILABLE],
+  listAgrajagTools: [UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  invokeAgrajagTool: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  readEvents: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  annotateManifest: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  explainTool: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  scrapeMetrics: [UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  scheduleMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  listMaintenanceWindows: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  changeMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  cancelMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+} as const satisfies Record<string, readonly DomainErrorCode[]>;
+
+export type OperationId = keyof typeof OPERATION_ERRORS;
+
+/** operationId, summary and description of one REST operation; the id keys OPERATION_ERRORS. */
+export function ApiContract(operationId: OperationId, summary: string, description: string): MethodDecorator {
+  return applyDecorators(ApiOperation({ operationId, summary, description }));
+}
+
+const DESCRIPTION: Record<DomainErrorCode, string> = {
+  [INVALID_ARGUMENT]: 'Invalid input: the message and `field` name the field. Nothing was written.',
+  [UNAUTHENTICATED]: 'No API key, or an unknown one (header x-api-key).',
+  [FORBIDDEN]: "The key's roles do not allow this operation.",
+  [NOT_FOUND]: 'Nothing is stored under that key, or there is no such resource.',
+  [CONFLICT]: 'Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry.',
+  [UNAVAILABLE]: 'The database is unavailable or the service is shutting down; retry shortly.',
+  [PAYLOAD_TOO_LARGE]: 'The request body is larger than the limit (BODY_LIMIT_BYTES).',
+  [UNSUPPORTED_MEDIA_TYPE]: 'The body is not `application/json` in UTF-8.',
+};
+
+/** One realistic answer per code, as the service sends it. */
+const EXAMPLE: Record<DomainErrorCode, { statusCode: number; error: DomainErrorCode; message: string; field?: string }> = {
+  [INVALID_ARGUMENT]: { statusCode: 400, error: INVALID_ARGUMENT, message: 'scopeId: must be null for GLOBAL', field: 'scopeId' },
+  [UNAUTHENTICATED]: { statusCode: 401, error: UNAUTHENTICATED, message: 'an API key is required (header x-api-key)' },
+  [FORBIDDEN]: { statusCode: 403, error: FORBIDDEN, message: 'key "reader" lacks a role for this operation (needs one of: dispatcher, admin)' },
+  [NOT_FOUND]: { statusCode: 404, error: NOT_FOUND, message: 'no health entry for PROJECT p-1 jira_search' },
+  [CONFLICT]: { statusCode: 409, error: CONFLICT, message: 'too many concurrent writes to PROJECT:p-1:jira_search; retry' },
+  [UNAVAILABLE]: { statusCode: 503, error: UNAVAILABLE, message: 'the database is unavailable; retry shortly' },
+  [PAYLOAD_TOO_LARGE]: { statusCode: 413, error: PAYLOAD_TOO_LARGE, message: 'body: request body is too large', field: 'body' },
+  [UNSUPPORTED_MEDIA_TYPE]: { statusCode: 415, error: UNSUPPORTED_MEDIA_TYPE, message: 'content-type: must be application/json', field: 'content-type' },
+};
+
+/** Tool names may contain `/`; in a path segment it must be percent-encoded (P66). */
+export const TOOL_NAME_IN_PATH = 'The tool name ([A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`).';
+
+/** Only an operation that takes a body can answer these (P63). */
+const BODY_ONLY: readonly DomainErrorCode[] = [PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE];
+
+/** The error codes an operation documents: its row of OPERATION_ERRORS, plus 413/415 when it takes a body. */
+export function documentedErrorCodes(operationId: OperationId, takesBody: boolean): readonly DomainErrorCode[] {
+  return takesBody ? [...OPERATION_ERRORS[operationId], ...BODY_ONLY] : OPERATION_ERRORS[operationId];
+}
+
+function isOperationId(id: string | undefined): id is OperationId {
+  return id !== undefined && Object.prototype.hasOwnProperty.call(OPERATION_ERRORS, id);
+}
+
+/**
+ * Adds ErrorBody and, on every operation, one response per error code OPERATION_ERRORS lists for
+ * it (with that code's example). An operation's own declaration of a status wins. An operation
+ * not listed (a route added without @ApiContract) gets every code, so the document never hides an
+ * answer; the contract test then names it. Mutates and returns the document.
  */
 export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
   document.components ??= {};
   document.components.schemas ??= {};
   document.components.schemas[ERROR_BODY] ??= {
     type: 'object',
+    description: 'Every error answer of the REST API.',
     required: ['statusCode', 'error', 'message'],
     properties: {
-      statusCode: { type: 'integer', example: 400 },
-      error: { type: 'string', enum: Object.values(DomainErrorCode), example: DomainErrorCode.INVALID_ARGUMENT },
-      message: { type: 'string', example: 'scopeId: must be null for GLOBAL' },
+      statusCode: { type: 'integer', description: 'The HTTP status, repeated.', example: 400 },
+      error: { type: 'string', enum: Object.values(DomainErrorCode), description: 'What went wrong, as a stable code.', example: INVALID_ARGUMENT },
+      message: { type: 'string', description: 'What went wrong, in words.', example: 'scopeId: must be null for GLOBAL' },
       field: { type: 'string', description: 'The request field the error is about, when there is one.', example: 'scopeId' },
     },
   };
-  const everywhere = [DomainErrorCode.UNAVAILABLE];
-  const secured = Object.values(DomainErrorCode);
   for (const item of Object.values(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const isSecured = (operation.security ?? document.security ?? []).length > 0;
+      const codes = isOperationId(operation.operationId)
+        ? documentedErrorCodes(operation.operationId, operation.requestBody !== undefined)
+        : Object.values(DomainErrorCode);
       for (const parameter of (operation.parameters ?? []) as { in?: string; name?: string; description?: string }[]) {
         if (parameter.in === 'path' && parameter.name === 'toolName') parameter.description ??= TOOL_NAME_IN_PATH;
       }
       operation.responses ??= {};
-      for (const code of isSecured ? secured : everywhere) {
-        if (BODY_ONLY.has(code) && !operation.requestBody) continue;
+      for (const code of codes) {
         const status = String(HTTP_STATUS_OF[code]);
         operation.responses[status] ??= {
           description: DESCRIPTION[code],
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_BODY}` } } },
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_BODY}` }, example: EXAMPLE[code] } },
         };
       }
     }

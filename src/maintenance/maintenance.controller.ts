@@ -5,6 +5,7 @@ import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { Clock } from '../common/clock';
+import { ApiContract } from '../errors/openapi-errors';
 import { ChangeMaintenanceDto, ListMaintenanceQueryDto, MaintenanceWindowView, ScheduleMaintenanceDto, toMaintenanceWindowView } from './dto/maintenance.dto';
 import { MaintenanceService } from './maintenance.service';
 
@@ -20,6 +21,11 @@ export class MaintenanceController {
 
   @Post()
   @Roles(Role.ADMIN)
+  @ApiContract(
+    'scheduleMaintenance',
+    'Schedule a maintenance window',
+    'Announces a planned outage of one tool at one scope: while it is in force the tool reads DOWN until its end, the manifest says "under maintenance — expected back at HH:MM", and failure reports never start a diagnosis. Before it starts, lookups and the manifest show it coming. Admin only.',
+  )
   @ApiCreatedResponse({ type: MaintenanceWindowView })
   async schedule(@Body() dto: ScheduleMaintenanceDto, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.schedule(dto, principal), this.clock.now());
@@ -27,6 +33,7 @@ export class MaintenanceController {
 
   @Get()
   @Roles(Role.AUDIT_READER)
+  @ApiContract('listMaintenanceWindows', 'List maintenance windows', 'The scheduled, running and past windows, filtered by tool, scope or phase.')
   @ApiOkResponse({ type: [MaintenanceWindowView] })
   async list(@Query() query: ListMaintenanceQueryDto): Promise<MaintenanceWindowView[]> {
     const now = this.clock.now();
@@ -35,6 +42,7 @@ export class MaintenanceController {
 
   @Patch(':id')
   @Roles(Role.ADMIN)
+  @ApiContract('changeMaintenance', 'Change a maintenance window', 'Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.')
   @ApiOkResponse({ type: MaintenanceWindowView })
   async change(@Param('id') id: string, @Body() dto: ChangeMaintenanceDto, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.change(id, dto, principal), this.clock.now());
@@ -43,6 +51,7 @@ export class MaintenanceController {
   @Delete(':id')
   @HttpCode(200)
   @Roles(Role.ADMIN)
+  @ApiContract('cancelMaintenance', 'Cancel a maintenance window', 'Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.')
   @ApiOkResponse({ type: MaintenanceWindowView, description: 'the cancelled window' })
   async cancel(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, principal), this.clock.now());

@@ -5,37 +5,37 @@ import { Scope } from '../admin/models/enums.registration';
 import { IsId } from '../common/dto/health-key.dto';
 import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase } from '../domain/maintenance-window';
 
-registerEnumType(MaintenancePhase, { name: 'MaintenancePhase', description: 'Where a maintenance window stands (issue 16).' });
+registerEnumType(MaintenancePhase, { name: 'MaintenancePhase', description: 'Where a maintenance window stands .' });
 
-@ObjectType('MaintenanceWindow', { description: 'A planned outage of one tool at one key (issue 16).' })
+@ObjectType('MaintenanceWindow', { description: 'A planned outage of one tool at one key .' })
 export class MaintenanceWindowModel {
-  @Field(() => ID) id: string;
-  @Field(() => Scope) scope: Scope;
-  @Field(() => String, { nullable: true }) scopeId: string | null;
-  @Field() toolName: string;
-  @Field() from: Date;
-  @Field() until: Date;
-  @Field() reason: string;
+  @Field(() => ID, { description: "The window's id." }) id: string;
+  @Field(() => Scope, { description: 'The scope of the key the window applies to.' }) scope: Scope;
+  @Field(() => String, { nullable: true, description: 'The scope id; null for GLOBAL.' }) scopeId: string | null;
+  @Field({ description: 'The tool under maintenance.' }) toolName: string;
+  @Field({ description: 'When the window begins.' }) from: Date;
+  @Field({ description: 'When the tool is expected back.' }) until: Date;
+  @Field({ description: 'Why the tool is under maintenance, in words an LLM may read.' }) reason: string;
   @Field({ description: '"admin:<key name>" of the last change' }) by: string;
-  @Field(() => MaintenancePhase) phase: MaintenancePhase;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
-  @Field(() => Date, { nullable: true }) cancelledAt: Date | null;
-  @Field(() => String, { nullable: true }) cancelledBy: string | null;
+  @Field(() => MaintenancePhase, { description: 'Coming, in force, over or cancelled, at the time of the answer.' }) phase: MaintenancePhase;
+  @Field({ description: 'When the window was scheduled.' }) createdAt: Date;
+  @Field({ description: 'When the window last changed.' }) updatedAt: Date;
+  @Field(() => Date, { nullable: true, description: 'When the window was cancelled; null when it was not.' }) cancelledAt: Date | null;
+  @Field(() => String, { nullable: true, description: 'Who cancelled it; null when nobody did.' }) cancelledBy: string | null;
 }
 
 /** The payload of MAINTENANCE_STARTED / MAINTENANCE_ENDED events (P77). */
 @ObjectType('MaintenancePayload', { description: 'A maintenance window began or ended.' })
 export class MaintenancePayloadModel {
-  @Field(() => ID) windowId: string;
-  @Field() from: Date;
-  @Field() until: Date;
-  @Field() reason: string;
-  @Field() by: string;
+  @Field(() => ID, { description: 'The window.' }) windowId: string;
+  @Field({ description: 'When the window begins.' }) from: Date;
+  @Field({ description: 'When the tool is expected back.' }) until: Date;
+  @Field({ description: 'Why the tool is under maintenance, in words an LLM may read.' }) reason: string;
+  @Field({ description: 'The admin who scheduled or last changed it.' }) by: string;
   @Field(() => Date, { nullable: true, description: 'set when the end is a cancellation' }) cancelledAt: Date | null;
 }
 
-@InputType('ScheduleMaintenanceInput')
+@InputType('ScheduleMaintenanceInput', { description: 'A planned outage of one tool at one scope: from, until and why.' })
 export class ScheduleMaintenanceInput extends HealthKeyInput {
   @Field({ description: 'when the window begins' })
   @IsDate()
@@ -45,15 +45,15 @@ export class ScheduleMaintenanceInput extends HealthKeyInput {
   @IsDate()
   until: Date;
 
-  @Field()
+  @Field({ description: 'Why the tool is under maintenance, in words an LLM may read.' })
   @IsString()
   @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
   reason: string;
 }
 
-@InputType('ChangeMaintenanceInput')
+@InputType('ChangeMaintenanceInput', { description: 'What to change in a window that has not ended; absent fields stay as they are.' })
 export class ChangeMaintenanceInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The window to change.' })
   @IsId()
   id: string;
 
@@ -62,31 +62,31 @@ export class ChangeMaintenanceInput {
   @IsDate()
   from?: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'A new end; unchanged when absent.' })
   @IsOptional()
   @IsDate()
   until?: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A new reason; unchanged when absent.' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
   reason?: string | null;
 }
 
-@InputType('MaintenanceWindowsFilter')
+@InputType('MaintenanceWindowsFilter', { description: 'Which windows to list; every field optional.' })
 export class MaintenanceWindowsFilter {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only windows of this tool.' })
   @IsOptional()
   @IsId()
   toolName?: string | null;
 
-  @Field(() => Scope, { nullable: true })
+  @Field(() => Scope, { nullable: true, description: 'Only windows at this scope.' })
   @IsOptional()
   @IsEnum(Scope)
   scope?: Scope | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only windows of this scope id.' })
   @IsOptional()
   @IsId()
   scopeId?: string | null;
@@ -95,16 +95,16 @@ export class MaintenanceWindowsFilter {
   @IsBoolean()
   includeEnded: boolean;
 
-  @Field(() => Int, { defaultValue: 100 })
+  @Field(() => Int, { defaultValue: 100, description: 'How many windows at most.' })
   @IsInt()
   @Min(1)
   @Max(500)
   first: number;
 }
 
-/** What a lookup says about maintenance: the window in force and the next one coming (issue 16). */
-@ObjectType('MaintenanceSummary')
+/** What a lookup says about maintenance: the window in force and the next one coming . */
+@ObjectType('MaintenanceSummary', { description: 'What a lookup says about maintenance: the window in force and the next one coming.' })
 export class MaintenanceSummaryModel {
-  @Field(() => MaintenanceWindowModel, { nullable: true }) inForce: MaintenanceWindowModel | null;
+  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'The window in force now; null when none is.' }) inForce: MaintenanceWindowModel | null;
   @Field(() => MaintenanceWindowModel, { nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' }) upcoming: MaintenanceWindowModel | null;
 }

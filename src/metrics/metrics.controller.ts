@@ -1,8 +1,9 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { MetricsService } from './metrics.service';
+import { ApiContract } from '../errors/openapi-errors';
 
 /** Prometheus scrape endpoint; needs a key with audit-reader (or admin), like every other read of state. */
 @ApiTags('ops')
@@ -13,9 +14,9 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Prometheus metrics: request latency per route, documents by scope and status, cooldown hits, diagnoses spawned vs avoided' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format 0.0.4', schema: { type: 'string' } })
+  @ApiContract('scrapeMetrics', 'Prometheus metrics', 'Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format.')
   async scrape(@Res({ passthrough: true }) reply: { header(name: string, value: string): unknown }): Promise<string> {
     const { contentType, body } = await this.metrics.render();
     reply.header('content-type', contentType);

@@ -1,11 +1,13 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { SetHistoryLimitDto, TenantSettingsView } from './dto/tenant-settings.dto';
 import { TenantSettingsService } from './tenant-settings.service';
+import { ApiContract } from '../errors/openapi-errors';
+import { ID_PATTERN } from '../domain/health-key';
 
 @ApiTags('tenant settings')
 @ApiSecurity('api-key')
@@ -16,6 +18,8 @@ export class TenantSettingsController {
   @Get()
   @Roles(Role.AUDIT_READER)
   @ApiOkResponse({ type: TenantSettingsView })
+  @ApiContract('getTenantSettings', 'Read a tenant\'s settings', 'The tenant\'s stored settings and the values writes use now (the setting, or the default when none is set).')
+  @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
   get(@Param('tenantId') tenantId: string): Promise<TenantSettingsView> {
     return this.service.get(tenantId);
   }
@@ -23,6 +27,8 @@ export class TenantSettingsController {
   @Put('history-limit')
   @Roles(Role.ADMIN)
   @ApiOkResponse({ type: TenantSettingsView })
+  @ApiContract('setTenantHistoryLimit', 'Set how much history a tenant keeps', 'How many history items each of the tenant\'s entries keeps; null goes back to the default. Applies to the next write of each entry.')
+  @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
   setHistoryLimit(
     @Param('tenantId') tenantId: string,
     @Body() dto: SetHistoryLimitDto,

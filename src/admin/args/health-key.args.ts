@@ -5,7 +5,7 @@ import { Scope } from '../models/enums.registration';
 
 @ArgsType()
 export class HealthKeyArgs {
-  @Field(() => Scope)
+  @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' })
   @IsEnum(Scope)
   scope: Scope;
 
@@ -14,7 +14,7 @@ export class HealthKeyArgs {
   @IsId()
   scopeId?: string | null;
 
-  @Field()
+  @Field({ description: 'The tool, e.g. "jira_search".' })
   @IsId()
   toolName: string;
 }

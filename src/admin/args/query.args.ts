@@ -9,7 +9,7 @@ export const PAGE_MAX = 500;
 
 @ArgsType()
 export class ToolHealthsArgs {
-  @Field(() => ToolHealthFilterInput, { nullable: true })
+  @Field(() => ToolHealthFilterInput, { nullable: true, description: 'Which entries to list; absent = all.' })
   @IsOptional()
   @ValidateNested()
   @Type(() => ToolHealthFilterInput)
@@ -30,14 +30,14 @@ export class ToolHealthsArgs {
 
 @ArgsType()
 export class ToolNameArgs {
-  @Field()
+  @Field({ description: 'The tool, e.g. "jira_search".' })
   @IsId()
   toolName: string;
 }
 
 @ArgsType()
 export class EffectiveHealthArgs extends ToolNameArgs {
-  @Field(() => CallContextInput, { nullable: true, description: 'absent levels are skipped (D6)' })
+  @Field(() => CallContextInput, { nullable: true, description: 'Who calls; absent levels are skipped.' })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextInput)
@@ -70,7 +70,7 @@ export class HealthEventsArgs {
 
 @ArgsType()
 export class TenantIdArgs {
-  @Field()
+  @Field({ description: 'The tenant (organisation).' })
   @IsId()
   tenantId: string;
 }

@@ -8,13 +8,13 @@ import { HealthKeyInput } from './health-key.input';
 export const PURGE_BATCH_DEFAULT = 1000;
 export const PURGE_BATCH_MAX = 5000;
 
-@InputType('SetTenantHistoryLimitInput')
+@InputType('SetTenantHistoryLimitInput', { description: 'A tenant and its new history limit.' })
 export class SetTenantHistoryLimitInput {
-  @Field()
+  @Field({ description: 'The tenant (organisation).' })
   @IsId()
   tenantId: string;
 
-  @Field(() => Int, { nullable: true, description: '1 … 1000; null = back to the default (D12)' })
+  @Field(() => Int, { nullable: true, description: 'History items each entry keeps, 1 … 1000; null = back to the default.' })
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsInt()
   @Min(1)
@@ -23,9 +23,9 @@ export class SetTenantHistoryLimitInput {
 }
 
 /** D4b: the pinned status wins over every wider entry until `until`. */
-@InputType('PinToolHealthInput')
+@InputType('PinToolHealthInput', { description: 'The entry to pin, the status to hold, until when and why.' })
 export class PinToolHealthInput extends HealthKeyInput {
-  @Field(() => PinStatus)
+  @Field(() => PinStatus, { description: 'The status to hold: OK or DOWN.' })
   @IsEnum(PinStatus)
   status: PinStatus;
 
@@ -33,21 +33,21 @@ export class PinToolHealthInput extends HealthKeyInput {
   @IsDate()
   until: Date;
 
-  @Field()
+  @Field({ description: 'Why you pin it; shown with the entry.' })
   @IsString()
   @MaxLength(MAX_PIN_REASON_LENGTH)
   reason: string;
 
-  @Field(() => String, { nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)' })
+  @Field(() => String, { nullable: true, description: 'The tenant the entry belongs to, for its history limit.' })
   @IsOptional()
   @IsId()
   tenantId?: string | null;
 }
 
 /** D14: bulk hard delete by scope and age, one capped batch per call. */
-@InputType('PurgeToolHealthInput')
+@InputType('PurgeToolHealthInput', { description: 'Which entries to delete: a scope and an instant.' })
 export class PurgeToolHealthInput {
-  @Field(() => Scope)
+  @Field(() => Scope, { description: 'Delete entries of this scope only.' })
   @IsEnum(Scope)
   scope: Scope;
 

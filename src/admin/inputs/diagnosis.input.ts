@@ -6,13 +6,13 @@ import { MAX_DURATION_MS } from './cooldown.input';
 import { HealthKeyInput } from './health-key.input';
 
 /** §7 third row: a verdict, applied per D11. */
-@InputType('RecordDiagnosisInput')
+@InputType('RecordDiagnosisInput', { description: 'The entry and the diagnosis verdict.' })
 export class RecordDiagnosisInput extends HealthKeyInput {
-  @Field(() => ToolHealthClassification)
+  @Field(() => ToolHealthClassification, { description: 'What kind of failure (or WORKING) the diagnosis found.' })
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What was observed, in words.' })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -23,17 +23,17 @@ export class RecordDiagnosisInput extends HealthKeyInput {
   @IsId()
   by?: string | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' })
   @IsOptional()
   @IsDate()
   expectedRecoveryAt?: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.' })
   @IsOptional()
   @IsId()
   userId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A stable name for the error, e.g. "http-403".' })
   @IsOptional()
   @IsId()
   errorSignature?: string | null;
@@ -45,21 +45,21 @@ export class RecordDiagnosisInput extends HealthKeyInput {
   @Max(MAX_DURATION_MS)
   durationMs?: number | null;
 
-  @Field(() => ToolErrorCode, { nullable: true })
+  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
   @IsOptional()
   @IsEnum(ToolErrorCode)
   code?: ToolErrorCode | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The tenant (organisation).' })
   @IsOptional()
   @IsId()
   tenantId?: string | null;
 }
 
 /** tool_health_clear: back to OK, every active cooldown of the entry ended. */
-@InputType('ClearToolHealthInput')
+@InputType('ClearToolHealthInput', { description: 'The entry to reset to OK.' })
 export class ClearToolHealthInput extends HealthKeyInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What was observed, in words.' })
   @IsOptional()
   @IsString()
   @MaxLength(2000)

@@ -4,9 +4,9 @@ import { IsId } from '../../common/dto/health-key.dto';
 import { Scope } from '../models/enums.registration';
 
 /** The key of a health document (§5); GLOBAL has no scopeId, every other scope needs one (D6). */
-@InputType('HealthKeyInput')
+@InputType('HealthKeyInput', { description: 'One entry: a scope, its id and a tool name.' })
 export class HealthKeyInput {
-  @Field(() => Scope)
+  @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' })
   @IsEnum(Scope)
   scope: Scope;
 
@@ -15,7 +15,7 @@ export class HealthKeyInput {
   @IsId()
   scopeId?: string | null;
 
-  @Field()
+  @Field({ description: 'The tool, e.g. "jira_search".' })
   @IsId()
   toolName: string;
 }

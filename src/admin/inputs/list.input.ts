@@ -5,7 +5,7 @@ import { Scope, ToolStatus } from '../models/enums.registration';
 
 @InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
 export class ToolHealthFilterInput {
-  @Field(() => Scope, { nullable: true })
+  @Field(() => Scope, { nullable: true, description: 'Only entries of this scope.' })
   @IsOptional()
   @IsEnum(Scope)
   scope?: Scope | null;
@@ -15,7 +15,7 @@ export class ToolHealthFilterInput {
   @IsId()
   scopeId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only entries of this tool.' })
   @IsOptional()
   @IsId()
   toolName?: string | null;
@@ -32,24 +32,24 @@ export class ToolHealthFilterInput {
 }
 
 /** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
-@InputType('CallContextInput')
+@InputType('CallContextInput', { description: 'Who calls: session, user, project and tenant, every level optional; absent levels are skipped.' })
 export class CallContextInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The session (conversation).' })
   @IsOptional()
   @IsId()
   sessionId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.' })
   @IsOptional()
   @IsId()
   userId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The project.' })
   @IsOptional()
   @IsId()
   projectId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The tenant (organisation).' })
   @IsOptional()
   @IsId()
   tenantId?: string | null;

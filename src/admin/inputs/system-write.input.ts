@@ -12,21 +12,21 @@ export abstract class SystemWriteInput extends HealthKeyInput {
   @IsId()
   source?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What was observed, in words.' })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
   note?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)' })
+  @Field(() => String, { nullable: true, description: 'The tenant the entry belongs to, for its history limit.' })
   @IsOptional()
   @IsId()
   tenantId?: string | null;
 }
 
-@InputType('MarkUnavailableInput')
+@InputType('MarkUnavailableInput', { description: 'The entry to mark DOWN and what was seen.' })
 export class MarkUnavailableInput extends SystemWriteInput {
-  @Field(() => ToolErrorCode)
+  @Field(() => ToolErrorCode, { description: 'What the dispatch saw when the tool failed, if anything.' })
   @IsEnum(ToolErrorCode)
   code: ToolErrorCode;
 
@@ -35,24 +35,24 @@ export class MarkUnavailableInput extends SystemWriteInput {
   @IsDate()
   since?: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' })
   @IsOptional()
   @IsDate()
   expectedRecoveryAt?: Date | null;
 }
 
-@InputType('MarkIntermittentInput')
+@InputType('MarkIntermittentInput', { description: 'The entry to mark DEGRADED and what was seen.' })
 export class MarkIntermittentInput extends SystemWriteInput {
-  @Field(() => ToolErrorCode, { nullable: true })
+  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
   @IsOptional()
   @IsEnum(ToolErrorCode)
   code?: ToolErrorCode | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' })
   @IsOptional()
   @IsDate()
   expectedRecoveryAt?: Date | null;
 }
 
-@InputType('MarkAvailableInput')
+@InputType('MarkAvailableInput', { description: 'The entry to mark OK again.' })
 export class MarkAvailableInput extends SystemWriteInput {}

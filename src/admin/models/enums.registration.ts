@@ -11,12 +11,12 @@ export const PinStatus = { OK: ToolStatus.OK, DOWN: ToolStatus.DOWN } as const;
 export type PinStatus = (typeof PinStatus)[keyof typeof PinStatus];
 
 // The enums live in the pure domain (no @nestjs there); GraphQL learns them here, once.
-registerEnumType(Scope, { name: 'Scope', description: 'Who a health entry affects (§4), narrow to wide.' });
-registerEnumType(ToolStatus, { name: 'ToolStatus', description: 'Whether the tool is usable (§2).' });
-registerEnumType(ToolErrorCode, { name: 'ToolErrorCode', description: 'Dispatch codes (§3.1).' });
-registerEnumType(ToolHealthClassification, { name: 'ToolHealthClassification', description: 'Diagnostic classifications (§3.2).' });
-registerEnumType(CascadeReason, { name: 'CascadeReason', description: 'Why a tool reads as it does in a context (§4, D4, D4b, D5).' });
-registerEnumType(HealthEventType, { name: 'HealthEventType', description: 'What an outbox event records (D13).' });
-registerEnumType(PinStatus, { name: 'PinStatus', description: 'The statuses an admin can pin an entry to (D4b).' });
+registerEnumType(Scope, { name: 'Scope', description: 'Who a health entry affects, narrow to wide: SESSION, USER, PROJECT, TENANT, GLOBAL.' });
+registerEnumType(ToolStatus, { name: 'ToolStatus', description: 'Whether the tool is usable: OK, DEGRADED (works now and then) or DOWN.' });
+registerEnumType(ToolErrorCode, { name: 'ToolErrorCode', description: 'What the dispatch saw when a call failed. NOT_REGISTERED and DISALLOWED are not the tool\'s fault.' });
+registerEnumType(ToolHealthClassification, { name: 'ToolHealthClassification', description: 'What kind of failure a diagnosis found, or WORKING.' });
+registerEnumType(CascadeReason, { name: 'CascadeReason', description: 'Why a tool reads as it does in a context: which entry or pin decided, or nothing known.' });
+registerEnumType(HealthEventType, { name: 'HealthEventType', description: 'What an event records.' });
+registerEnumType(PinStatus, { name: 'PinStatus', description: 'The statuses an admin can pin an entry to.' });
 
 export { CascadeReason, HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus };

@@ -2,14 +2,14 @@ import { Field, ObjectType } from '@nestjs/graphql';
 import { PageInfo } from './page-info.model';
 import { ToolHealthModel } from './tool-health.model';
 
-@ObjectType('ToolHealthEdge')
+@ObjectType('ToolHealthEdge', { description: 'One entry and its cursor.' })
 export class ToolHealthEdge {
   @Field({ description: 'opaque; stable for the document whatever is written meanwhile' }) cursor: string;
-  @Field(() => ToolHealthModel) node: ToolHealthModel;
+  @Field(() => ToolHealthModel, { description: 'The item.' }) node: ToolHealthModel;
 }
 
 @ObjectType('ToolHealthConnection', { description: 'Health documents ordered by their key (`id`).' })
 export class ToolHealthConnection {
-  @Field(() => [ToolHealthEdge]) edges: ToolHealthEdge[];
-  @Field(() => PageInfo) pageInfo: PageInfo;
+  @Field(() => [ToolHealthEdge], { description: 'The items of this page, each with its cursor.' }) edges: ToolHealthEdge[];
+  @Field(() => PageInfo, { description: 'Where this page starts and ends.' }) pageInfo: PageInfo;
 }

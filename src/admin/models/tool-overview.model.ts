@@ -1,23 +1,23 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
 import { Scope, ToolStatus } from './enums.registration';
 
-@ObjectType('StatusCount')
+@ObjectType('StatusCount', { description: 'How many entries have one status.' })
 export class StatusCountModel {
-  @Field(() => ToolStatus) status: ToolStatus;
-  @Field(() => Int) count: number;
+  @Field(() => ToolStatus, { description: 'The status counted.' }) status: ToolStatus;
+  @Field(() => Int, { description: 'How many entries have it.' }) count: number;
 }
 
-@ObjectType('ScopeOverview')
+@ObjectType('ScopeOverview', { description: 'A tool\'s entries at one scope, counted by status.' })
 export class ScopeOverviewModel {
-  @Field(() => Scope) scope: Scope;
-  @Field(() => Int) total: number;
+  @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' }) scope: Scope;
+  @Field(() => Int, { description: 'How many entries the tool has at this scope.' }) total: number;
   @Field(() => [StatusCountModel], { description: 'every status, zeros included' }) byStatus: StatusCountModel[];
 }
 
 @ObjectType('ToolOverview', { description: 'Every stored entry of one tool, counted by status and by scope (stored status, pins not applied).' })
 export class ToolOverviewModel {
-  @Field() toolName: string;
-  @Field(() => Int) total: number;
+  @Field({ description: 'The tool, e.g. "jira_search".' }) toolName: string;
+  @Field(() => Int, { description: 'How many entries the tool has at all scopes.' }) total: number;
   @Field(() => [StatusCountModel], { description: 'every status, zeros included' }) byStatus: StatusCountModel[];
   @Field(() => [ScopeOverviewModel], { description: 'every scope, narrow to wide, zeros included' }) byScope: ScopeOverviewModel[];
 }

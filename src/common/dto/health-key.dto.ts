@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsEnum, IsOptional, Matches, ValidationOptions } from 'class-validator';
 import { ID_PATTERN } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
@@ -11,18 +11,24 @@ export function IsId(options: Pick<ValidationOptions, 'each'> = {}): PropertyDec
 }
 
 export class HealthKeyDto {
-  @ApiProperty({ enum: Scope, enumName: 'Scope' })
+  @ApiProperty({ enum: Scope, enumName: 'Scope', example: Scope.PROJECT, description: 'Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).' })
   @IsEnum(Scope)
   scope: Scope;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'null for GLOBAL, required otherwise (D6)', pattern: ID_PATTERN.source })
+  @ApiProperty({ type: String, nullable: true, required: true, example: 'p-1', description: 'The id of the session, user, project or tenant; null for GLOBAL.', pattern: ID_PATTERN.source })
   @IsOptional()
   @IsId()
   scopeId?: string | null;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'mcp_search' })
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search', description: 'The tool.' })
   @IsId()
   toolName: string;
 }
 
 export { ID_MESSAGE };
+
+/** The key as query parameters: scopeId may be left out for GLOBAL (a query has no null). */
+export class HealthKeyQueryDto extends HealthKeyDto {
+  @ApiProperty({ type: String, required: false, example: 'p-1', description: 'The id of the session, user, project or tenant; leave it out for GLOBAL.', pattern: ID_PATTERN.source })
+  declare scopeId?: string | null;
+}

@@ -21,10 +21,10 @@ export class CooldownView {
   @ApiProperty() errorSignature: string;
   @ApiProperty({ type: String, nullable: true }) userId: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) nextSpawnAllowedAt: Date;
-  @ApiProperty() hits: number;
+  @ApiProperty({ type: 'integer', description: 'How many failures with this signature met the cooldown.' }) hits: number;
   @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification' }) lastClassification: ToolHealthClassification;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastTriggeredAt: Date | null;
-  @ApiProperty() windowMs: number;
+  @ApiProperty({ type: 'integer', description: 'The length of the current window, in milliseconds.' }) windowMs: number;
 }
 
 export class PinView {
@@ -53,7 +53,7 @@ export class ToolHealthView {
   @ApiProperty({ type: [CooldownView] }) cooldowns: CooldownView[];
   @ApiPropertyOptional({ type: PinView, nullable: true }) pin: PinView | null;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
-  @ApiProperty() version: number;
+  @ApiProperty({ type: 'integer', description: 'Grows by one with every write of the entry.' }) version: number;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }

@@ -15,11 +15,11 @@ import { WiderEvidenceView } from '../../wider-evidence/wider-evidence.view';
 export const MAX_SIGNATURES = 50;
 
 class OutcomeDto {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search' })
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search', description: 'The tool that was called.' })
   @IsId()
   toolName: string;
 
-  @ApiPropertyOptional({ nullable: true, type: CallContextDto })
+  @ApiPropertyOptional({ nullable: true, type: CallContextDto, description: 'Who called: session, user, project, tenant; every level optional.' })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextDto)
@@ -27,7 +27,7 @@ class OutcomeDto {
 }
 
 export class SuccessReportDto extends OutcomeDto {
-  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_SIGNATURES, description: 'signatures this success disproves; none = the technical ones (D10)' })
+  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_SIGNATURES, example: ['http-502'], description: 'The error signatures this success disproves; when absent, the technical ones (backend unreachable or failing).' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SIGNATURES)
@@ -36,11 +36,11 @@ export class SuccessReportDto extends OutcomeDto {
 }
 
 export class FailureReportDto extends OutcomeDto {
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode' })
+  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', example: ToolErrorCode.BACKEND_FAILED, description: 'What the dispatch saw. NOT_REGISTERED and DISALLOWED are not the tool\'s fault and change nothing.' })
   @IsEnum(ToolErrorCode)
   code: ToolErrorCode;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-403' })
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-502', description: 'A stable name for the error, e.g. the HTTP status; cooldowns are kept per signature.' })
   @IsId()
   errorSignature: string;
 
@@ -49,7 +49,7 @@ export class FailureReportDto extends OutcomeDto {
   @IsEnum(ToolHealthClassification)
   classification?: ToolHealthClassification;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 4000 })
+  @ApiPropertyOptional({ nullable: true, maxLength: 4000, example: '502 Bad Gateway', description: 'The error as the tool reported it.' })
   @IsOptional()
   @IsString()
   @MaxLength(4000)
@@ -79,7 +79,7 @@ export class FailureOutcomeView {
   @ApiProperty({ description: 'eligible for an Agrajag diagnosis' }) spawn: boolean;
   @ApiProperty({ enum: FailureReason, enumName: 'FailureReason' }) reason: FailureReason;
   @ApiProperty({ description: 'pass the original error back to the LLM' }) reflectError: boolean;
-  @ApiProperty({ type: Number, nullable: true, description: 'seconds until a diagnosis may be spawned again / the tool is expected back' }) retryAfterSeconds: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'seconds until a diagnosis may be spawned again / the tool is expected back' }) retryAfterSeconds: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) retryAt: Date | null;
   @ApiProperty({ description: 'the diagnosis queue coalesces on this (tool, signature); with wider evidence it names the wider scope (tool:signature@TENANT:id, tool:signature@GLOBAL)' }) coalescingKey: string;
   @ApiProperty({ type: WiderEvidenceView, nullable: true, description: 'issue 16: set when distinct users and projects seen with this failure cross the thresholds' }) widerEvidence: WiderEvidenceView | null;

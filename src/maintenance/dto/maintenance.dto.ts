@@ -8,11 +8,11 @@ import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase, MaintenanceWindow, pha
 import { Scope } from '../../domain/scope';
 
 export class ScheduleMaintenanceDto extends HealthKeyDto {
-  @ApiProperty({ type: String, format: 'date-time', description: 'when the window begins (may be now or past: it begins at once)' })
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-05-23T18:00:00Z', description: 'when the window begins (may be now or past: it begins at once)' })
   @IsIsoDateTime()
   from: Date;
 
-  @ApiProperty({ type: String, format: 'date-time', description: 'when the tool is expected back; after from, in the future, at most 31 days after from' })
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-05-23T20:00:00Z', description: 'when the tool is expected back; after from, in the future, at most 31 days after from' })
   @IsIsoDateTime()
   until: Date;
 

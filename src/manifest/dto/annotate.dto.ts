@@ -119,12 +119,12 @@ export class FilteredToolView {
 }
 
 export class FilteredByReasonView {
-  @ApiProperty({ description: 'the engine lacks one of the required roles' }) MISSING_ENGINE_ROLE: number;
-  @ApiProperty({ description: 'probe turn and the tool is not SAFE_PROBE' }) NOT_SAFE_PROBE: number;
+  @ApiProperty({ type: 'integer', description: 'the engine lacks one of the required roles' }) MISSING_ENGINE_ROLE: number;
+  @ApiProperty({ type: 'integer', description: 'probe turn and the tool is not SAFE_PROBE' }) NOT_SAFE_PROBE: number;
 }
 
 export class FilteredSummaryView {
-  @ApiProperty() count: number;
+  @ApiProperty({ type: 'integer', description: 'How many tools were filtered out.' }) count: number;
   @ApiProperty({ type: FilteredByReasonView }) byReason: FilteredByReasonView;
   @ApiProperty({ type: [FilteredToolView], description: 'in input order' }) tools: FilteredToolView[];
 }

@@ -1,0 +1,173 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { HealthEventType } from '../src/domain/health-events';
+import { AGRAJAG_ARGUMENTS_COMPONENT } from '../src/diagnosis/agrajag-openapi';
+import { DomainErrorCode } from '../src/domain/domain-error';
+import { HTTP_STATUS_OF } from '../src/errors/error-codes';
+import { OPERATION_ERRORS, OperationId, documentedErrorCodes } from '../src/errors/openapi-errors';
+import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+
+/**
+ * Issue 14 / P82–P84: the served OpenAPI document as a contract a client generator can use.
+ * "Reachable" error statuses are defined per operation in one place (OPERATION_ERRORS,
+ * src/errors/openapi-errors.ts); this checks the document against it, and executes the
+ * document's own examples against the service.
+ */
+type Schema = Record<string, any>;
+interface Operation { method: string; path: string; op: Schema }
+
+describe('OpenAPI contract', () => {
+  let t: TestApp;
+  let doc: Schema;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    doc = (await t.http.get('/docs/openapi.json').expect(200)).body;
+    operations = Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ method, path, op })));
+  });
+  afterAll(() => t.close());
+
+  const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
+
+  it('names every operation for its intent, with a summary and a description', () => {
+    const problems = operations.flatMap(({ method, path, op }) => {
+      const where = `${method.toUpperCase()} ${path}`;
+      const out: string[] = [];
+      if (!(op.operationId in OPERATION_ERRORS)) out.push(`${where}: operationId ${op.operationId} is not in OPERATION_ERRORS`);
+      if (/Controller_/.test(op.operationId ?? '')) out.push(`${where}: Nest's default operationId ${op.operationId}`);
+      if (!op.summary?.trim()) out.push(`${where}: no summary`);
+      if (!op.description?.trim() || op.description === op.summary) out.push(`${where}: no description`);
+      if (/\b[DP]\d+[a-z]?\b|§/.test(`${op.summary} ${op.description}`)) out.push(`${where}: cites an internal rule id`);
+      return out;
+    });
+    expect(problems).toEqual([]);
+    const served = operations.map((o) => o.op.operationId).sort();
+    expect(served).toEqual(Object.keys(OPERATION_ERRORS).sort());
+    expect(new Set(served).size).toBe(served.length);
+  });
+
+  it('documents exactly the reachable error statuses of each operation, each with an example of its code', () => {
+    const problems: string[] = [];
+    for (const { op } of operations) {
+      const codes = documentedErrorCodes(op.operationId as OperationId, op.requestBody !== undefined);
+      const expected = codes.map((code) => String(HTTP_STATUS_OF[code])).sort();
+      const documented = Object.keys(op.responses).filter((s) => !/^2/.test(s)).sort();
+      if (JSON.stringify(documented) !== JSON.stringify(expected)) problems.push(`${op.operationId}: documents ${documented}, reachable ${expected}`);
+      for (const code of codes) {
+        const status = HTTP_STATUS_OF[code];
+        const content = op.responses[String(status)].content?.['application/json'];
+        if (op.operationId === 'checkReadiness' && status === 503) continue; // answers its ProbeView, not ErrorBody
+        if (content?.schema?.$ref !== '#/components/schemas/ErrorBody') problems.push(`${op.operationId} ${status}: not an ErrorBody`);
+        if (content?.example?.error !== code || content?.example?.statusCode !== status) problems.push(`${op.operationId} ${status}: example ${JSON.stringify(content?.example)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // the rules themselves: 404 only where something named can be missing, 409 only on writes of an entry
+    const withCode = (code: DomainErrorCode) => (Object.keys(OPERATION_ERRORS) as OperationId[]).filter((id) => (OPERATION_ERRORS[id] as readonly DomainErrorCode[]).includes(code)).sort();
+    expect(withCode(DomainErrorCode.NOT_FOUND)).toEqual(['cancelMaintenance', 'changeCooldownWindow', 'changeMaintenance', 'clearCooldown', 'getHealthEntry', 'invokeAgrajagTool', 'markToolAvailable']);
+    expect(withCode(DomainErrorCode.CONFLICT)).not.toEqual(expect.arrayContaining(['lookupAvailability', 'annotateManifest', 'readEvents', 'getHealthEntry']));
+  });
+
+  it('types every count, window and version as integer (no JSON number anywhere)', () => {
+    const numbers: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      if ((node as Schema).type === 'number') numbers.push(where);
+      for (const [k, v] of Object.entries(node)) walk(v, `${where}/${k}`);
+    };
+    walk(doc, '#');
+    expect(numbers).toEqual([]);
+    const s = doc.components.schemas;
+    expect([s.FailureOutcomeView.properties.retryAfterSeconds.type, s.CooldownView.properties.hits.type, s.CooldownView.properties.windowMs.type, s.ToolHealthView.properties.version.type])
+      .toEqual(['integer', 'integer', 'integer', 'integer']);
+  });
+
+  it('marks required parameters, lists servers, types the Agrajag arguments per tool and the events as a discriminated union', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: expect.stringMatching(/^http:\/\//) })]);
+    for (const dto of ['MarkUnavailableDto', 'SetCooldownDto', 'RecordDiagnosisDto', 'ClearCooldownDto', 'ChangeCooldownWindowDto']) {
+      expect({ dto, required: doc.components.schemas[dto].required }).toEqual({ dto, required: expect.arrayContaining(['scope', 'scopeId', 'toolName']) });
+    }
+    for (const { op } of operations) for (const p of op.parameters ?? []) if (p.in === 'path') expect({ op: op.operationId, p: p.name, required: p.required }).toEqual({ op: op.operationId, p: p.name, required: true });
+    const args = doc.components.schemas.InvokeAgrajagToolDto.properties.arguments;
+    expect(args.anyOf.map((r: Schema) => r.$ref).sort()).toEqual(Object.values(AGRAJAG_ARGUMENTS_COMPONENT).map((n) => `#/components/schemas/${n}`).sort());
+    for (const name of Object.values(AGRAJAG_ARGUMENTS_COMPONENT)) expect(doc.components.schemas[name].properties.toolName).toBeDefined();
+    const events = doc.components.schemas.EventPageView.properties.events.items;
+    expect(events.discriminator.propertyName).toBe('type');
+    expect(Object.keys(events.discriminator.mapping).sort()).toEqual(Object.values(HealthEventType).sort());
+    for (const [type, ref] of Object.entries(events.discriminator.mapping as Record<string, string>)) {
+      const view = resolve({ $ref: ref });
+      const own = view.allOf ? view.allOf.map(resolve).find((s: Schema) => s.properties?.type) : view;
+      expect({ type, allowed: own.properties.type.enum }).toEqual({ type, allowed: expect.arrayContaining([type]) });
+      expect(own.properties.payload.$ref).toMatch(/PayloadView$/);
+    }
+  });
+
+  /** The document's own example of a schema: example, else default, else the first enum value, else built from the parts. */
+  function exampleOf(schema: Schema): unknown {
+    const s = resolve(schema);
+    if (s.example !== undefined) return s.example;
+    if (s.default !== undefined) return s.default;
+    if (s.enum) return s.enum[0];
+    if (s.allOf) {
+      const parts = s.allOf.map(exampleOf);
+      return parts.every((p: unknown) => p && typeof p === 'object' && !Array.isArray(p)) ? Object.assign({}, ...parts) : parts[0];
+    }
+    if (s.type === 'array') return [exampleOf(s.items)];
+    if (s.type === 'object' || s.properties) {
+      const out: Record<string, unknown> = {};
+      for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
+        if ((s.required ?? []).includes(name) || resolve(prop).example !== undefined || prop.example !== undefined) out[name] = prop.example ?? exampleOf(prop);
+      }
+      return out;
+    }
+    if (s.type === 'boolean') return false;
+    if (s.type === 'integer') return s.minimum ?? 1;
+    if (s.format === 'date-time') return '2026-05-23T15:00:00.000Z';
+    return 'example';
+  }
+
+  it('has examples that the service accepts when executed (the example failure is a tool fault)', async () => {
+    await resetDatabase(t.connection);
+    const refused: string[] = [];
+    for (const { method, path, op } of operations) {
+      if (op.operationId === 'checkReadiness' || op.operationId === 'checkLiveness') continue;
+      let url = path;
+      const query: Record<string, unknown> = {};
+      for (const p of op.parameters ?? []) {
+        const value = p.example ?? exampleOf(p.schema);
+        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+        else if (p.in === 'query' && (p.required || p.example !== undefined || p.schema?.example !== undefined)) query[p.name] = value;
+      }
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const body = schema ? exampleOf(schema) : undefined;
+      const req = (t.http as any)[method](url).query(query).set('x-api-key', KEYS.admin);
+      const res = await (body === undefined ? req : req.send(body));
+      if (res.status === 400 || res.status >= 500) refused.push(`${op.operationId} ${JSON.stringify(body ?? query)} → ${res.status} ${JSON.stringify(res.body)}`);
+      if (op.operationId === 'reportFailure') expect(res.body.reason).not.toBe('NOT_A_TOOL_FAULT');
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('shows readable context ids in the examples, not pattern noise', () => {
+    const context = exampleOf(doc.components.schemas.CallContextDto);
+    expect(context).toEqual({ sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' });
+  });
+
+  it('has committed TypeScript client types equal to what openapi-typescript makes of the served document', () => {
+    // `npm run openapi:types` runs this test with UPDATE_OPENAPI_TYPES=1 to rewrite the file. The
+    // CLI runs in its own process: openapi-typescript loads ES modules that Jest cannot require.
+    const file = path.join(__dirname, 'support', 'openapi-types.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-types-'));
+    writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
+    const cli = path.join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+    // --default-non-nullable false: a request field with a default stays optional, as the service treats it
+    execFileSync(process.execPath, [cli, path.join(dir, 'openapi.json'), '--default-non-nullable', 'false', '--output', path.join(dir, 'openapi-types.ts')], { stdio: 'pipe' });
+    const generated = readFileSync(path.join(dir, 'openapi-types.ts'), 'utf8');
+    if (process.env.UPDATE_OPENAPI_TYPES === '1') writeFileSync(file, generated);
+    expect(readFileSync(file, 'utf8')).toBe(generated);
+  });
+});

@@ -13,6 +13,8 @@ import { dirname, join, resolve } from 'node:path';
  *   Latency percentiles are written in lowercase (p50, p99) so they never read as a decision.
  * - `§N` or `§N.M`: a section of the spec, defined by a heading `## §N` / `### §N.M` in
  *   docs/spec-summary.md. A § right after `RFC <number> ` is an IETF RFC's section, not the spec's.
+ * - `issue N` (any case, also `issues N`): a work item of the tracker, defined by a heading
+ *   `## Issue N — Title` in docs/work-items.md.
  * - Outside pointers: the shared spec/design directories beside the checkout, absolute machine
  *   paths, the other platform specs' § numbers, and relative Markdown links to missing files.
  * package-lock.json is not read (its integrity hashes are base64, not prose), nor binary files.
@@ -22,12 +24,14 @@ import { dirname, join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..');
 const DECISIONS = 'docs/decisions.md';
 const SPEC_SUMMARY = 'docs/spec-summary.md';
+const WORK_ITEMS = 'docs/work-items.md';
 const MAX_D = 19;
 
 export interface Definitions {
   d: Set<string>;
   p: Set<string>;
   sections: Set<string>;
+  issues: Set<string>;
 }
 
 const SHARED = ['\\.\\.', 'shared'].join('/');
@@ -47,14 +51,16 @@ const D_ID = /\bD(\d+)([a-z]*)\b/g;
 const P_ID = /\bP(\d+)([a-z]*)\b/g;
 const SECTION = /§\s?(\d+(?:\.\d+)*)/g;
 const RFC_BEFORE = /\bRFC\s?\d+\s*$/;
+const ISSUE = /\bissues?\s+(\d+)/gi;
 const MD_LINK = /\]\(([^)\s]+)\)/g;
 
-export function definitionsFrom(decisions: string, specSummary: string): Definitions {
+export function definitionsFrom(decisions: string, specSummary: string, workItems: string): Definitions {
   const ids = (text: string, re: RegExp) => new Set([...text.matchAll(re)].map((m) => m[1]));
   return {
     d: ids(decisions, /^\*\*(D\d+[a-z]*) — /gm),
     p: ids(decisions, /^\*\*(P\d+[a-z]*) — /gm),
     sections: ids(specSummary, /^#{2,3} §(\d+(?:\.\d+)*)\b/gm),
+    issues: ids(workItems, /^## Issue (\d+) — /gm),
   };
 }
 
@@ -76,6 +82,9 @@ export function problemsIn(path: string, text: string, defs: Definitions): strin
       if (RFC_BEFORE.test(line.slice(0, m.index))) continue;
       if (!defs.sections.has(m[1])) problems.push(`${at}: §${m[1]} has no heading in ${SPEC_SUMMARY}`);
     }
+    for (const m of line.matchAll(ISSUE)) {
+      if (!defs.issues.has(m[1])) problems.push(`${at}: issue ${m[1]} has no heading in ${WORK_ITEMS}`);
+    }
     if (path.endsWith('.md')) {
       for (const m of line.matchAll(MD_LINK)) {
         const target = m[1].split('#')[0];
@@ -94,7 +103,7 @@ function trackedFiles(): string[] {
 
 describe('self-contained docs: every cited rule id resolves in the repository', () => {
   const read = (f: string) => readFileSync(join(ROOT, f), 'utf8');
-  const defs = definitionsFrom(read(DECISIONS), read(SPEC_SUMMARY));
+  const defs = definitionsFrom(read(DECISIONS), read(SPEC_SUMMARY), read(WORK_ITEMS));
 
   it('defines the design rules D1–D19 (and only those, plus lettered sub-rules) and the spec sections', () => {
     const numbers = [...defs.d].map((id) => Number(/\d+/.exec(id)![0]));
@@ -102,9 +111,10 @@ describe('self-contained docs: every cited rule id resolves in the repository', 
     expect([...defs.d].filter((id) => /[a-z]$/.test(id)).sort()).toEqual(['D10b', 'D15b', 'D3a', 'D3b', 'D4b']);
     for (let n = 1; n <= 11; n++) expect(defs.sections).toContain(String(n));
     expect(defs.p).toContain('P1');
+    expect(defs.issues).toContain('14');
   });
 
-  it('no tracked file points outside the repository or cites an undefined D, P or §', () => {
+  it('no tracked file points outside the repository or cites an undefined D, P, § or issue', () => {
     const files = trackedFiles();
     expect(files.length).toBeGreaterThan(100);
     const problems = files
@@ -120,7 +130,7 @@ describe('self-contained docs: every cited rule id resolves in the repository', 
     // Ids assembled from parts, so that this file itself cites only defined ids.
     const d = (s: string) => 'D' + s;
     const p = (s: string) => 'P' + s;
-    const fixture: Definitions = { d: new Set(['D3', 'D3a']), p: new Set(['P7']), sections: new Set(['4', '3.1']) };
+    const fixture: Definitions = { d: new Set(['D3', 'D3a']), p: new Set(['P7']), sections: new Set(['4', '3.1']), issues: new Set(['6']) };
     const check = (text: string) => problemsIn('x.ts', text, fixture);
 
     it('accepts defined ids, suffixed ones included', () => {
@@ -132,6 +142,8 @@ describe('self-contained docs: every cited rule id resolves in the repository', 
       expect(check(`// ${d('3b')} ${d('3ab')}`)).toHaveLength(2);
       expect(check(`// ${p('8')}`)).toHaveLength(1);
       expect(check('// §5 and §3.2')).toHaveLength(2);
+      const unknownIssue = 'issue' + ' 99';
+      expect(check(`// Issue 6, item 3; ${unknownIssue}`)).toEqual([`x.ts:1: ${unknownIssue} has no heading in ${WORK_ITEMS}`]);
     });
 
     it('does not read percentiles, identifiers or RFC sections as citations', () => {

@@ -51,6 +51,8 @@ const D_ID = /\bD(\d+)([a-z]*)\b/g;
 const P_ID = /\bP(\d+)([a-z]*)\b/g;
 const SECTION = /§\s?(\d+(?:\.\d+)*)/g;
 const RFC_BEFORE = /\bRFC\s?\d+\s*$/;
+/** A comment's or a list's leader at the start of a line: `//`, ` * `, `#`, `-`. */
+const LEADER = /^\s*(?:\/\/+|\/?\*+|#+|-)?\s*$/;
 const ISSUE = /\bissues?\s+(\d+)/gi;
 const MD_LINK = /\]\(([^)\s]+)\)/g;
 
@@ -67,7 +69,8 @@ export function definitionsFrom(decisions: string, specSummary: string, workItem
 /** Every problem of one file's text, as `path:line: message`. */
 export function problemsIn(path: string, text: string, defs: Definitions): string[] {
   const problems: string[] = [];
-  text.split('\n').forEach((line, i) => {
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
     const at = `${path}:${i + 1}`;
     for (const { pattern, what } of OUTSIDE_POINTERS) {
       if (pattern.test(line)) problems.push(`${at}: ${what}: ${line.trim()}`);
@@ -79,7 +82,10 @@ export function problemsIn(path: string, text: string, defs: Definitions): strin
       if (!defs.p.has(m[0])) problems.push(`${at}: ${m[0]} is not a project decision defined in ${DECISIONS}`);
     }
     for (const m of line.matchAll(SECTION)) {
-      if (RFC_BEFORE.test(line.slice(0, m.index))) continue;
+      const head = line.slice(0, m.index);
+      // "RFC 8259" may end the previous line of a wrapped comment.
+      const before = LEADER.test(head) && i > 0 ? lines[i - 1] : head;
+      if (RFC_BEFORE.test(before)) continue;
       if (!defs.sections.has(m[1])) problems.push(`${at}: §${m[1]} has no heading in ${SPEC_SUMMARY}`);
     }
     for (const m of line.matchAll(ISSUE)) {
@@ -148,6 +154,9 @@ describe('self-contained docs: every cited rule id resolves in the repository', 
 
     it('does not read percentiles, identifiers or RFC sections as citations', () => {
       expect(check('// p99 latency, HTTP/2, fooD3, RFC 9110 §7.8, RFC 6455 §4.1')).toEqual([]);
+      const rfcSection = '§' + '8.1';
+      expect(check(` * UTF-8 only (RFC 8259\n * ${rfcSection}: …), as §4 says`)).toEqual([]);
+      expect(check(` * not an RFC\n * ${rfcSection}`)).toHaveLength(1);
     });
 
     it('flags pointers outside the repository', () => {

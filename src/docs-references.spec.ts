@@ -41,9 +41,9 @@ const OUTSIDE_POINTERS: { pattern: RegExp; what: string }[] = [
   { pattern: new RegExp('\\bstack' + '-notes\\b'), what: 'a notes file outside the repository' },
   {
     pattern: new RegExp(
-      '\\b(?:agrajag-engine|think-engines|recipes|mcp-tool-routing|identity-credentials|session-lifecycle)\\s*' + '§',
+      '\\b(?:agrajag-engine|think-engines|recipes|mcp-tool-routing|identity-credentials|session-lifecycle)(?:\\s*' + '§|\\.md\\b)',
     ),
-    what: "another platform spec's section (not in this repository)",
+    what: "another platform spec or its section (not in this repository)",
   },
 ];
 
@@ -162,6 +162,8 @@ describe('self-contained docs: every cited rule id resolves in the repository', 
     it('flags pointers outside the repository', () => {
       expect(check(`// see ${['..', 'shared', 'design', 'x.md'].join('/')}`)).toHaveLength(1);
       expect(check(`// see ${'session-' + 'lifecycle'} §4`)).toHaveLength(1);
+      expect(check(`// see ${'agrajag-' + 'engine'}.md`)).toHaveLength(1);
+      expect(check('// the Agrajag engine, recipes and sessions')).toEqual([]);
     });
   });
 });

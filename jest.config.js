@@ -5,7 +5,8 @@
  *   test/setup/global-setup.mjs (fast; loses everything on stop);
  * - persistent: test/persistent/**\/*.e2e-spec.ts, tests that need persistence or database
  *   faults (restart, SIGKILL, freeze, black hole, writer lease). Each file starts its own
- *   embedded H2 server (test/support/own-server.ts), so they run one at a time.
+ *   embedded H2 server (test/persistent/embedded-server.ts, test/support/own-server.ts);
+ *   scripts/test.sh runs the tier with --runInBand (one file at a time).
  */
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 

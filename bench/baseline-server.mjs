@@ -1,7 +1,11 @@
-// The naive ceiling for scenario a: bare node:http + the mongodb driver doing the same read as a
-// clean success report — parse the JSON body, build the cascade's encoded `_id`s, one
-// `{_id: {$in: …}}` find, answer the narrowest non-OK status. No framework, no validation, no
-// auth beyond one string comparison, no domain rules. Started by bench/run.mjs as a child:
+// The naive ceilings for scenarios a and c: bare node:http + the mongodb driver.
+// a (POST /v1/outcomes/success): the same read as a clean success report — parse the JSON body,
+// build the cascade's encoded `_id`s, one `{_id: {$in: …}}` find, answer the narrowest non-OK
+// status.
+// c (POST /v1/manifest/annotate): the same one batched read for the same manifest — every
+// visible tool's cascade `_id`s in one `$in` — and the same annotated list (narrowest problem,
+// the §9 suffix in the description, the do-not-call hint) built with plain code.
+// No framework, no validation, no auth beyond one string comparison, no pins, no RETESTING. Started by bench/run.mjs as a child:
 //   MONGODB_URI=mongodb://127.0.0.1:PORT/tas_bench PORT=0 BENCH_KEY=… node bench/baseline-server.mjs
 // Prints `LISTENING <port>` once it accepts connections.
 import http from 'node:http';
@@ -28,30 +32,87 @@ function reply(res, status, body) {
   res.end(json);
 }
 
+const clock = new Map();
+/** HH:MM in the zone (a formatter per zone, like the service's). */
+function hhmm(date, timeZone) {
+  let f = clock.get(timeZone);
+  if (!f) clock.set(timeZone, (f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })));
+  return f.format(date);
+}
+
+async function annotate({ tools, context = {}, timeZone = 'UTC' }) {
+  const ids = [];
+  for (const tool of tools) {
+    for (const [scope, field] of SCOPES) {
+      if (field === null) ids.push(encode(scope, null, tool.name));
+      else if (typeof context[field] === 'string') ids.push(encode(scope, context[field], tool.name));
+    }
+  }
+  const docs = await collection.find({ _id: { $in: ids } }, { batchSize: ids.length + 1 }).toArray();
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  const now = Date.now();
+  const out = tools.map((tool) => {
+    let winner = null;
+    for (const [scope, field] of SCOPES) {
+      const scopeId = field === null ? null : context[field];
+      if (scopeId === undefined) continue;
+      const doc = byId.get(encode(scope, scopeId, tool.name));
+      if (doc && doc.status !== 'OK') {
+        winner = doc;
+        break;
+      }
+    }
+    let suffix = null;
+    if (winner?.status === 'DEGRADED') {
+      const minutes = Math.max(1, Math.floor((now - (winner.lastFailureAt ?? winner.since).getTime()) / 60_000));
+      suffix = `intermittent — last failure ${minutes} min ago, retry tolerated`;
+    } else if (winner?.status === 'DOWN') {
+      suffix = winner.expectedRecoveryAt ? `currently unavailable — expected back at ${hhmm(winner.expectedRecoveryAt, timeZone)}` : `unavailable since ${hhmm(winner.since, timeZone)}`;
+    }
+    const doNotCall = winner?.status === 'DOWN';
+    return {
+      name: tool.name,
+      description: suffix ? `${tool.description} (${suffix})` : tool.description,
+      suffix,
+      status: winner?.status ?? 'OK',
+      doNotCall,
+      hint: doNotCall ? 'do not call, plan without it' : null,
+      reason: winner ? { scope: winner.scope, scopeId: winner.scopeId, since: winner.since } : null,
+    };
+  });
+  return { tools: out, departed: [], filtered: { count: 0, tools: [] } };
+}
+
+async function success({ toolName, context = {} }) {
+  const ids = [];
+  for (const [scope, field] of SCOPES) {
+    if (field === null) ids.push(encode(scope, null, toolName));
+    else if (typeof context[field] === 'string') ids.push(encode(scope, context[field], toolName));
+  }
+  const docs = await collection.find({ _id: { $in: ids } }).toArray();
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  let status = 'OK';
+  for (const id of ids) {
+    const doc = byId.get(id);
+    if (doc && doc.status !== 'OK') {
+      status = doc.status;
+      break;
+    }
+  }
+  return { status, changed: [] };
+}
+
+const ROUTES = { '/v1/outcomes/success': success, '/v1/manifest/annotate': annotate };
+
 const server = http.createServer((req, res) => {
-  if (req.method !== 'POST' || req.url !== '/v1/outcomes/success') return reply(res, 404, { error: 'NOT_FOUND' });
+  const route = req.method === 'POST' ? ROUTES[req.url] : undefined;
+  if (!route) return reply(res, 404, { error: 'NOT_FOUND' });
   if (req.headers['x-api-key'] !== key) return reply(res, 401, { error: 'UNAUTHENTICATED' });
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', async () => {
     try {
-      const { toolName, context = {} } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const ids = [];
-      for (const [scope, field] of SCOPES) {
-        if (field === null) ids.push(encode(scope, null, toolName));
-        else if (typeof context[field] === 'string') ids.push(encode(scope, context[field], toolName));
-      }
-      const docs = await collection.find({ _id: { $in: ids } }).toArray();
-      const byId = new Map(docs.map((d) => [d._id, d]));
-      let status = 'OK';
-      for (const id of ids) {
-        const doc = byId.get(id);
-        if (doc && doc.status !== 'OK') {
-          status = doc.status;
-          break;
-        }
-      }
-      reply(res, 200, { status, changed: [] });
+      reply(res, 200, await route(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
     } catch (error) {
       reply(res, 400, { error: String(error.message) });
     }

@@ -146,7 +146,13 @@ async function main() {
 
   if (!env.MONGODB_URI) {
     const dataDir = join(DATA, 'h2');
-    database = await startDatabase('mongo-java-server-h2', { dataDir, port: dbPort || undefined, commitIntervalMs, commitPerWrite });
+    try {
+      database = await startDatabase('mongo-java-server-h2', { dataDir, port: dbPort || undefined, commitIntervalMs, commitPerWrite });
+    } catch (error) {
+      if (error?.addressInUse) error.message += ` (set EMBEDDED_DB_PORT to another port, or 0 for any free one)`;
+      else if (/lock/i.test(String(error?.message))) error.message += `\n(another server has ${dataDir} open: one embedded database per data directory, D3)`;
+      throw error;
+    }
     if (signalled) return finish(signalled === 'SIGINT' ? 130 : 143);
     env.MONGODB_URI = `${database.uri}/tool_availability`;
     // D3: on the embedded database every write goes by _id under the service's in-process lock,

@@ -34,7 +34,7 @@ if [[ -f scripts/install-chromium.sh ]]; then prepare bash scripts/install-chrom
 step() {
   local name="$1"
   shift
-  echo "== $name" >&2
+  echo "test.sh: $name" >&2
   "$@"
   local code=$?
   echo "$code" >"$REPORTS/$name.exit"

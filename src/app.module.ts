@@ -7,6 +7,7 @@ import { CooldownModule } from './cooldown/cooldown.module';
 import { DiagnosisModule } from './diagnosis/diagnosis.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { ManifestModule } from './manifest/manifest.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -14,12 +15,16 @@ import { OpsModule } from './ops/ops.module';
 import { PersistenceModule } from './persistence/persistence.module';
 import { StoreModule } from './store/store.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { WiderEvidenceModule } from './wider-evidence/wider-evidence.module';
 
 @Module({
   imports: [
     ConfigModule,
     PersistenceModule,
     StoreModule,
+    // Issue 16: global, read by the cascade and the dispatcher's outcomes.
+    MaintenanceModule,
+    WiderEvidenceModule,
     AuthModule,
     OpsModule,
     HealthModule,

@@ -44,6 +44,10 @@ const REST_RULES: Record<string, Rule> = {
   'POST /v1/manifest/annotate': [D],
   'POST /v1/manifest/explain': [D],
   'GET /metrics': [A],
+  'POST /v1/maintenance-windows': [ADMIN],
+  'GET /v1/maintenance-windows': [A],
+  'PATCH /v1/maintenance-windows/:id': [ADMIN],
+  'DELETE /v1/maintenance-windows/:id': [ADMIN],
   // MCP (P73): every role may connect; each tool is gated per key (MCP_RULES below).
   'POST /mcp': [D, W, A],
   'GET /mcp': [D, W, A],
@@ -62,7 +66,7 @@ const MCP_RULES: Record<string, { roles: Role[]; arguments: Record<string, unkno
 
 const KEY_OF: Record<Role, string> = { [D]: KEYS.dispatcher, [W]: KEYS.writer, [A]: KEYS.audit, [ADMIN]: KEYS.admin };
 const ALL_ROLES = [D, W, A, ADMIN];
-const PARAMS: Record<string, string> = { sessionId: 's-1', toolName: 'jira', tenantId: 't-1', name: 'tool_health_clear' };
+const PARAMS: Record<string, string> = { sessionId: 's-1', toolName: 'jira', tenantId: 't-1', name: 'tool_health_clear', id: 'no-such-window' };
 
 const KEY_VARS = { scope: 'GLOBAL', toolName: 'jira' };
 const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: Record<string, unknown> }> = {
@@ -87,6 +91,10 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
   'Mutation.unpinToolHealth': { roles: [ADMIN], query: 'mutation($i: HealthKeyInput!) { unpinToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
   'Mutation.deleteToolHealth': { roles: [ADMIN], query: 'mutation($i: HealthKeyInput!) { deleteToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
   'Mutation.purgeToolHealth': { roles: [ADMIN], query: 'mutation($i: PurgeToolHealthInput!) { purgeToolHealth(input: $i) { deleted } }', variables: { i: { scope: 'SESSION', olderThan: '2020-01-01T00:00:00Z' } } },
+  'Query.maintenanceWindows': { roles: [A], query: '{ maintenanceWindows { id } }' },
+  'Mutation.scheduleMaintenance': { roles: [ADMIN], query: 'mutation($i: ScheduleMaintenanceInput!) { scheduleMaintenance(input: $i) { id } }', variables: { i: { ...KEY_VARS, from: '2030-01-01T00:00:00Z', until: '2030-01-01T02:00:00Z', reason: 'matrix' } } },
+  'Mutation.changeMaintenance': { roles: [ADMIN], query: 'mutation($i: ChangeMaintenanceInput!) { changeMaintenance(input: $i) { id } }', variables: { i: { id: 'no-such-window', reason: 'matrix' } } },
+  'Mutation.cancelMaintenance': { roles: [ADMIN], query: 'mutation { cancelMaintenance(id: "no-such-window") { id } }' },
   // Subscriptions are authorised in connection_init; graphql-subscription.e2e-spec.ts calls them with every key.
   'Subscription.toolHealthChanged': { roles: [A], query: '' },
 };

@@ -69,7 +69,7 @@ describe('GraphQL access (D17)', () => {
     const mutations: string[] = schema.body.data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
     expect(mutations.sort()).toEqual([...Object.keys(MUTATION_ARGS), 'runSweep'].sort());
     expect(queries.sort()).toEqual(
-      ['toolHealth', 'toolHealths', 'effectiveHealth', 'toolOverview', 'cooldownsDueForSweep', 'dueForProbe', 'healthEvents', 'tenantSettings'].sort(),
+      ['toolHealth', 'toolHealths', 'effectiveHealth', 'toolOverview', 'cooldownsDueForSweep', 'dueForProbe', 'healthEvents', 'tenantSettings', 'maintenanceWindows'].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
     const forbidden = async (operation: string, key: string) => {
@@ -102,6 +102,9 @@ const MUTATION_ARGS: Record<string, string> = {
   unpinToolHealth: `(input: {${KEY}})`,
   deleteToolHealth: `(input: {${KEY}})`,
   purgeToolHealth: '(input: {scope: SESSION, olderThan: "2026-01-01T00:00:00Z"})',
+  scheduleMaintenance: `(input: {${KEY}, from: "2030-01-01T00:00:00Z", until: "2030-01-01T02:00:00Z", reason: "r"})`,
+  changeMaintenance: '(input: {id: "w1", reason: "r"})',
+  cancelMaintenance: '(id: "w1")',
 };
 const QUERY_ARGS: Record<string, string> = {
   toolHealth: `(${KEY})`,

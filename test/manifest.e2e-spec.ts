@@ -214,7 +214,8 @@ describe('manifest annotation and explain (REST)', () => {
         await markDown(global('wiki'), { since: '2026-10-24T22:30:00.000Z' }); // 00:30 CEST, the 25th
         const turn = (timeZone: string) => annotate({ tools: [tool('vpn'), tool('wiki')], timeZone });
         expect((await turn('Europe/Berlin')).tools.map((x) => x.suffix)).toEqual([
-          'currently unavailable — expected back at 02:15',
+          // 02:15 happens twice that night: the offset says which (issue 16, P78).
+          'currently unavailable — expected back at 02:15 (UTC+1)',
           'unavailable since 00:30',
         ]);
         expect((await turn('UTC')).tools.map((x) => x.suffix)).toEqual([

@@ -1,11 +1,12 @@
-// Starts the project's two real MongoDB-protocol servers (decision D2) for the service, its
-// tests and its benchmarks: FerretDB v1.24.2 with its SQLite backend, and mongo-java-server
-// with its memory backend. Plain Node ESM: node built-ins plus the `mongodb` driver that
-// mongoose brings into node_modules.
+// Starts the project's real MongoDB-protocol servers (decision D2: no mongod here) for the
+// service, its tests and its benchmarks: mongo-java-server 1.47.0 on its H2 backend (the
+// embedded default and the persistent test tier, P29), the same on its memory backend (e2e,
+// fuzz), and FerretDB v1.24.2 on SQLite (optional tier only). Plain Node ESM: node built-ins plus
+// the `mongodb` driver that mongoose brings into node_modules.
 //
 // Library:
 //   import { startDatabase } from './scripts/db/servers.mjs';
-//   const db = await startDatabase('ferretdb', { dataDir: '/tmp/x' });
+//   const db = await startDatabase('mongo-java-server-h2', { dataDir: '/tmp/x' });
 //   // db.uri === 'mongodb://127.0.0.1:PORT'
 //   await db.stop();
 //

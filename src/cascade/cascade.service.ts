@@ -4,6 +4,9 @@ import { EffectiveHealth, resolveCascade } from '../domain/cascade';
 import { DomainError } from '../domain/domain-error';
 import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { withMaintenance } from '../domain/maintenance-window';
+import { Scope } from '../domain/scope';
+import { MaintenanceService } from '../maintenance/maintenance.service';
 import { EffectiveHealthView } from './dto/lookup.dto';
 import { toEffectiveHealthView } from './effective-health.view';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
@@ -14,6 +17,7 @@ export class CascadeService {
   constructor(
     private readonly repository: ToolHealthRepository,
     private readonly clock: Clock,
+    private readonly maintenance: MaintenanceService,
   ) {}
 
   async getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
@@ -33,8 +37,30 @@ export class CascadeService {
     const valid = validateContext(context);
     for (const name of toolNames) validateId('toolName', name);
     const ids = toolNames.flatMap((name) => cascadeKeys(name, valid).map(encodeKey));
-    const entries = await this.repository.findManyByIds(ids);
-    return toolNames.map((name) => resolveCascade(name, valid, entries, now));
+    const [entries, windows] = await Promise.all([this.repository.findManyByIds(ids), this.maintenance.viewsFor(toolNames, valid, now)]);
+    // Issue 16: maintenance windows in force or coming are laid over the stored evidence.
+    return toolNames.map((name, i) => withMaintenance(resolveCascade(name, valid, entries, now), windows[i], now));
+  }
+
+  /**
+   * §9 manifest read: every tool's effective health and, with `wholeSession`, the session's own
+   * entries (D15b), from the presence lists and one `$in` of the ids that exist (P81), with the
+   * maintenance windows laid over like lookupMany.
+   */
+  async lookupManifest(
+    toolNames: readonly string[],
+    context: CallContext,
+    wholeSession: boolean,
+    now = this.clock.now(),
+  ): Promise<{ effective: EffectiveHealth[]; sessionDocs: ToolHealthDocument[] }> {
+    const valid = validateContext(context);
+    const [entries, windows] = await Promise.all([
+      this.repository.findManifestEntries(valid, toolNames, wholeSession),
+      this.maintenance.viewsFor(toolNames, valid, now),
+    ]);
+    const effective = toolNames.map((name, i) => withMaintenance(resolveCascade(name, valid, entries, now), windows[i], now));
+    const sessionDocs = wholeSession ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId) : [];
+    return { effective, sessionDocs };
   }
 
   async lookupView(toolName: string, context: CallContext): Promise<EffectiveHealthView> {

@@ -4,6 +4,7 @@ import { explainCascade } from '../domain/cascade-trace';
 import { isPinned, isRetesting } from '../domain/health-entry';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { EffectiveHealthView, EntrySummaryView } from './dto/lookup.dto';
+import { toMaintenanceWindowView } from '../maintenance/dto/maintenance.dto';
 
 function summary(doc: ToolHealthDocument, now: Date): EntrySummaryView {
   return { scope: doc.scope, scopeId: doc.scopeId, status: doc.status, retesting: isRetesting(doc, now), pinned: isPinned(doc, now) };
@@ -19,5 +20,11 @@ export function toEffectiveHealthView(effective: EffectiveHealth, now: Date): Ef
     considered: effective.considered.map((d) => summary(d, now)),
     shadowed: effective.shadowed.map((d) => summary(d, now)),
     trace: toCascadeTraceView(explainCascade(effective)),
+    maintenance: effective.maintenance
+      ? {
+          inForce: effective.maintenance.inForce && toMaintenanceWindowView(effective.maintenance.inForce, now),
+          upcoming: effective.maintenance.upcoming && toMaintenanceWindowView(effective.maintenance.upcoming, now),
+        }
+      : null,
   };
 }

@@ -106,6 +106,16 @@ describe('loadConfig', () => {
     expect(problems.every((p) => p.startsWith(variable))).toBe(true);
   });
 
+  it('reads the maintenance and wider-evidence settings (issue 16) with their defaults and bounds', () => {
+    expect(loadConfig(BASE)).toMatchObject({
+      maintenanceLookaheadMs: 86_400_000, maintenanceCacheMs: 1000, maintenanceTickMs: 5000,
+      widerEvidenceUsers: 5, widerEvidenceProjects: 3, widerEvidenceTenants: 2, widerEvidenceBuckets: 10, widerEvidenceBucketMs: 60_000, widerEvidenceFlushMs: 1000,
+    });
+    expect(loadConfig({ ...BASE, WIDER_EVIDENCE_USERS: '8', MAINTENANCE_LOOKAHEAD_MS: '0' })).toMatchObject({ widerEvidenceUsers: 8, maintenanceLookaheadMs: 0 });
+    const problems = problemsOf({ ...BASE, WIDER_EVIDENCE_USERS: '0', WIDER_EVIDENCE_BUCKET_MS: '10', MAINTENANCE_CACHE_MS: 'soon' });
+    expect(problems.map((p) => p.split(' ')[0])).toEqual(['MAINTENANCE_CACHE_MS', 'WIDER_EVIDENCE_USERS', 'WIDER_EVIDENCE_BUCKET_MS']);
+  });
+
   it('reports every problem together, each naming its variable', () => {
     const problems = problemsOf({ PORT: 'abc', DB_SINGLE_WRITER: 'maybe', NODE_ENV: 'prod', LOG_LEVEL: 'loud' });
     for (const variable of ['MONGODB_URI', 'API_KEYS', 'PORT', 'DB_SINGLE_WRITER', 'NODE_ENV', 'LOG_LEVEL']) {

@@ -27,6 +27,20 @@ export class AppConfig {
   playgroundEnabled: boolean;
   introspectionEnabled: boolean;
   outboxPollMs: number;
+  /** Issue 16 (P75): how far ahead lookups and the annotation show a coming maintenance window. */
+  maintenanceLookaheadMs: number;
+  /** P75: how long an instance reuses its read of the windows (another instance's change shows within this). */
+  maintenanceCacheMs: number;
+  /** P77: how often window start/end events are written (0 = never on a timer). */
+  maintenanceTickMs: number;
+  /** Issue 16 (P79): thresholds and window of the wider-evidence counting. */
+  widerEvidenceUsers: number;
+  widerEvidenceProjects: number;
+  widerEvidenceTenants: number;
+  widerEvidenceBuckets: number;
+  widerEvidenceBucketMs: number;
+  /** P79: the counts are flushed to (and re-read from) the shared buckets this often (0 = at once). */
+  widerEvidenceFlushMs: number;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +132,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.playgroundEnabled = r.bool('PLAYGROUND_ENABLED', !production);
   config.introspectionEnabled = r.bool('INTROSPECTION_ENABLED', !production);
   config.outboxPollMs = r.int('OUTBOX_POLL_MS', 500, 10, 60_000);
+  config.maintenanceLookaheadMs = r.int('MAINTENANCE_LOOKAHEAD_MS', 24 * 3600_000, 0, 31 * 24 * 3600_000);
+  config.maintenanceCacheMs = r.int('MAINTENANCE_CACHE_MS', 1000, 0, 60_000);
+  config.maintenanceTickMs = r.int('MAINTENANCE_TICK_MS', 5000, 0, 3600_000);
+  config.widerEvidenceUsers = r.int('WIDER_EVIDENCE_USERS', 5, 1, 100);
+  config.widerEvidenceProjects = r.int('WIDER_EVIDENCE_PROJECTS', 3, 1, 100);
+  config.widerEvidenceTenants = r.int('WIDER_EVIDENCE_TENANTS', 2, 1, 100);
+  config.widerEvidenceBuckets = r.int('WIDER_EVIDENCE_BUCKETS', 10, 1, 120);
+  config.widerEvidenceBucketMs = r.int('WIDER_EVIDENCE_BUCKET_MS', 60_000, 1000, 3600_000);
+  config.widerEvidenceFlushMs = r.int('WIDER_EVIDENCE_FLUSH_MS', 1000, 0, 60_000);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

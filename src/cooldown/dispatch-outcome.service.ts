@@ -8,7 +8,10 @@ import { newDocument } from '../domain/health-entry';
 import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../domain/health-key';
 import { isToolFault } from '../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { withMaintenance } from '../domain/maintenance-window';
+import { MaintenanceService } from '../maintenance/maintenance.service';
 import { MetricsService } from '../metrics/metrics.service';
+import { WiderEvidenceService } from '../wider-evidence/wider-evidence.service';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { HealthStore } from '../store/health-store.service';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
@@ -23,6 +26,9 @@ export class DispatchOutcomeService {
     private readonly bookkeeping: BookkeepingBuffer,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    // Issue 16: maintenance windows and wider evidence (src/maintenance, src/wider-evidence).
+    private readonly maintenance: MaintenanceService,
+    private readonly widerEvidence: WiderEvidenceService,
   ) {}
 
   /**
@@ -47,7 +53,8 @@ export class DispatchOutcomeService {
         changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
       }
     }
-    return { status: resolveCascade(toolName, context, entries, now).status, changed };
+    // A success does not end a maintenance window (issue 16): it still reads DOWN until `until`.
+    return { status: withMaintenance(resolveCascade(toolName, context, entries, now), await this.maintenance.viewFor(toolName, context, now), now).status, changed };
   }
 
   async reportFailure(dto: FailureReportDto): Promise<FailureOutcomeView> {
@@ -55,11 +62,14 @@ export class DispatchOutcomeService {
     const now = this.clock.now();
     // Not a tool fault: nothing to read, nothing to touch (§3.1).
     const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context) : new Map<string, ToolHealthDocument>();
-    const decision = checkFailure({ toolName, context, code: dto.code, errorSignature: dto.errorSignature, classification: dto.classification, entries, now });
+    const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
+    const decision = checkFailure({ toolName, context, code: dto.code, errorSignature: dto.errorSignature, classification: dto.classification, entries, now, maintenance });
+    const wider = this.widerEvidence.report({ toolName, context, code: dto.code, errorSignature: dto.errorSignature, classification: dto.classification, decision, entries, now });
 
     if (decision.hit) this.bookkeeping.recordHit(decision.hit, now);
     for (const docId of decision.failureMarks) this.bookkeeping.recordFailure(docId, now);
     await this.bookkeeping.settle();
+    await this.widerEvidence.settle();
 
     let cooldown = decision.hit ? { ...keyOf(decision.hit.docId), errorSignature: decision.hit.errorSignature, userId: decision.hit.userId } : null;
     let retryAt = decision.retryAt;
@@ -87,7 +97,8 @@ export class DispatchOutcomeService {
       reflectError: decision.reflectError,
       retryAt,
       retryAfterSeconds: retryAt ? Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)) : null,
-      coalescingKey: decision.coalescingKey,
+      coalescingKey: wider?.coalescingKey ?? decision.coalescingKey,
+      widerEvidence: wider?.evidence ?? null,
       status: decision.reason === FailureReason.NOT_A_TOOL_FAULT ? null : decision.effective.status,
       cooldown,
     };

@@ -3,6 +3,7 @@ import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './c
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
 import { encodeKey } from './health-key';
+import { maintenanceSuffix } from './maintenance-window';
 import { Scope } from './scope';
 import { ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -31,6 +32,11 @@ export interface AnnotatedTool {
  * in cooldown, only the diagnosis is skipped. RETESTING gets none (D5): the next call tries it.
  */
 export function annotationSuffix(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+  // Issue 16 (P75): a window in force or coming rewrites or extends the stored suffix.
+  return maintenanceSuffix(effective, now, timeZone, storedSuffix(effective, now, timeZone));
+}
+
+function storedSuffix(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
   if (effective.status === ToolStatus.OK || effective.retesting) return null;
   if (effective.status === ToolStatus.DEGRADED) {
     const winner = effective.winner;

@@ -1,5 +1,6 @@
 import { cascadeKeys, encodeKey } from './health-key';
 import { isPinned, isRetesting } from './health-entry';
+import type { MaintenanceView } from './maintenance-window';
 import { scopeRank } from './scope';
 import { CallContext, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -14,6 +15,8 @@ export enum CascadeReason {
   PINNED = 'PINNED',
   /** Every problem entry is RETESTING; the narrowest of those (D4, D5). */
   RETESTING = 'RETESTING',
+  /** A maintenance window in force (issue 16, P75): DOWN until the window's end. */
+  MAINTENANCE = 'MAINTENANCE',
 }
 
 export interface EffectiveHealth {
@@ -27,6 +30,8 @@ export interface EffectiveHealth {
   considered: ToolHealthDocument[];
   /** Wider entries with a problem or a pin that the winner hid. */
   shadowed: ToolHealthDocument[];
+  /** Maintenance windows in force or coming (set by withMaintenance, maintenance-window.ts). */
+  maintenance?: MaintenanceView;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DomainError } from './domain-error';
+import { ambiguityNote } from './local-time';
 
 interface LocalParts {
   day: string;
@@ -89,5 +90,6 @@ function formatParts(instant: Date, timeZone: string): LocalParts {
 export function formatClock(instant: Date, now: Date, timeZone: string): string {
   const at = localParts(instant, timeZone);
   const today = localParts(now, timeZone);
-  return at.day === today.day ? at.clock : `${at.day} ${at.clock}`;
+  // Issue 16 (P78): a wall time that repeats (autumn's DST hour) carries its UTC offset.
+  return (at.day === today.day ? at.clock : `${at.day} ${at.clock}`) + ambiguityNote(instant, timeZone);
 }

@@ -1,7 +1,8 @@
 import { ToolHealthClassification, USER_CLASSES } from './classification';
-import { EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
+import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
 import { assertFailureClassification, cooldownEntryKey, isCooldownActive } from './cooldown-policy';
 import { contextScopeId } from './health-key';
+import { MaintenanceView, withMaintenance } from './maintenance-window';
 import { Scope } from './scope';
 import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode, isToolFault } from './tool-error-code';
@@ -18,6 +19,8 @@ export enum FailureReason {
   CLASSIFIED_BY_CHECKER = 'CLASSIFIED_BY_CHECKER',
   /** Eligible for a diagnosis; the queue coalesces on coalescingKey. */
   ELIGIBLE = 'ELIGIBLE',
+  /** A maintenance window is in force: the failure is expected, nothing is counted (issue 16, P76). */
+  UNDER_MAINTENANCE = 'UNDER_MAINTENANCE',
 }
 
 export interface CooldownHit {
@@ -44,6 +47,8 @@ export interface FailureReport {
   /** The cascade's stored documents by id (may hold others; only the cascade's are used). */
   entries: ReadonlyMap<string, ToolHealthDocument>;
   now: Date;
+  /** The maintenance windows of this call (issue 16); none when absent. */
+  maintenance?: MaintenanceView | null;
 }
 
 export interface FailureDecision {
@@ -109,7 +114,7 @@ export function checkFailure(input: FailureReport): FailureDecision {
   const { toolName, context, errorSignature, now } = input;
   const classification =
     input.classification == null ? null : assertFailureClassification('classification', input.classification);
-  const effective = resolveCascade(toolName, context, input.entries, now);
+  const effective = withMaintenance(resolveCascade(toolName, context, input.entries, now), input.maintenance, now);
   const coalescingKey = `${toolName}:${errorSignature}`;
   const base = { coalescingKey, effective };
 
@@ -133,6 +138,10 @@ export function checkFailure(input: FailureReport): FailureDecision {
     retryAt, retryAfterSeconds: retryAt && Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)),
   });
 
+  // P76: during a window the failure is the announced outage: no spawn, no cooldown, no marks.
+  if (effective.reason === CascadeReason.MAINTENANCE) {
+    return { ...noSpawn(FailureReason.UNDER_MAINTENANCE, null), hit: null, failureMarks: [], retryAt: effective.winner!.expectedRecoveryAt, retryAfterSeconds: Math.max(0, Math.ceil((effective.winner!.expectedRecoveryAt!.getTime() - now.getTime()) / 1000)) };
+  }
   if (classification) {
     const target = checkerTarget(toolName, context, classification);
     return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, { ...target, errorSignature, classification });

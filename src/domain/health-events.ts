@@ -1,5 +1,7 @@
 import { ToolHealthClassification } from './classification';
 import { cooldownEntryKey } from './cooldown-policy';
+import type { MaintenancePayload } from './maintenance-window';
+import type { WiderEvidencePayload } from './wider-evidence';
 import { Scope } from './scope';
 import { CooldownEntry, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
@@ -16,6 +18,11 @@ export enum HealthEventType {
   PIN_CLEARED = 'PIN_CLEARED',
   /** The document was hard-deleted by an admin (D14). */
   DELETED = 'DELETED',
+  /** Issue 16 (P77): a maintenance window began / ended (or was cancelled while in force). */
+  MAINTENANCE_STARTED = 'MAINTENANCE_STARTED',
+  MAINTENANCE_ENDED = 'MAINTENANCE_ENDED',
+  /** Issue 16 (P79): failures of one (tool, signature) crossed the wider-evidence thresholds. */
+  WIDER_EVIDENCE = 'WIDER_EVIDENCE',
 }
 
 export interface StatusChangedPayload {
@@ -74,6 +81,8 @@ export type HealthEvent = EventBase &
     | { type: HealthEventType.INBOX_ITEM; payload: InboxItemPayload }
     | { type: HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED; payload: PinPayload }
     | { type: HealthEventType.DELETED; payload: DeletedPayload }
+    | { type: HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED; payload: MaintenancePayload }
+    | { type: HealthEventType.WIDER_EVIDENCE; payload: WiderEvidencePayload }
   );
 
 /**

@@ -9,8 +9,6 @@ import { assertTimeZone } from '../domain/clock-format';
 import { DomainError } from '../domain/domain-error';
 import { explainUnknownTool } from '../domain/explain';
 import { ID_PATTERN, validateContext } from '../domain/health-key';
-import { Scope } from '../domain/scope';
-import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { AnnotateManifestDto, AnnotatedManifestView, AnnotatedToolView, DEFAULT_TIME_ZONE, FilteredSummaryView } from './dto/annotate.dto';
 import { toCascadeTraceView } from '../common/dto/cascade-trace.view';
 import { ExplainToolDto, ExplanationView } from './dto/explain.dto';
@@ -29,7 +27,6 @@ interface ManifestEntry extends ToolManifest {
 export class ManifestService {
   constructor(
     private readonly cascade: CascadeService,
-    private readonly repository: ToolHealthRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -49,16 +46,18 @@ export class ManifestService {
     const now = this.clock.now();
     // Departed tools carry no safety marker, so a probe turn (SAFE_PROBE only) never lists them.
     const sessionId = context.sessionId ?? null;
-    const withSession = sessionId !== null && !probeTurn;
-    const names = visible.map((tool) => tool.name);
-    const entries = await this.repository.findManifestEntries(context, names, withSession);
+    const { effective, sessionDocs } = await this.cascade.lookupManifest(
+      visible.map((tool) => tool.name),
+      context,
+      sessionId !== null && !probeTurn,
+      now,
+    );
 
     const schemas = new Map(manifest.map((tool) => [tool.name, tool.inputSchema]));
-    const tools = visible.map((tool) => toView(annotateTool(tool, resolveCascade(tool.name, context, entries, now), now, timeZone), schemas.get(tool.name) ?? null));
+    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), schemas.get(tool.name) ?? null));
     // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
     // engine by its roles has not left with its client.
     const inputNames = new Set(manifest.map((tool) => tool.name));
-    const sessionDocs = withSession ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === sessionId) : [];
     const departed = departedClientTools(sessionDocs, inputNames, now, timeZone).map((tool) => toView(tool, null));
     return { tools, departed, filtered: summarise(filtered) };
   }

@@ -43,6 +43,7 @@ describe('MCP result texts (P72)', () => {
       toolName: 'jira', status: ToolStatus.DEGRADED, retesting: false, reason: CascadeReason.LIVE_PROBLEM, winner,
       considered: [], shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DOWN, retesting: false, pinned: false }],
       trace: { reason: CascadeReason.LIVE_PROBLEM, matched: null, shadowed: [] },
+      maintenance: null,
     });
     expect(text).toMatch(/^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/);
     expect(text).toMatch(/Wider entries it hides: GLOBAL DOWN\.$/);

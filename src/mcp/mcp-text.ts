@@ -48,6 +48,7 @@ const REASON_TEXT: Record<CascadeReason, string> = {
   [CascadeReason.LIVE_PROBLEM]: 'the narrowest live problem decides',
   [CascadeReason.PINNED]: 'an admin pin decides',
   [CascadeReason.RETESTING]: 'every problem is past its expected recovery, so the next call retests the tool',
+  [CascadeReason.MAINTENANCE]: 'a scheduled maintenance window is in force',
 };
 
 /** From the view REST answers with (its `shadowed` are summaries: scope, scopeId, status). */
@@ -57,7 +58,13 @@ export function describeEffective(effective: EffectiveHealthView): string {
   const hidden = effective.shadowed.length > 0
     ? ` Wider entries it hides: ${effective.shadowed.map((d) => `${where(d)} ${d.status}`).join(', ')}.`
     : '';
-  return `${head}${winner}${hidden}`;
+  const m = effective.maintenance;
+  const window = m?.inForce
+    ? ` Under maintenance until ${m.inForce.until.toISOString()} ("${m.inForce.reason}").`
+    : m?.upcoming
+      ? ` Maintenance planned ${m.upcoming.from.toISOString()}–${m.upcoming.until.toISOString()} ("${m.upcoming.reason}").`
+      : '';
+  return `${head}${winner}${hidden}${window}`;
 }
 
 const ERROR_ADVICE: Record<DomainErrorCode, string> = {

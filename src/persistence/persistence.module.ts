@@ -18,6 +18,13 @@ import { ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord, ToolHealthSchema } from './tool-health.schema';
 import { PresenceBackfill } from './presence-backfill';
 import { ToolPresenceRecord, ToolPresenceSchema } from './tool-presence.schema';
+// Issue 16 (maintenance windows, wider evidence).
+import { MaintenanceWindowRepository } from './maintenance-window.repository';
+import { MaintenanceWindowRecord, MaintenanceWindowSchema } from './maintenance-window.schema';
+import { MongoMaintenanceWindowRepository } from './mongo-maintenance-window.repository';
+import { MongoWiderEvidenceRepository } from './mongo-wider-evidence.repository';
+import { WiderEvidenceBucketRecord, WiderEvidenceBucketSchema } from './wider-evidence-bucket.schema';
+import { WiderEvidenceRepository } from './wider-evidence.repository';
 
 // No `$` operator or unknown path can reach a query from client input.
 mongoose.set('sanitizeFilter', true);
@@ -46,6 +53,8 @@ installMongodbWriteGuard();
       { name: TenantSettingsRecord.name, schema: TenantSettingsSchema },
       { name: HealthEventRecord.name, schema: HealthEventSchema },
       { name: ToolPresenceRecord.name, schema: ToolPresenceSchema },
+      { name: MaintenanceWindowRecord.name, schema: MaintenanceWindowSchema },
+      { name: WiderEvidenceBucketRecord.name, schema: WiderEvidenceBucketSchema },
     ]),
   ],
   providers: [
@@ -53,10 +62,12 @@ installMongodbWriteGuard();
     { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
     { provide: HealthEventOutbox, useClass: MongoHealthEventOutbox },
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
+    { provide: MaintenanceWindowRepository, useClass: MongoMaintenanceWindowRepository },
+    { provide: WiderEvidenceRepository, useClass: MongoWiderEvidenceRepository },
     ConnectionWatchdog,
     IndexBootstrap,
     PresenceBackfill,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository],
+  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, MaintenanceWindowRepository, WiderEvidenceRepository],
 })
 export class PersistenceModule {}

@@ -1,6 +1,7 @@
 import { Field, ObjectType } from '@nestjs/graphql';
 import { CascadeReason, Scope, ToolErrorCode, ToolStatus } from './enums.registration';
 import { ToolHealthModel } from './tool-health.model';
+import { MaintenanceSummaryModel } from '../../maintenance/maintenance.graphql';
 
 @ObjectType('CascadeMatch', { description: 'The entry that decided the effective status, reduced to what a reader needs to trust it.' })
 export class CascadeMatchModel {
@@ -45,4 +46,5 @@ export class EffectiveHealthModel {
   @Field(() => ToolHealthModel, { nullable: true, description: 'the entry that decided; null = default OK' }) winner: ToolHealthModel | null;
   @Field(() => [CascadeEntryModel], { description: 'stored entries of the cascade, narrow to wide' }) considered: CascadeEntryModel[];
   @Field(() => CascadeTraceModel) trace: CascadeTraceModel;
+  @Field(() => MaintenanceSummaryModel, { nullable: true, description: 'issue 16: the maintenance window in force and the next one coming; null when none' }) maintenance: MaintenanceSummaryModel | null;
 }

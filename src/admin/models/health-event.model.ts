@@ -1,6 +1,8 @@
 import { Field, Float, ID, ObjectType, createUnionType } from '@nestjs/graphql';
 import { HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
 import { PageInfo } from './page-info.model';
+import { MaintenancePayloadModel } from '../../maintenance/maintenance.graphql';
+import { WiderEvidencePayloadModel } from '../../wider-evidence/wider-evidence.graphql';
 
 @ObjectType('StatusChangedPayload')
 export class StatusChangedPayloadModel {
@@ -46,7 +48,7 @@ export const PAYLOAD_KIND = '__payloadKind';
 
 export const HealthEventPayload = createUnionType({
   name: 'HealthEventPayload',
-  types: () => [StatusChangedPayloadModel, CooldownPayloadModel, InboxItemPayloadModel, PinPayloadModel, DeletedPayloadModel] as const,
+  types: () => [StatusChangedPayloadModel, CooldownPayloadModel, InboxItemPayloadModel, PinPayloadModel, DeletedPayloadModel, MaintenancePayloadModel, WiderEvidencePayloadModel] as const,
   resolveType(value: Record<string, unknown>) {
     switch (value[PAYLOAD_KIND]) {
       case HealthEventType.STATUS_CHANGED:
@@ -61,6 +63,11 @@ export const HealthEventPayload = createUnionType({
         return PinPayloadModel;
       case HealthEventType.DELETED:
         return DeletedPayloadModel;
+      case HealthEventType.MAINTENANCE_STARTED:
+      case HealthEventType.MAINTENANCE_ENDED:
+        return MaintenancePayloadModel;
+      case HealthEventType.WIDER_EVIDENCE:
+        return WiderEvidencePayloadModel;
       default:
         return null;
     }

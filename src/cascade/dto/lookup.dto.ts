@@ -8,6 +8,7 @@ import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { CascadeReason } from '../../domain/cascade';
 import { Scope } from '../../domain/scope';
 import { ToolStatus } from '../../domain/tool-status';
+import { MaintenanceSummaryView } from '../../maintenance/dto/maintenance.dto';
 
 export const MAX_LOOKUP_TOOLS = 500;
 
@@ -44,4 +45,5 @@ export class EffectiveHealthView {
   @ApiProperty({ type: [EntrySummaryView], description: 'stored entries of the cascade, narrow to wide' }) considered: EntrySummaryView[];
   @ApiProperty({ type: [EntrySummaryView], description: 'wider problem entries the winner hid' }) shadowed: EntrySummaryView[];
   @ApiProperty({ type: CascadeTraceView, description: 'why, like a feature flag evaluation reason: the matched entry, by whom, since, until, what it shadowed' }) trace: CascadeTraceView;
+  @ApiProperty({ type: MaintenanceSummaryView, nullable: true, description: 'issue 16: the maintenance window in force and the next one coming; null when none' }) maintenance: MaintenanceSummaryView | null;
 }

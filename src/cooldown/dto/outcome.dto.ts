@@ -9,6 +9,7 @@ import { ID_PATTERN, ID_PATTERN_SOURCE } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
+import { WiderEvidenceView } from '../../wider-evidence/wider-evidence.view';
 
 export const MAX_SIGNATURES = 50;
 
@@ -79,7 +80,8 @@ export class FailureOutcomeView {
   @ApiProperty({ description: 'pass the original error back to the LLM' }) reflectError: boolean;
   @ApiProperty({ type: Number, nullable: true, description: 'seconds until a diagnosis may be spawned again / the tool is expected back' }) retryAfterSeconds: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) retryAt: Date | null;
-  @ApiProperty({ description: 'the diagnosis queue coalesces on this (tool, signature)' }) coalescingKey: string;
+  @ApiProperty({ description: 'the diagnosis queue coalesces on this (tool, signature); with wider evidence it names the wider scope (tool:signature@TENANT:id, tool:signature@GLOBAL)' }) coalescingKey: string;
+  @ApiProperty({ type: WiderEvidenceView, nullable: true, description: 'issue 16: set when distinct users and projects seen with this failure cross the thresholds' }) widerEvidence: WiderEvidenceView | null;
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', nullable: true, description: 'effective status; null when the code is not a tool fault (nothing was read)' }) status: ToolStatus | null;
   @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' }) cooldown: CooldownRefView | null;
 }

@@ -1,0 +1,79 @@
+import { DomainError } from './domain-error';
+
+/**
+ * Local wall-clock facts the annotation needs beyond "HH:MM": the zone's UTC offset at an
+ * instant, and whether that wall time happens twice (the hour that repeats when daylight saving
+ * ends). Issue 16: such a time carries its offset, "expected back at 02:30 (UTC+1)", so an LLM
+ * reading it in the repeated hour can tell which 02:30 is meant. Offsets come from Intl (the
+ * runtime's tz database); nothing here hard-codes a zone's rules.
+ */
+
+const MINUTE_MS = 60_000;
+/** Far enough to step across any one transition, near enough never to span two (months apart). */
+const PROBE_MS = 6 * 3_600_000;
+const MAX_CACHED_ZONES = 512;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (formatter) return formatter;
+  try {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+  } catch {
+    throw DomainError.invalid('timeZone', `unknown IANA time zone: ${timeZone}`);
+  }
+  if (formatters.size >= MAX_CACHED_ZONES) formatters.clear();
+  formatters.set(timeZone, formatter);
+  return formatter;
+}
+
+/** The zone's offset from UTC at `instant`, in whole minutes (Europe/Berlin in July: 120). */
+export function utcOffsetMinutes(instant: Date, timeZone: string): number {
+  const fields: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(instant)) {
+    if (part.type !== 'literal') fields[part.type] = Number(part.value);
+  }
+  const wall = Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second);
+  const whole = Math.floor(instant.getTime() / 1000) * 1000;
+  return Math.round((wall - whole) / MINUTE_MS);
+}
+
+/**
+ * True when the local wall time of `instant` also happens at another instant: near a
+ * transition with offsets o (at `instant`) and o', the twin is `instant + (o - o')`, and it is
+ * real only if the zone's offset there is o'. Spring's skipped hour has no twin; autumn's
+ * repeated hour has one.
+ */
+export function isAmbiguousLocalTime(instant: Date, timeZone: string): boolean {
+  const own = utcOffsetMinutes(instant, timeZone);
+  for (const probe of [-PROBE_MS, PROBE_MS]) {
+    const other = utcOffsetMinutes(new Date(instant.getTime() + probe), timeZone);
+    if (other === own) continue;
+    const twin = new Date(instant.getTime() + (own - other) * MINUTE_MS);
+    if (utcOffsetMinutes(twin, timeZone) === other) return true;
+  }
+  return false;
+}
+
+/** "UTC+1", "UTC-3", "UTC+5:30", "UTC+0". */
+export function formatUtcOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  const hours = Math.floor(abs / 60);
+  const rest = abs % 60;
+  return `UTC${sign}${hours}${rest === 0 ? '' : `:${String(rest).padStart(2, '0')}`}`;
+}
+
+/** " (UTC+1)" after a wall time that repeats in `timeZone`, else "". */
+export function ambiguityNote(instant: Date, timeZone: string): string {
+  return isAmbiguousLocalTime(instant, timeZone) ? ` (${formatUtcOffset(utcOffsetMinutes(instant, timeZone))})` : '';
+}

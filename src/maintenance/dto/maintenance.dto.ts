@@ -1,0 +1,104 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
+import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
+import { IsIsoDateTime } from '../../common/dto/iso-date-time';
+import { ID_PATTERN } from '../../domain/health-key';
+import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase, MaintenanceWindow, phaseOf } from '../../domain/maintenance-window';
+import { Scope } from '../../domain/scope';
+
+export class ScheduleMaintenanceDto extends HealthKeyDto {
+  @ApiProperty({ type: String, format: 'date-time', description: 'when the window begins (may be now or past: it begins at once)' })
+  @IsIsoDateTime()
+  from: Date;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'when the tool is expected back; after from, in the future, at most 31 days after from' })
+  @IsIsoDateTime()
+  until: Date;
+
+  @ApiProperty({ maxLength: MAX_MAINTENANCE_REASON_LENGTH, example: 'Jira upgrade to 10.3' })
+  @IsString()
+  @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
+  reason: string;
+}
+
+export class ChangeMaintenanceDto {
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'only before the window began' })
+  @IsOptional()
+  @IsIsoDateTime()
+  from?: Date;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @IsOptional()
+  @IsIsoDateTime()
+  until?: Date;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: MAX_MAINTENANCE_REASON_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
+  reason?: string;
+}
+
+export class ListMaintenanceQueryDto {
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @IsOptional()
+  @IsId()
+  toolName?: string;
+
+  @ApiPropertyOptional({ enum: Scope, enumName: 'Scope' })
+  @IsOptional()
+  @IsEnum(Scope)
+  scope?: Scope;
+
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @IsOptional()
+  @IsId()
+  scopeId?: string;
+
+  @ApiPropertyOptional({ description: 'also windows that ended or were cancelled', default: false })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  includeEnded?: boolean;
+}
+
+export class MaintenanceWindowView {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
+  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
+  @ApiProperty() toolName: string;
+  @ApiProperty({ type: String, format: 'date-time' }) from: Date;
+  @ApiProperty({ type: String, format: 'date-time' }) until: Date;
+  @ApiProperty() reason: string;
+  @ApiProperty({ description: '"admin:<key name>" of the last change' }) by: string;
+  @ApiProperty({ enum: MaintenancePhase, enumName: 'MaintenancePhase' }) phase: MaintenancePhase;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: Date | null;
+  @ApiProperty({ type: String, nullable: true }) cancelledBy: string | null;
+}
+
+export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): MaintenanceWindowView {
+  return {
+    id: window.id,
+    scope: window.scope,
+    scopeId: window.scopeId,
+    toolName: window.toolName,
+    from: window.from,
+    until: window.until,
+    reason: window.reason,
+    by: window.by,
+    phase: phaseOf(window, now),
+    createdAt: window.createdAt,
+    updatedAt: window.updatedAt,
+    cancelledAt: window.cancelledAt,
+    cancelledBy: window.cancelledBy,
+  };
+}
+
+/** What a lookup says about maintenance (issue 16): the window in force and the next one coming. */
+export class MaintenanceSummaryView {
+  @ApiProperty({ type: MaintenanceWindowView, nullable: true }) inForce: MaintenanceWindowView | null;
+  @ApiProperty({ type: MaintenanceWindowView, nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' }) upcoming: MaintenanceWindowView | null;
+}

@@ -1,0 +1,252 @@
+import { HealthEventType } from '../src/domain/health-events';
+import { MaintenanceService } from '../src/maintenance/maintenance.service';
+import { FakeClock } from './support/fake-clock';
+import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+
+/**
+ * Issue 16: maintenance windows on the real database — scheduled (upcoming), in force (annotation,
+ * no spawn, success does not end it), ended (the stored evidence applies again, events), cancelled,
+ * a DST night in Europe/Berlin, and a second instance picking up a window through its cache.
+ */
+const TOOL = 'jira_search';
+const CONTEXT = { sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' };
+const FAILURE = { toolName: TOOL, context: CONTEXT, code: 'BACKEND_FAILED', errorSignature: 'http-502' };
+const at = (hhmm: string, day = '2026-05-23') => `${day}T${hhmm}:00.000Z`;
+
+describe('maintenance windows (issue 16)', () => {
+  let t: TestApp;
+  let service: MaintenanceService;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' } });
+    service = t.app.get(MaintenanceService);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await resetDatabase(t.connection);
+    t.clock.set(at('14:00'));
+  });
+
+  const schedule = (body: Record<string, unknown>) =>
+    t.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send({ scope: 'GLOBAL', toolName: TOOL, reason: 'Jira upgrade', ...body });
+  const failure = (extra: Record<string, unknown> = {}) => t.http.post('/v1/outcomes/failure').set('x-api-key', KEYS.dispatcher).send({ ...FAILURE, ...extra }).expect(200);
+  const success = () => t.http.post('/v1/outcomes/success').set('x-api-key', KEYS.dispatcher).send({ toolName: TOOL, context: CONTEXT }).expect(200);
+  const lookup = async () => (await t.http.post('/v1/availability/lookup').set('x-api-key', KEYS.dispatcher).send({ toolNames: [TOOL], context: CONTEXT }).expect(200)).body[0];
+  const annotate = async (timeZone = 'Europe/Berlin') =>
+    (
+      await t.http
+        .post('/v1/manifest/annotate')
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ tools: [{ name: TOOL, description: 'Search Jira issues.' }], context: CONTEXT, timeZone })
+        .expect(200)
+    ).body.tools[0];
+  const events = async () => (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as { id: string; type: string; status: string; payload: Record<string, unknown> }[];
+  const maintenanceEvents = async () => (await events()).filter((e) => e.type.startsWith('MAINTENANCE_'));
+
+  it('a window scheduled in the future is not in force, but lookups and the annotation show it coming', async () => {
+    const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+    expect(created.body).toMatchObject({ scope: 'GLOBAL', scopeId: null, toolName: TOOL, phase: 'UPCOMING', by: 'admin:admin', reason: 'Jira upgrade' });
+
+    const listed = await t.http.get('/v1/maintenance-windows').set('x-api-key', KEYS.audit).expect(200);
+    expect(listed.body.map((w: { id: string }) => w.id)).toEqual([created.body.id]);
+
+    const effective = await lookup();
+    expect(effective).toMatchObject({ status: 'OK', reason: 'DEFAULT_OK', maintenance: { inForce: null, upcoming: { id: created.body.id, phase: 'UPCOMING' } } });
+    const annotated = await annotate();
+    expect(annotated).toMatchObject({ status: 'OK', doNotCall: false, suffix: 'maintenance planned 18:00–20:00', description: 'Search Jira issues. (maintenance planned 18:00–20:00)' });
+
+    const answer = await failure();
+    expect(answer.body).toMatchObject({ spawn: true, reason: 'ELIGIBLE' });
+    expect(await maintenanceEvents()).toEqual([]);
+    expect(await service.emitDueEvents()).toBe(0);
+  });
+
+  it('a window beyond the lookahead is not shown', async () => {
+    await schedule({ from: at('16:00', '2026-05-25'), until: at('18:00', '2026-05-25') }).expect(201);
+    expect((await lookup()).maintenance).toBeNull();
+    expect((await annotate()).suffix).toBeNull();
+  });
+
+  it('in force: DOWN until its end, "under maintenance" in the annotation, failures never spawn, a success does not end it', async () => {
+    const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+    t.clock.set(at('16:30'));
+
+    const effective = await lookup();
+    expect(effective).toMatchObject({ status: 'DOWN', reason: 'MAINTENANCE', retesting: false, trace: { reason: 'MAINTENANCE', matched: { scope: 'GLOBAL', by: 'admin:admin', until: at('18:00') } } });
+    expect(effective.maintenance.inForce.id).toBe(created.body.id);
+    const annotated = await annotate();
+    expect(annotated).toMatchObject({ status: 'DOWN', doNotCall: true, suffix: 'under maintenance — expected back at 20:00' });
+
+    const answer = await failure();
+    expect(answer.body).toMatchObject({ spawn: false, reason: 'UNDER_MAINTENANCE', reflectError: true, retryAt: at('18:00'), retryAfterSeconds: 5400, status: 'DOWN', cooldown: null, widerEvidence: null });
+    // Even a checker-classified error sets no cooldown: the window explains it.
+    const classified = await failure({ errorSignature: 'http-403', classification: 'USER_PERMISSION' });
+    expect(classified.body).toMatchObject({ spawn: false, reason: 'UNDER_MAINTENANCE', cooldown: null });
+    expect(await t.connection.db!.collection('tool_health').countDocuments()).toBe(0);
+
+    const ok = await success();
+    expect(ok.body).toEqual({ status: 'DOWN', changed: [] });
+    expect((await lookup()).reason).toBe('MAINTENANCE');
+
+    expect(await service.emitDueEvents()).toBe(1);
+    const started = await maintenanceEvents();
+    expect(started).toEqual([expect.objectContaining({ type: HealthEventType.MAINTENANCE_STARTED, status: 'DOWN', payload: expect.objectContaining({ windowId: created.body.id, until: at('18:00') }) })]);
+    expect(await service.emitDueEvents()).toBe(0);
+  });
+
+  it('ended: hands back to the evidence underneath, and its start and end are events', async () => {
+    const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+    t.clock.set(at('16:10'));
+    // Something stored meanwhile: the system saw the tool intermittent (GLOBAL).
+    await t.http.post('/v1/health/mark-intermittent').set('x-api-key', KEYS.dispatcher).send({ scope: 'GLOBAL', toolName: TOOL, source: 'gateway' }).expect(200);
+    const during = await lookup();
+    expect(during).toMatchObject({ status: 'DOWN', reason: 'MAINTENANCE', shadowed: [expect.objectContaining({ scope: 'GLOBAL', status: 'DEGRADED' })] });
+    expect(await service.emitDueEvents()).toBe(1);
+
+    t.clock.set(at('18:00'));
+    const after = await lookup();
+    expect(after).toMatchObject({ status: 'DEGRADED', reason: 'LIVE_PROBLEM', maintenance: null });
+    expect((await annotate()).suffix).toMatch(/^intermittent — last failure \d+ min ago, retry tolerated$/);
+    expect((await failure()).body.reason).not.toBe('UNDER_MAINTENANCE');
+
+    expect(await service.emitDueEvents()).toBe(1);
+    const types = (await maintenanceEvents()).map((e) => [e.type, e.status]);
+    expect(types).toEqual([
+      [HealthEventType.MAINTENANCE_STARTED, 'DOWN'],
+      [HealthEventType.MAINTENANCE_ENDED, 'DEGRADED'],
+    ]);
+    expect(await service.emitDueEvents()).toBe(0);
+    const gql = await t.http
+      .post('/graphql')
+      .set('x-api-key', KEYS.audit)
+      .send({ query: '{ healthEvents(first: 50) { edges { node { type status payload { ... on MaintenancePayload { windowId until } } } } } }' })
+      .expect(200);
+    expect(gql.body.data.healthEvents.edges.map((e: { node: { type: string } }) => e.node).filter((n: { type: string }) => n.type.startsWith('MAINTENANCE'))).toEqual([
+      { type: 'MAINTENANCE_STARTED', status: 'DOWN', payload: { windowId: created.body.id, until: at('18:00') } },
+      { type: 'MAINTENANCE_ENDED', status: 'DEGRADED', payload: { windowId: created.body.id, until: at('18:00') } },
+    ]);
+    const listed = await t.http.get('/v1/maintenance-windows?includeEnded=true').set('x-api-key', KEYS.admin).expect(200);
+    expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id, phase: 'ENDED' })]);
+    expect((await t.http.get('/v1/maintenance-windows').set('x-api-key', KEYS.admin).expect(200)).body).toEqual([]);
+    // An ended window is history.
+    await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ until: at('20:00') }).expect(409);
+  });
+
+  it('a window that starts and ends between two ticks still gets both events', async () => {
+    await schedule({ from: at('14:10'), until: at('14:20') }).expect(201);
+    t.clock.set(at('15:00'));
+    expect(await service.emitDueEvents()).toBe(2);
+    expect((await maintenanceEvents()).map((e) => e.type)).toEqual([HealthEventType.MAINTENANCE_STARTED, HealthEventType.MAINTENANCE_ENDED]);
+  });
+
+  it('cancelled: one not yet begun never starts; one in force ends at once, with its end event', async () => {
+    const coming = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+    const cancelled = await t.http.delete(`/v1/maintenance-windows/${coming.body.id}`).set('x-api-key', KEYS.admin).expect(200);
+    expect(cancelled.body).toMatchObject({ phase: 'CANCELLED', cancelledBy: 'admin:admin' });
+    t.clock.set(at('16:30'));
+    expect((await lookup()).status).toBe('OK');
+    expect(await service.emitDueEvents()).toBe(0);
+    await t.http.delete(`/v1/maintenance-windows/${coming.body.id}`).set('x-api-key', KEYS.admin).expect(409);
+
+    const running = await schedule({ scope: 'TENANT', scopeId: 'acme', from: at('16:00'), until: at('19:00') }).expect(201);
+    expect((await lookup()).reason).toBe('MAINTENANCE');
+    await t.http.delete(`/v1/maintenance-windows/${running.body.id}`).set('x-api-key', KEYS.admin).expect(200);
+    expect((await lookup()).status).toBe('OK');
+    const ended = await maintenanceEvents();
+    expect(ended.map((e) => [e.type, e.payload.windowId])).toEqual([
+      [HealthEventType.MAINTENANCE_STARTED, running.body.id],
+      [HealthEventType.MAINTENANCE_ENDED, running.body.id],
+    ]);
+    expect(ended[1].payload.cancelledAt).toBe(at('16:30'));
+  });
+
+  it('changes: a coming window moves, a running one only ends differently; bad input is a 400 naming the field', async () => {
+    const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+    const moved = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: at('15:00') }).expect(200);
+    expect(moved.body).toMatchObject({ from: at('15:00'), until: at('18:00') });
+    // null is "not given" (P24), as everywhere else.
+    const same = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: null, until: null, reason: null }).expect(200);
+    expect(same.body).toMatchObject({ from: at('15:00'), until: at('18:00'), reason: 'Jira upgrade' });
+    t.clock.set(at('15:30'));
+    expect((await annotate()).suffix).toBe('under maintenance — expected back at 20:00');
+    await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ until: at('19:00') }).expect(200);
+    expect((await annotate()).suffix).toBe('under maintenance — expected back at 21:00');
+    const refused = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: at('15:15') }).expect(409);
+    expect(refused.body.error).toBe('CONFLICT');
+
+    const bad = await schedule({ from: at('18:00'), until: at('17:00') }).expect(400);
+    expect(bad.body).toMatchObject({ error: 'INVALID_ARGUMENT', field: 'until' });
+    expect((await schedule({ scope: 'TENANT', from: at('18:00'), until: at('19:00') }).expect(400)).body.field).toBe('scopeId');
+    expect((await schedule({ from: 'tomorrow', until: at('19:00') }).expect(400)).body.field).toBe('from');
+    await t.http.patch('/v1/maintenance-windows/no-such-window').set('x-api-key', KEYS.admin).send({ reason: 'x' }).expect(404);
+    expect(await t.connection.db!.collection('maintenance_windows').countDocuments()).toBe(1);
+  });
+
+  it('renders a DST night in Europe/Berlin: the repeated 02:30 carries its offset', async () => {
+    // 2026-10-25: 03:00 CEST falls back to 02:00 CET at 01:00 UTC. Now 02:10 CEST.
+    t.clock.set('2026-10-25T00:10:00.000Z');
+    await schedule({ from: '2026-10-25T00:00:00.000Z', until: '2026-10-25T01:30:00.000Z' }).expect(201);
+    expect((await annotate('Europe/Berlin')).suffix).toBe('under maintenance — expected back at 02:30 (UTC+1)');
+    expect((await annotate('UTC')).suffix).toBe('under maintenance — expected back at 01:30');
+    // A coming window whose start and end both fall in the repeated hour: each carries its offset.
+    await schedule({ toolName: 'confluence_read', from: '2026-10-25T00:40:00.000Z', until: '2026-10-25T01:40:00.000Z' }).expect(201);
+    const coming = await t.http
+      .post('/v1/manifest/annotate')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ tools: [{ name: 'confluence_read', description: 'Read a page.' }], context: CONTEXT, timeZone: 'Europe/Berlin' })
+      .expect(200);
+    expect(coming.body.tools[0].suffix).toBe('maintenance planned 02:40 (UTC+2)–02:40 (UTC+1)');
+  });
+
+  it('GraphQL: schedule, list, change and cancel', async () => {
+    const gql = (query: string, key: string = KEYS.admin) => t.http.post('/graphql').set('x-api-key', key).send({ query }).expect(200);
+    const scheduled = await gql(`mutation { scheduleMaintenance(input: {scope: PROJECT, scopeId: "p-1", toolName: "${TOOL}", from: "${at('15:00')}", until: "${at('16:00')}", reason: "index rebuild"}) { id phase by } }`);
+    const id = scheduled.body.data.scheduleMaintenance.id;
+    expect(scheduled.body.data.scheduleMaintenance).toMatchObject({ phase: 'UPCOMING', by: 'admin:admin' });
+    const listed = await gql(`{ maintenanceWindows(filter: {toolName: "${TOOL}"}) { id scope scopeId } }`, KEYS.audit);
+    expect(listed.body.data.maintenanceWindows).toEqual([{ id, scope: 'PROJECT', scopeId: 'p-1' }]);
+    const changed = await gql(`mutation { changeMaintenance(input: {id: "${id}", until: "${at('17:00')}"}) { until } }`);
+    expect(changed.body.data.changeMaintenance.until).toBe(at('17:00'));
+    const bad = await gql(`mutation { changeMaintenance(input: {id: "${id}", until: "${at('13:00')}"}) { until } }`);
+    expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'until' });
+    const effective = await gql(`{ effectiveHealth(toolName: "${TOOL}", context: {projectId: "p-1"}) { status maintenance { inForce { id } upcoming { id phase } } } }`, KEYS.audit);
+    expect(effective.body.data.effectiveHealth).toEqual({ status: 'OK', maintenance: { inForce: null, upcoming: { id, phase: 'UPCOMING' } } });
+    const cancelled = await gql(`mutation { cancelMaintenance(id: "${id}") { phase cancelledBy } }`);
+    expect(cancelled.body.data.cancelMaintenance).toEqual({ phase: 'CANCELLED', cancelledBy: 'admin:admin' });
+    const forbidden = await gql(`mutation { cancelMaintenance(id: "${id}") { phase } }`, KEYS.audit);
+    expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('maintenance windows across instances (P75)', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    a = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' }, clock: new FakeClock('2026-05-23T14:00:00Z') });
+    b = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0', MAINTENANCE_CACHE_MS: '200' }, clock: new FakeClock('2026-05-23T14:00:00Z') });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+  beforeEach(() => resetDatabase(a.connection));
+
+  it('a window scheduled on one instance governs calls on the other within its cache age', async () => {
+    const lookupOnB = async () => (await b.http.get(`/v1/tools/${TOOL}/availability?userId=alice`).set('x-api-key', KEYS.dispatcher).expect(200)).body;
+    expect((await lookupOnB()).status).toBe('OK'); // B has read the (empty) windows
+    await a.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send({ scope: 'GLOBAL', toolName: TOOL, from: '2026-05-23T13:00:00Z', until: '2026-05-23T15:00:00Z', reason: 'upgrade' }).expect(201);
+    const started = Date.now();
+    let seen = await lookupOnB();
+    while (seen.status !== 'DOWN' && Date.now() - started < 5000) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await lookupOnB();
+    }
+    expect(seen).toMatchObject({ status: 'DOWN', reason: 'MAINTENANCE' });
+    console.log(`maintenance window visible on the second instance after ${Date.now() - started} ms (MAINTENANCE_CACHE_MS=200)`);
+    // Both instances emit on their tick; the outbox keeps one start event.
+    await Promise.all([a.app.get(MaintenanceService).emitDueEvents(), b.app.get(MaintenanceService).emitDueEvents()]);
+    const events = (await a.http.get('/v1/events').set('x-api-key', KEYS.audit).expect(200)).body.events.filter((e: { type: string }) => e.type === 'MAINTENANCE_STARTED');
+    expect(events).toHaveLength(1);
+  });
+});

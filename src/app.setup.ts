@@ -8,11 +8,13 @@ import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
+import { checkJsonCharset, parseJsonBody } from './errors/json-body';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
   app.useGlobalFilters(new HttpExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
+  useJsonBodiesOnly(app, config);
   registerGraphqlHttpAuth(app); // D17: POST /graphql without a known key → 401, not 200 with an error
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
@@ -28,6 +30,24 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
     ));
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
+}
+
+/**
+ * P63: `application/json` (UTF-8) is the only body the service reads, on every route, GraphQL
+ * included. Fastify's own text/plain parser and Nest's form-urlencoded one are removed (a form
+ * body was parsed and written), so another content type is a 415; the JSON parser refuses
+ * duplicate and prototype keys and deep nesting with a 400 naming the field (json-body.ts).
+ */
+function useJsonBodiesOnly(app: NestFastifyApplication, config: AppConfig): void {
+  app.getHttpAdapter().getInstance().removeAllContentTypeParsers();
+  app.useBodyParser('application/json', { bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
+    try {
+      checkJsonCharset(request.headers['content-type']);
+      done(null, parseJsonBody(body.toString('utf8')));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
 }
 
 export function fastifyOptions(config: AppConfig) {

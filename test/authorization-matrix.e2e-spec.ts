@@ -58,7 +58,7 @@ const REST_RULES: Record<string, Rule> = {
 const MCP_RULES: Record<string, { roles: Role[]; arguments: Record<string, unknown> }> = {
   tool_health_set_unavailable: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', classification: 'INTERMITTENT', note: 'matrix' } },
   tool_health_set_available: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', note: 'matrix' } },
-  tool_health_set_cooldown: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-429', classification: 'USER_INPUT' } },
+  tool_health_set_cooldown: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-429', classification: 'INTERMITTENT' } },
   tool_health_clear: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira' } },
   tool_health_get: { roles: [W, A], arguments: { scope: 'GLOBAL', toolName: 'jira' } },
   tool_health_lookup: { roles: [W, A], arguments: { toolName: 'jira', projectId: 'p-1' } },

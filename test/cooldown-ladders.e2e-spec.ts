@@ -16,7 +16,8 @@ describe('cooldown ladders (D9) through the checker path', () => {
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 
-  const key = { scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', errorSignature: 'http-502' };
+  // A named user: user-class cooldowns at a shared scope must name theirs (D18, P50).
+  const key = { scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', errorSignature: 'http-502', userId: 'u-1' };
   const set = async (classification: string, extra: object = {}) => {
     const res = await t.http.post('/v1/cooldowns').set('x-api-key', KEYS.dispatcher).send({ ...key, classification, ...extra }).expect(200);
     return res.body.cooldowns.find((c: { errorSignature: string }) => c.errorSignature === key.errorSignature);

@@ -133,7 +133,7 @@ describe('GraphQL mutations', () => {
   });
 
   it('runSweep deletes cooldown entries expired past the grace period', async () => {
-    await gql(M.setCooldown, { input: { ...GLOBAL, errorSignature: 'http-400', classification: 'USER_INPUT' } });
+    await gql(M.setCooldown, { input: { ...GLOBAL, errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' } });
     expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 0, removed: 0 });
     t.clock.advance(25 * 3600_000);
     expect((await gql('mutation { runSweep { documents removed } }')).runSweep).toEqual({ documents: 1, removed: 1 });
@@ -219,7 +219,7 @@ describe('GraphQL mutations', () => {
       expect((await error('{ toolHealth(scope: PROJECT, scopeId: "p-1", toolName: "jira") { id } }')).extensions.code).toBe('NOT_FOUND');
       const events = await gql('{ healthEvents(first: 50) { edges { node { id type docId payload { ... on DeletedPayload { previousStatus by } } } } } }');
       const deletions = events.healthEvents.edges.map((e: { node: { type: string } }) => e.node).filter((n: { type: string }) => n.type === 'DELETED');
-      expect(deletions).toEqual([{ id: 'PROJECT|p-1|jira:1:DELETED', type: 'DELETED', docId: 'PROJECT|p-1|jira', payload: { previousStatus: 'DOWN', by: 'admin:admin' } }]);
+      expect(deletions).toEqual([{ id: expect.stringMatching(/^PROJECT\|p-1\|jira:[A-Za-z0-9_-]+:1:DELETED$/), type: 'DELETED', docId: 'PROJECT|p-1|jira', payload: { previousStatus: 'DOWN', by: 'admin:admin' } }]);
     });
 
     it('purgeToolHealth deletes the old documents of one scope in capped batches, keeps pins in force, and logs', async () => {

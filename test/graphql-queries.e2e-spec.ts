@@ -290,7 +290,7 @@ describe('GraphQL queries', () => {
       ['COOLDOWN_SET', 'CooldownPayload'],
     ]);
     expect(one.healthEvents.edges[0].node).toMatchObject({
-      id: 'GLOBAL|%00|jira:1:STATUS_CHANGED', docId: 'GLOBAL|%00|jira', scope: 'GLOBAL', scopeId: null, toolName: 'jira', status: 'DOWN',
+      id: expect.stringMatching(/^GLOBAL\|%00\|jira:[A-Za-z0-9_-]+:1:STATUS_CHANGED$/), docId: 'GLOBAL|%00|jira', scope: 'GLOBAL', scopeId: null, toolName: 'jira', status: 'DOWN',
       at: '2026-05-23T14:00:00.000Z', payload: { previousStatus: null, code: 'BACKEND_FAILED', expectedRecoveryAt: null },
     });
     expect(one.healthEvents.edges[1].node.payload).toEqual({

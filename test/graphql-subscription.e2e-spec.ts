@@ -163,6 +163,13 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
   it('starts at the current end of the outbox: earlier changes are not replayed', async () => {
     await write('mark-unavailable', { scope: 'GLOBAL', toolName: 'live-old', code: 'BACKEND_FAILED' });
     clock.advance(1000);
+    // P53: a write reaches the outbox through the relay's lease holder, which may be the other
+    // instance; "earlier" means already in the outbox when the feed starts.
+    for (let i = 0; i < 250; i++) {
+      const page = await a.http.get('/v1/events').set('x-api-key', KEYS.audit).expect(200);
+      if (page.body.events.some((e: { toolName: string }) => e.toolName === 'live-old')) break;
+      await sleep(20);
+    }
 
     const feed = subscribe(client(KEYS.admin));
     await subscribed(1);

@@ -6,7 +6,7 @@ import { Scope } from '../src/domain/scope';
 import { HealthKey } from '../src/domain/tool-health-document';
 import { ToolStatus } from '../src/domain/tool-status';
 import { ToolHealthRepository } from '../src/persistence/tool-health.repository';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase } from './support/test-app';
 
 const DAY = '2026-05-23';
 const utc = (hhmm: string, day = DAY) => `${day}T${hhmm}:00.000Z`;
@@ -85,7 +85,7 @@ describe('manifest annotation and explain (REST)', () => {
     const commands: CommandStartedEvent[] = [];
     const listener = (event: CommandStartedEvent) => {
       const collection = event.commandName === 'getMore' ? event.command.collection : event.command[event.commandName];
-      if (collection === 'tool_health' || collection === 'tool_health_presence') commands.push(event);
+      if ((collection === 'tool_health' || collection === 'tool_health_presence') && !isBackgroundCommand(event)) commands.push(event);
     };
     client.on('commandStarted', listener);
     try {

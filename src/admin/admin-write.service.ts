@@ -7,10 +7,8 @@ import { clearEntry } from '../domain/diagnosis-effects';
 import { DomainError } from '../domain/domain-error';
 import { encodeKey, tenantOf, validateKey } from '../domain/health-key';
 import { pinEntry, unpinEntry, validatePin } from '../domain/pin';
-import { deletedEvent } from '../domain/health-events';
 import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthService } from '../health/tool-health.service';
-import { HealthEventOutbox } from '../persistence/health-event.outbox';
 import { ToolHealthAdminRepository } from '../persistence/tool-health-admin.repository';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { HealthStore } from '../store/health-store.service';
@@ -44,7 +42,6 @@ export class AdminWriteService {
     private readonly repository: ToolHealthRepository,
     private readonly admin: ToolHealthAdminRepository,
     private readonly clock: Clock,
-    private readonly outbox: HealthEventOutbox,
   ) {}
 
   markUnavailable(input: MarkUnavailableInput, by: Principal): Promise<ToolHealthDocument> {
@@ -115,10 +112,9 @@ export class AdminWriteService {
   async delete(input: HealthKeyInput, by: Principal): Promise<ToolHealthDocument> {
     const key = validateKey(input);
     const id = encodeKey(key);
-    const deleted = await this.admin.deleteById(id);
+    const deleted = await this.store.delete(key, adminActor(by));
     if (!deleted) throw DomainError.notFound(`no health entry for ${describe(key)}`);
     this.audit.log(`admin ${by.name} deleted ${id}`);
-    await this.outbox.append([deletedEvent(deleted, adminActor(by), this.clock.now())]);
     return deleted;
   }
 

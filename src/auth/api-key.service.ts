@@ -27,7 +27,7 @@ export class ApiKeyService {
     if (!principal.roles.includes(Role.ADMIN) && !allowed.some((role) => holdsRole(principal, role))) {
       throw new DomainError(
         DomainErrorCode.FORBIDDEN,
-        `key "${principal.name}" lacks a role for this operation (needs one of: ${[...allowed, Role.ADMIN].join(', ')})`,
+        `key "${principal.name}" lacks a role for this operation (needs one of: ${[...new Set([...allowed, Role.ADMIN])].join(', ')})`,
       );
     }
   }

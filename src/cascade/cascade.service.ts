@@ -27,11 +27,6 @@ export class CascadeService {
     return doc;
   }
 
-  async lookup(toolName: string, context: CallContext): Promise<EffectiveHealth> {
-    const [effective] = await this.lookupMany([toolName], context);
-    return effective;
-  }
-
   /** Every tool's cascade keys in one `$in` read (D3a), resolved in memory. */
   async lookupMany(toolNames: readonly string[], context: CallContext, now = this.clock.now()): Promise<EffectiveHealth[]> {
     const valid = validateContext(context);

@@ -66,6 +66,9 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'debug' }, { logLevel: 'debug' }],
     ['HISTORY_LIMIT_DEFAULT', { HISTORY_LIMIT_DEFAULT: '50' }, { historyLimitDefault: 50 }],
     ['NODE_ENV test', { NODE_ENV: 'test' }, { nodeEnv: 'test', docsEnabled: true }],
+    ['database fault defaults (P40, P41)', {}, { requestDeadlineMs: 700, dbSocketTimeoutMs: 10_000, dbPingIntervalMs: 100, dbPingTimeoutMs: 500, writerLeaseTtlMs: 10_000, writerLeaseRenewMs: 2000 }],
+    ['REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '900' }, { requestDeadlineMs: 900 }],
+    ['writer lease timings', { WRITER_LEASE_TTL_MS: '4000', WRITER_LEASE_RENEW_MS: '500' }, { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 }],
   ])('reads %s', (_label, env, expected) => {
     expect(loadConfig({ ...BASE, ...env })).toMatchObject(expected);
   });
@@ -100,6 +103,12 @@ describe('loadConfig', () => {
     ['bad LOG_LEVEL', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
     ['HISTORY_LIMIT_DEFAULT below 1', { HISTORY_LIMIT_DEFAULT: '0' }, 'HISTORY_LIMIT_DEFAULT'],
     ['BODY_LIMIT_BYTES below 1024', { BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    ['REQUEST_DEADLINE_MS below 50', { REQUEST_DEADLINE_MS: '10' }, 'REQUEST_DEADLINE_MS'],
+    ['fractional REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '700.5' }, 'REQUEST_DEADLINE_MS'],
+    ['DB_SOCKET_TIMEOUT_MS with a unit', { DB_SOCKET_TIMEOUT_MS: '10s' }, 'DB_SOCKET_TIMEOUT_MS'],
+    ['DB_PING_INTERVAL_MS negative', { DB_PING_INTERVAL_MS: '-5' }, 'DB_PING_INTERVAL_MS'],
+    ['WRITER_LEASE_TTL_MS in exponent form', { WRITER_LEASE_TTL_MS: '1e4' }, 'WRITER_LEASE_TTL_MS'],
+    ['WRITER_LEASE_RENEW_MS more than half the TTL', { WRITER_LEASE_TTL_MS: '3000', WRITER_LEASE_RENEW_MS: '2000' }, 'WRITER_LEASE_RENEW_MS'],
   ])('reports %s naming %s', (_label, env, variable) => {
     const problems = problemsOf({ ...BASE, ...env });
     expect(problems.length).toBeGreaterThanOrEqual(1);

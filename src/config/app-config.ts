@@ -15,6 +15,16 @@ export class AppConfig {
   dbServerSelectionTimeoutMs: number;
   /** Driver command events, so tests can prove a path issues no write. Off in production. */
   dbMonitorCommands: boolean;
+  /** P41: a silent connection (black hole, frozen database) is dropped after this long. */
+  dbSocketTimeoutMs: number;
+  /** P41: how often the database is pinged for readiness, and how long one ping may take. */
+  dbPingIntervalMs: number;
+  dbPingTimeoutMs: number;
+  /** P41: the longest a request waits for the database before it answers 503. */
+  requestDeadlineMs: number;
+  /** P40: the writer lease of a single-writer database (D3): its lifetime and renewal period. */
+  writerLeaseTtlMs: number;
+  writerLeaseRenewMs: number;
   apiKeys: ApiKeyEntry[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   historyLimitDefault: number;
@@ -41,6 +51,12 @@ export class AppConfig {
   widerEvidenceBucketMs: number;
   /** P79: the counts are flushed to (and re-read from) the shared buckets this often (0 = at once). */
   widerEvidenceFlushMs: number;
+  /** How often the event relay's lease holder moves pending events to the outbox (P53). */
+  eventRelayPollMs: number;
+  /** How long the relay lease lasts unless renewed (renewed every lease/5). */
+  eventRelayLeaseMs: number;
+  /** How often ended pins are looked for, to emit PIN_ENDED (P55); 0 = never on a timer. */
+  pinWatchMs: number;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +127,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.dbSingleWriter = r.bool('DB_SINGLE_WRITER', false);
   config.dbServerSelectionTimeoutMs = r.int('DB_SERVER_SELECTION_TIMEOUT_MS', 800, 50, 60_000);
   config.dbMonitorCommands = r.bool('DB_MONITOR_COMMANDS', false);
+  config.dbSocketTimeoutMs = r.int('DB_SOCKET_TIMEOUT_MS', 10_000, 100, 600_000);
+  config.dbPingIntervalMs = r.int('DB_PING_INTERVAL_MS', 100, 20, 60_000);
+  config.dbPingTimeoutMs = r.int('DB_PING_TIMEOUT_MS', 500, 20, 60_000);
+  config.requestDeadlineMs = r.int('REQUEST_DEADLINE_MS', 700, 50, 600_000);
+  config.writerLeaseTtlMs = r.int('WRITER_LEASE_TTL_MS', 10_000, 200, 3_600_000);
+  config.writerLeaseRenewMs = r.int('WRITER_LEASE_RENEW_MS', 2000, 50, 3_600_000);
+  if (config.writerLeaseRenewMs * 2 > config.writerLeaseTtlMs) {
+    r.problems.push(`WRITER_LEASE_RENEW_MS (${config.writerLeaseRenewMs}) must be at most half of WRITER_LEASE_TTL_MS (${config.writerLeaseTtlMs}), so one lost renewal does not lose the lease`);
+  }
   const apiKeys = r.string('API_KEYS');
   config.apiKeys = [];
   if (apiKeys) {
@@ -141,6 +166,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.widerEvidenceBuckets = r.int('WIDER_EVIDENCE_BUCKETS', 10, 1, 120);
   config.widerEvidenceBucketMs = r.int('WIDER_EVIDENCE_BUCKET_MS', 60_000, 1000, 3600_000);
   config.widerEvidenceFlushMs = r.int('WIDER_EVIDENCE_FLUSH_MS', 1000, 0, 60_000);
+  config.eventRelayPollMs = r.int('EVENT_RELAY_POLL_MS', 200, 10, 60_000);
+  config.eventRelayLeaseMs = r.int('EVENT_RELAY_LEASE_MS', 10_000, 500, 600_000);
+  config.pinWatchMs = r.int('PIN_WATCH_MS', 1000, 0, 3600_000);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

@@ -1,30 +1,46 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { cooldownEntryKey } from '../domain/cooldown-policy';
-import { BufferedBookkeeping, CooldownHit, applyBufferedBookkeeping } from '../domain/failure-check';
-import { decodeKey } from '../domain/health-key';
+import { CooldownHit } from '../domain/failure-check';
+import { BookkeepingFlush } from '../persistence/bookkeeping-update';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
+import { WriterLease } from '../persistence/writer-lease';
 
 interface Pending {
-  hits: Map<string, { count: number; lastTriggeredAt: Date }>;
+  hits: Map<string, { errorSignature: string; userId: string | null; count: number; lastTriggeredAt: Date }>;
   lastFailureAt: Date | null;
 }
 
 /**
- * D10b: cooldown hits and lastFailureAt are counted in memory and flushed in one write per
- * document, so a hot key in an outage costs one write per interval, not one per failure.
- * Totals stay exact: counts are added on flush, and a failed flush puts them back.
+ * D10b: cooldown hits and lastFailureAt are counted in memory and flushed every
+ * BOOKKEEPING_FLUSH_MS, all buffered documents in ONE unordered bulk write, so a hot key in an
+ * outage costs one update per interval, not one per failure, and a flush costs one round trip
+ * whatever the number of documents (issue 13: requests no longer queue behind one write per
+ * document).
+ *
+ * P42: totals stay exact when a flush's reply is lost. Each flush carries an id that every
+ * update of it records on its document, and that the update's filter requires absent
+ * (bookkeepingUpdate): a flush whose outcome is unknown (network error, timeout) is kept as it
+ * was sent and resent with the same id before anything new, so the documents that had applied
+ * it skip it and the others apply it. What arrives meanwhile waits in the buffer for the next
+ * flush (at most one unconfirmed flush at a time).
  */
 @Injectable()
 export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(BookkeepingBuffer.name);
   private pending = new Map<string, Pending>();
+  /** Sent, outcome unknown: resent unchanged (same flush id) by the next flush. */
+  private unconfirmed: BookkeepingFlush | null = null;
+  private readonly instanceTag = randomBytes(6).toString('base64url');
+  private sequence = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly repository: ToolHealthRepository,
     private readonly config: AppConfig,
+    private readonly lease: WriterLease,
   ) {}
 
   onModuleInit(): void {
@@ -34,16 +50,21 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** The final flush is a stopping instance's last write: the writer lease goes right after it (P40). */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      await this.lease.release();
+    }
   }
 
   recordHit(hit: CooldownHit, at: Date): void {
     const pending = this.entry(hit.docId);
     const key = cooldownEntryKey(hit.errorSignature, hit.userId);
     const current = pending.hits.get(key);
-    pending.hits.set(key, { count: (current?.count ?? 0) + 1, lastTriggeredAt: later(current?.lastTriggeredAt, at) });
+    pending.hits.set(key, { errorSignature: hit.errorSignature, userId: hit.userId, count: (current?.count ?? 0) + 1, lastTriggeredAt: later(current?.lastTriggeredAt, at) });
   }
 
   recordFailure(docId: string, at: Date): void {
@@ -63,32 +84,23 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async flushNow(): Promise<void> {
-    const batch = this.pending;
-    if (batch.size === 0) return;
-    this.pending = new Map();
-    const failures: unknown[] = [];
-    await Promise.all(
-      [...batch].map(async ([docId, pending]) => {
-        const bookkeeping: BufferedBookkeeping = { hits: pending.hits, lastFailureAt: pending.lastFailureAt };
-        try {
-          // A document deleted meanwhile stays deleted: bookkeeping never recreates one.
-          await this.repository.mutate(decodeKey(docId), (doc) => (doc ? applyBufferedBookkeeping(doc, bookkeeping) : doc));
-        } catch (error) {
-          this.restore(docId, pending);
-          failures.push(error);
-        }
-      }),
-    );
-    if (failures.length > 0) throw failures[0];
-  }
-
-  private restore(docId: string, pending: Pending): void {
-    const into = this.entry(docId);
-    for (const [key, hit] of pending.hits) {
-      const current = into.hits.get(key);
-      into.hits.set(key, { count: (current?.count ?? 0) + hit.count, lastTriggeredAt: later(current?.lastTriggeredAt, hit.lastTriggeredAt) });
+    if (this.unconfirmed === null && this.pending.size === 0) return;
+    // P40: an instance that lost the writer lease keeps its counts until it holds it again.
+    if (!this.lease.mayWrite) throw new Error('this instance does not hold the writer lease; bookkeeping kept for later');
+    if (this.unconfirmed) {
+      await this.repository.applyBookkeeping([this.unconfirmed]);
+      this.unconfirmed = null;
     }
-    if (pending.lastFailureAt) into.lastFailureAt = later(into.lastFailureAt ?? undefined, pending.lastFailureAt);
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const flush: BookkeepingFlush = {
+      flushId: `${this.instanceTag}.${(++this.sequence).toString(36)}`,
+      writes: [...batch].map(([id, p]) => ({ id, hits: [...p.hits.values()], lastFailureAt: p.lastFailureAt })),
+    };
+    this.unconfirmed = flush;
+    await this.repository.applyBookkeeping([flush]);
+    this.unconfirmed = null;
   }
 
   private entry(docId: string): Pending {

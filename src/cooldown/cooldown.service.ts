@@ -7,6 +7,7 @@ import { isDueForProbe, sweepCooldowns } from '../domain/cooldown-sweep';
 import { DomainError } from '../domain/domain-error';
 import { newDocument } from '../domain/health-entry';
 import { validateKey, tenantOf } from '../domain/health-key';
+import { cooldownOwner } from '../domain/scope-of-evidence';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { HealthStore } from '../store/health-store.service';
@@ -29,10 +30,11 @@ export class CooldownService {
     const key = validateKey(dto);
     const classification = assertFailureClassification('classification', dto.classification as ToolHealthClassification);
     const tenantId = tenantOf(key, dto.tenantId);
+    const userId = cooldownOwner(key, classification, dto.userId); // D18: 400 for a user-class one without its user
     const result = await this.store.write(key, tenantId, (env) => (current) =>
       applyCooldown(current ?? newDocument(key, env.now, tenantId), {
         errorSignature: dto.errorSignature,
-        userId: dto.userId ?? null,
+        userId,
         classification,
         durationMs: dto.durationMs,
         now: env.now,

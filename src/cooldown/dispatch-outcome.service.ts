@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { applySuccess } from '../domain/auto-clear';
 import { resolveCascade } from '../domain/cascade';
-import { applyCooldown, findCooldown } from '../domain/cooldown-policy';
+import { applyCooldown, findCooldown, hasRoomForCooldown } from '../domain/cooldown-policy';
 import { FailureReason, checkFailure } from '../domain/failure-check';
 import { newDocument } from '../domain/health-entry';
 import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../domain/health-key';
+import { spawnBlockedUntil, successTargets } from '../domain/scope-of-evidence';
 import { isToolFault } from '../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
 import { withMaintenance } from '../domain/maintenance-window';
@@ -41,13 +42,15 @@ export class DispatchOutcomeService {
     const now = this.clock.now();
     const entries = await this.readCascade(toolName, context);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
-    const stale = [...entries.values()].filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
+    // D18: only the documents that governed this caller's call (up to a pin that shadows the rest).
+    const reach = successTargets(resolveCascade(toolName, context, entries, now).considered, now);
+    const stale = reach.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
 
     const changed: ChangedEntryView[] = [];
     for (const doc of stale) {
       const result = await this.store.write(doc, doc.tenantId, (env) => (current) =>
         current ? applySuccess(current, { ...report, now: env.now, historyLimit: env.historyLimit }) : current,
-      );
+      { stored: doc });
       if (result.written && result.after) {
         entries.set(result.after.id, result.after);
         changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
@@ -75,18 +78,19 @@ export class DispatchOutcomeService {
     let retryAt = decision.retryAt;
     const write = decision.cooldownWrite;
     if (write) {
-      const result = await this.store.write(write.key, context.tenantId ?? null, (env) => (current) =>
-        applyCooldown(current ?? newDocument(write.key, env.now, context.tenantId ?? null), {
-          errorSignature: write.errorSignature,
-          userId: write.userId,
-          classification: write.classification,
-          now: env.now,
-          graceMs: env.graceMs,
-        }),
-      );
+      const result = await this.store.write(write.key, context.tenantId ?? null, (env) => (stored) => {
+        const current = stored ?? newDocument(write.key, env.now, context.tenantId ?? null);
+        // D7 cap: a full document gets no new entry here; the answer stays "do not spawn" (P51).
+        if (!hasRoomForCooldown(current, write.errorSignature, write.userId, env.now)) return stored;
+        return applyCooldown(current, { errorSignature: write.errorSignature, userId: write.userId, classification: write.classification, now: env.now, graceMs: env.graceMs });
+      }, { stored: entries.get(encodeKey(write.key)) ?? null });
       const entry = result.after && findCooldown(result.after, write.errorSignature, write.userId);
-      if (entry) retryAt = entry.nextSpawnAllowedAt;
-      cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
+      if (entry && result.after) {
+        // P51: the answer agrees with the next check — the new entry and every wider block.
+        entries.set(result.after.id, result.after);
+        retryAt = spawnBlockedUntil({ toolName, context, errorSignature: dto.errorSignature, entries, now });
+        cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
+      }
     }
 
     this.metrics.failureDecision(decision.reason, decision.spawn);

@@ -4,6 +4,7 @@ import { applyCooldown, assertFailureClassification } from '../domain/cooldown-p
 import { DiagnosisVerdict, applyDiagnosis, clearEntry } from '../domain/diagnosis-effects';
 import { newDocument } from '../domain/health-entry';
 import { validateKey, tenantOf } from '../domain/health-key';
+import { cooldownOwner } from '../domain/scope-of-evidence';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolErrorCode } from '../domain/tool-error-code';
 import { HealthStore } from '../store/health-store.service';
@@ -49,7 +50,7 @@ export class DiagnosisService {
       case AgrajagToolName.SET_COOLDOWN: {
         const classification = assertFailureClassification('arguments.classification', a.classification as ToolHealthClassification);
         const durationMs = a.durationSeconds === undefined ? undefined : Number(a.durationSeconds) * 1000;
-        const userId = (a.userId as string | undefined) ?? null;
+        const userId = cooldownOwner(key, classification, a.userId as string | undefined); // D18
         const signature = a.errorSignature as string;
         const result = await this.store.write(key, tenantOf(key, null), (env) => (current) =>
           applyCooldown(current ?? newDocument(key, env.now, tenantOf(key, null)), { errorSignature: signature, userId, classification, durationMs, now: env.now, graceMs: env.graceMs }),

@@ -48,9 +48,12 @@ describe('applySuccess: status (D10)', () => {
     expect(success(d)).toBe(d);
   });
 
-  it('a pinned DOWN keeps its status and writes nothing', () => {
-    const d = doc({ status: ToolStatus.DOWN, pin: { status: ToolStatus.DOWN, until: at(MIN), reason: 'r', by: 'admin:x', at: at(-MIN) } });
-    expect(success(d)).toBe(d);
+  // Changed with D18/P50 (issue 11, sequence 4): the pin stays and keeps overriding on read, but
+  // the stored status beneath it follows the success, so a stale DOWN does not resurface later.
+  it('a pinned document keeps its pin while its stored DOWN is disproven beneath it', () => {
+    const pin = { status: ToolStatus.OK, until: at(MIN), reason: 'r', by: 'admin:x', at: at(-MIN) } as const;
+    const after = success(doc({ status: ToolStatus.DOWN, pin }));
+    expect(after).toMatchObject({ status: ToolStatus.OK, pin });
   });
 
   it('an expired pin no longer protects the status', () => {

@@ -1,6 +1,6 @@
 import { ToolHealthClassification } from './classification';
 import { expireCooldowns } from './cooldown-policy';
-import { applyStatus, isPinned } from './health-entry';
+import { applyStatus } from './health-entry';
 import { CooldownEntry, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
@@ -19,9 +19,13 @@ export interface SuccessReport {
   historyLimit: number;
 }
 
-/** DOWN is disproven by any success; DEGRADED only once its recovery estimate has come (D10). */
+/**
+ * DOWN is disproven by any success; DEGRADED only once its recovery estimate has come (D10).
+ * A pinned document's STORED status too (P6, D18): the pin keeps overriding it on read, and when
+ * the pin ends a stale DOWN must not resurface as "do not call" with no way back. Which documents
+ * a success may reach at all is scope-of-evidence.ts (successTargets), the caller's job.
+ */
 function disprovenStatus(doc: ToolHealthDocument, now: Date): boolean {
-  if (isPinned(doc, now)) return false;
   if (doc.status === ToolStatus.DOWN) return true;
   return doc.status === ToolStatus.DEGRADED && (doc.expectedRecoveryAt === null || doc.expectedRecoveryAt.getTime() <= now.getTime());
 }

@@ -156,6 +156,17 @@ export function applyCooldown(doc: ToolHealthDocument, w: CooldownWrite): ToolHe
   };
 }
 
+/**
+ * D7: whether `applyCooldown` can write this entry without the 409 of the cap — it exists already,
+ * or there is room (after dropping expired ones). The hot failure path asks first and, when the
+ * document is full, answers without a cooldown instead of failing after its hits were counted.
+ */
+export function hasRoomForCooldown(doc: ToolHealthDocument, errorSignature: string, userId: string | null, now: Date): boolean {
+  if (findCooldown(doc, errorSignature, userId)) return true;
+  const excess = doc.cooldowns.length + 1 - MAX_COOLDOWN_ENTRIES;
+  return excess <= 0 || doc.cooldowns.filter((e) => !isCooldownActive(e, now)).length >= excess;
+}
+
 /** D7: room for one more entry, dropping the oldest expired ones; 409 when none has expired. */
 function makeRoom(cooldowns: CooldownEntry[], now: Date): CooldownEntry[] {
   const excess = cooldowns.length + 1 - MAX_COOLDOWN_ENTRIES;

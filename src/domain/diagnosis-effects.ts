@@ -3,6 +3,7 @@ import { applyCooldown, expireCooldowns } from './cooldown-policy';
 import { DomainError } from './domain-error';
 import { HealthReducer, applyStatus, newDocument } from './health-entry';
 import { Scope } from './scope';
+import { cooldownOwner } from './scope-of-evidence';
 import { Diagnosis, HealthKey } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
@@ -56,6 +57,8 @@ function validate(v: DiagnosisVerdict): void {
  */
 export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
   validate(v);
+  // D18: a user-class cooldown names its user (400 when it cannot).
+  const owner = v.errorSignature ? cooldownOwner(v.key, v.classification, v.userId) : null;
   return (current) => {
     let doc = current ?? newDocument(v.key, v.now, v.tenantId ?? null);
     const status = STATUS_OF[v.classification];
@@ -79,7 +82,7 @@ export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
       // After the status: TECHNICALLY_BROKEN's cooldown couples to the expectedRecoveryAt just set.
       doc = applyCooldown(doc, {
         errorSignature: v.errorSignature,
-        userId: v.userId ?? null,
+        userId: owner,
         classification: v.classification,
         durationMs: v.durationMs,
         now: v.now,

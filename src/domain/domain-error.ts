@@ -9,6 +9,10 @@ export enum DomainErrorCode {
   NOT_FOUND = 'NOT_FOUND',
   CONFLICT = 'CONFLICT',
   UNAVAILABLE = 'UNAVAILABLE',
+  /** The request body is larger than the limit (P63). */
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  /** The body is not JSON, or not UTF-8 JSON (P63). */
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
 }
 
 export class DomainError extends Error {

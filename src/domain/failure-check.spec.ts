@@ -58,7 +58,8 @@ describe('checkFailure: the §4 story', () => {
       coalescingKey: 'jira:http-403',
     });
     expect(d.effective.status).toBe(ToolStatus.DOWN);
-    expect(d.failureMarks).toEqual([aliceUser.id, globalDown.id]);
+    // D18: a failure that met its cooldown is a repetition: it marks no lastFailureAt.
+    expect(d.failureMarks).toEqual([]);
   });
 
   it("Bob's 403 does not match Alice's entry; no spawn because the tool is known down", () => {
@@ -78,17 +79,17 @@ describe('checkFailure: matching (D8)', () => {
     expect(check(alice, [project]).hit).toEqual({ docId: project.id, errorSignature: 'http-403', userId: 'alice' });
   });
 
-  it('the narrowest matching document counts the hit', () => {
-    const project = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ nextSpawnAllowedAt: at(5 * MIN) })] });
-    const tenant = doc(Scope.TENANT, 't1', { cooldowns: [cooldown({ nextSpawnAllowedAt: at(9 * MIN) })] });
+  it('the narrowest matching document counts the hit; retryAt is when the wider one ends too (P51)', () => {
+    const project = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(5 * MIN) })] });
+    const tenant = doc(Scope.TENANT, 't1', { cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(9 * MIN) })] });
     const d = check(bob, [tenant, project]);
     expect(d.hit?.docId).toBe(project.id);
-    expect(d.retryAt).toEqual(at(5 * MIN));
+    expect(d.retryAt).toEqual(at(9 * MIN));
   });
 
   it("within a document the caller's own entry is narrower than the scope-wide one", () => {
     const project = doc(Scope.PROJECT, 'p1', {
-      cooldowns: [cooldown({ nextSpawnAllowedAt: at(5 * MIN) }), cooldown({ userId: 'alice', nextSpawnAllowedAt: at(7 * MIN) })],
+      cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(5 * MIN) }), cooldown({ userId: 'alice', nextSpawnAllowedAt: at(7 * MIN) })],
     });
     expect(check(alice, [project]).hit).toEqual({ docId: project.id, errorSignature: 'http-403', userId: 'alice' });
     expect(check(bob, [project]).hit).toEqual({ docId: project.id, errorSignature: 'http-403', userId: null });
@@ -105,8 +106,14 @@ describe('checkFailure: matching (D8)', () => {
   it('a caller without userId matches only scope-wide entries', () => {
     const project = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ userId: 'alice' })] });
     expect(check({ projectId: 'p1' }, [project]).hit).toBeNull();
-    const wide = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({})] });
+    const wide = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ lastClassification: C.INTERMITTENT })] });
     expect(check({ projectId: 'p1' }, [wide]).hit?.userId).toBeNull();
+  });
+
+  it('a scope-wide entry of a user class binds nobody (§6: Bob is never stopped by Alice\'s USER_PERMISSION)', () => {
+    const legacy = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ userId: null, lastClassification: C.USER_PERMISSION })] });
+    expect(check(bob, [legacy])).toMatchObject({ spawn: true, reason: FailureReason.ELIGIBLE, hit: null });
+    expect(check({ projectId: 'p1' }, [legacy]).hit).toBeNull();
   });
 
   it("documents outside the caller's cascade are ignored", () => {
@@ -133,7 +140,7 @@ describe('checkFailure: status', () => {
   });
 
   it('retryAfterSeconds rounds up', () => {
-    const project = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ nextSpawnAllowedAt: at(1_001) })] });
+    const project = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ userId: 'alice', nextSpawnAllowedAt: at(1_001) })] });
     expect(check(alice, [project]).retryAfterSeconds).toBe(2);
   });
 });
@@ -158,8 +165,6 @@ describe('checkFailure: checker classification (§7 second row)', () => {
 
   it.each([
     [C.USER_INPUT, { userId: 'alice', projectId: 'p1' }, { scope: Scope.USER, scopeId: 'alice' }, 'alice'],
-    [C.USER_PERMISSION, { projectId: 'p1', tenantId: 't1' }, { scope: Scope.PROJECT, scopeId: 'p1' }, null],
-    [C.USER_PERMISSION, {}, { scope: Scope.GLOBAL, scopeId: null }, null],
     [C.INTERMITTENT, alice, { scope: Scope.PROJECT, scopeId: 'p1' }, null],
     [C.TECHNICALLY_BROKEN, { userId: 'alice', tenantId: 't1' }, { scope: Scope.TENANT, scopeId: 't1' }, null],
     [C.USER_SPECIFIC_TECHNICAL, { sessionId: 's1', userId: 'alice' }, { scope: Scope.GLOBAL, scopeId: null }, null],
@@ -169,11 +174,52 @@ describe('checkFailure: checker classification (§7 second row)', () => {
     });
   });
 
-  it('still counts the hit when an active cooldown matched', () => {
+  // Changed with D18/P50: a user-class verdict without a user gets no cooldown (it would stop
+  // every other user of the scope); the answer is still "do not spawn".
+  it.each([[{ projectId: 'p1', tenantId: 't1' }], [{}], [{ sessionId: 's1' }]])('USER_PERMISSION without a userId (%j) → no cooldown, no spawn', (context) => {
+    expect(check(context, [], { classification: C.USER_PERMISSION })).toMatchObject({
+      spawn: false, reason: FailureReason.CLASSIFIED_BY_CHECKER, cooldownWrite: null, retryAt: null,
+    });
+  });
+
+  it('still counts the hit when its active cooldown matched, and then writes nothing (issue 13, P52)', () => {
     const d = check(alice, [globalDown, aliceUser], { classification: C.USER_PERMISSION });
     expect(d.reason).toBe(FailureReason.CLASSIFIED_BY_CHECKER);
     expect(d.hit?.docId).toBe(aliceUser.id);
-    expect(d.failureMarks).toEqual([aliceUser.id, globalDown.id]);
+    expect(d.cooldownWrite).toBeNull();
+    expect(d.failureMarks).toEqual([]);
+    expect(d.retryAt).toEqual(at(24 * H));
+  });
+
+  it('a different class on the running entry is still written (D9: it refreshes lastClassification)', () => {
+    const d = check(alice, [aliceUser], { classification: C.USER_INPUT });
+    expect(d.cooldownWrite).toMatchObject({ userId: 'alice', classification: C.USER_INPUT });
+  });
+
+  it("a user-class failure marks only the user's own documents (D18)", () => {
+    const project = doc(Scope.PROJECT, 'p1', { status: ToolStatus.DEGRADED });
+    const session = doc(Scope.SESSION, 's1');
+    const d = check({ ...alice, sessionId: 's1' }, [project, session, globalDown], { classification: C.USER_INPUT, errorSignature: 'schema' });
+    expect(d.failureMarks).toEqual([session.id]);
+  });
+
+  it('a technical failure marks up to the narrowest pin in force, not past it (D18)', () => {
+    const tenant = doc(Scope.TENANT, 't1', { pin: { status: ToolStatus.OK, until: at(H), reason: 'own jira', by: 'admin:a', at: at(-H) } });
+    const project = doc(Scope.PROJECT, 'p1');
+    const d = check(alice, [project, tenant, globalDown], { errorSignature: 'http-502' });
+    expect(d.failureMarks).toEqual([project.id, tenant.id]);
+  });
+
+  it('a checker cooldown under a wider, longer block reports the wider end (P51)', () => {
+    const tenant = doc(Scope.TENANT, 't1', { cooldowns: [cooldown({ errorSignature: 'http-502', lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(2 * H) })] });
+    expect(check(alice, [tenant], { classification: C.INTERMITTENT, errorSignature: 'http-502' }).retryAt).toEqual(at(2 * H));
+  });
+
+  it('retryAt under a DOWN pin is the pin\'s end when the stored status beneath is not down then (P51)', () => {
+    const pinned = doc(Scope.GLOBAL, null, { pin: { status: ToolStatus.DOWN, until: at(30 * MIN), reason: 'maintenance', by: 'admin:a', at: at(-H) } });
+    expect(check(bob, [pinned], { errorSignature: 'http-502' })).toMatchObject({ reason: FailureReason.KNOWN_DOWN, retryAt: at(30 * MIN) });
+    const stillDown = { ...pinned, status: ToolStatus.DOWN, expectedRecoveryAt: at(H) };
+    expect(check(bob, [stillDown], { errorSignature: 'http-502' }).retryAt).toEqual(at(H));
   });
 
   it('WORKING is not a failure classification', () => {
@@ -245,6 +291,6 @@ describe('bookkeeping updaters', () => {
   });
 
   it('ids in failureMarks are the encoded keys', () => {
-    expect(check(alice, [project]).failureMarks).toEqual([encodeKey({ scope: Scope.PROJECT, scopeId: 'p1', toolName: TOOL })]);
+    expect(check(alice, [project], { errorSignature: 'http-500' }).failureMarks).toEqual([encodeKey({ scope: Scope.PROJECT, scopeId: 'p1', toolName: TOOL })]);
   });
 });

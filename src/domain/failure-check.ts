@@ -1,8 +1,9 @@
 import { ToolHealthClassification, USER_CLASSES } from './classification';
 import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
-import { assertFailureClassification, cooldownEntryKey, isCooldownActive } from './cooldown-policy';
-import { contextScopeId } from './health-key';
+import { assertFailureClassification, cooldownEntryKey, findCooldown, isCooldownActive } from './cooldown-policy';
+import { contextScopeId, encodeKey } from './health-key';
 import { MaintenanceView, withMaintenance } from './maintenance-window';
+import { cooldownBindsCaller, failureMarkTargets, spawnBlockedUntil } from './scope-of-evidence';
 import { Scope } from './scope';
 import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode, isToolFault } from './tool-error-code';
@@ -76,8 +77,9 @@ function findHit(
   const owners = userId === null ? [null] : [userId, null];
   for (const doc of considered) {
     for (const owner of owners) {
+      // D18: a user-class entry without its user binds nobody (cooldownBindsCaller).
       const entry = doc.cooldowns.find(
-        (e) => e.errorSignature === errorSignature && e.userId === owner && isCooldownActive(e, now),
+        (e) => e.errorSignature === errorSignature && e.userId === owner && cooldownBindsCaller(e, userId) && isCooldownActive(e, now),
       );
       if (entry) return { doc, entry };
     }
@@ -88,18 +90,18 @@ function findHit(
 const SCOPE_WIDE_TARGETS: readonly Scope[] = [Scope.PROJECT, Scope.TENANT, Scope.GLOBAL];
 
 /**
- * D8 third bullet. A user-class verdict for a caller without a userId cannot be pinned to a
- * user, so it falls back to the scope-wide rule with userId null (GLOBAL at the latest): the
- * alternative, no cooldown, would send every anonymous 403 to a diagnosis.
+ * D8 third bullet with D18. A user-class verdict belongs to the caller's user: without a userId
+ * there is nobody to pin it to, and a scope-wide entry would stop every other user (§6), so such a
+ * caller gets NO cooldown (null) — the answer is still "do not spawn", the checker classified it.
  */
 function checkerTarget(
   toolName: string,
   context: CallContext,
   classification: ToolHealthClassification,
-): { key: HealthKey; userId: string | null } {
+): { key: HealthKey; userId: string | null } | null {
   const userId = context.userId ?? null;
-  if (USER_CLASSES.has(classification) && userId !== null) {
-    return { key: { scope: Scope.USER, scopeId: userId, toolName }, userId };
+  if (USER_CLASSES.has(classification)) {
+    return userId === null ? null : { key: { scope: Scope.USER, scopeId: userId, toolName }, userId };
   }
   for (const scope of SCOPE_WIDE_TARGETS) {
     const scopeId = contextScopeId(scope, context);
@@ -128,26 +130,39 @@ export function checkFailure(input: FailureReport): FailureDecision {
   const userId = context.userId ?? null;
   const matched = findHit(effective.considered, errorSignature, userId, now);
   const hit = matched && { docId: matched.doc.id, errorSignature, userId: matched.entry.userId };
-  const failureMarks = effective.considered.map((d) => d.id);
+  // D18: what this failure may mark as "last failure" (none when it met a cooldown; only the
+  // user's own documents for a user-class one; never past a pin that shadows the wider ones).
+  const failureMarks = failureMarkTargets(effective.considered, now, {
+    classification: classification ?? matched?.entry.lastClassification ?? null,
+    inCooldown: matched !== null,
+  });
   const knownDown = isKnownDown(effective);
-  // "Until when" no diagnosis: the cooldown that stopped it, else the outage's estimate. A new
-  // checker cooldown's expiry is only known once the caller has applied it to the stored doc.
-  const retryAt = matched?.entry.nextSpawnAllowedAt ?? (knownDown ? effective.winner?.expectedRecoveryAt ?? null : null);
-  const noSpawn = (reason: FailureReason, cooldownWrite: CheckerCooldownWrite | null): FailureDecision => ({
+  const blockInput = { toolName, context, errorSignature, entries: input.entries, now };
+  // "Until when" no diagnosis (P51): the first instant at which the next check would answer
+  // ELIGIBLE — every binding cooldown and the outage (its pin, its estimate) followed through.
+  const noSpawn = (reason: FailureReason, cooldownWrite: CheckerCooldownWrite | null, retryAt: Date | null): FailureDecision => ({
     ...base, spawn: false, reason, reflectError: true, hit, cooldownWrite, failureMarks,
     retryAt, retryAfterSeconds: retryAt && Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)),
   });
 
   // P76: during a window the failure is the announced outage: no spawn, no cooldown, no marks.
   if (effective.reason === CascadeReason.MAINTENANCE) {
-    return { ...noSpawn(FailureReason.UNDER_MAINTENANCE, null), hit: null, failureMarks: [], retryAt: effective.winner!.expectedRecoveryAt, retryAfterSeconds: Math.max(0, Math.ceil((effective.winner!.expectedRecoveryAt!.getTime() - now.getTime()) / 1000)) };
+    return { ...noSpawn(FailureReason.UNDER_MAINTENANCE, null, effective.winner!.expectedRecoveryAt), hit: null, failureMarks: [] };
   }
+
   if (classification) {
     const target = checkerTarget(toolName, context, classification);
-    return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, { ...target, errorSignature, classification });
+    // Issue 13 / P52: the checker's entry already running with the same class — the report is
+    // a hit like any other (buffered), not a write.
+    const stored = target && input.entries.get(encodeKey(target.key));
+    const running = stored && findCooldown(stored, errorSignature, target!.userId);
+    const alreadySet = running !== undefined && running !== null && isCooldownActive(running, now) && running.lastClassification === classification;
+    const write = target && !alreadySet ? { ...target, errorSignature, classification } : null;
+    // The new entry's expiry is only known once applied; the caller folds it in (spawnBlockedUntil).
+    return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, write, spawnBlockedUntil(blockInput));
   }
-  if (matched) return noSpawn(FailureReason.IN_COOLDOWN, null);
-  if (knownDown) return noSpawn(FailureReason.KNOWN_DOWN, null);
+  if (matched) return noSpawn(FailureReason.IN_COOLDOWN, null, spawnBlockedUntil(blockInput));
+  if (knownDown) return noSpawn(FailureReason.KNOWN_DOWN, null, spawnBlockedUntil(blockInput));
   return {
     ...base, spawn: true, reason: FailureReason.ELIGIBLE, reflectError: false, retryAt: null, retryAfterSeconds: null,
     hit: null, cooldownWrite: null, failureMarks,

@@ -36,7 +36,7 @@ describe('healthEventsOf: STATUS_CHANGED', () => {
     const events = healthEventsOf(before, written(before, { status: ToolStatus.DOWN, code: ToolErrorCode.BACKEND_FAILED }));
     expect(events).toEqual([
       {
-        id: `${before.id}:5:STATUS_CHANGED`, type: E.STATUS_CHANGED, docId: before.id, scope: Scope.USER, scopeId: 'alice',
+        id: `${before.id}:0:5:STATUS_CHANGED`, type: E.STATUS_CHANGED, docId: before.id, scope: Scope.USER, scopeId: 'alice',
         toolName: 'jira', status: ToolStatus.DOWN, at: T0,
         payload: { previousStatus: ToolStatus.OK, expectedRecoveryAt: null, code: ToolErrorCode.BACKEND_FAILED },
       },
@@ -64,20 +64,20 @@ describe('healthEventsOf: cooldowns', () => {
     const before = doc({ cooldowns: [cd('a', at(MIN)), cd('b', at(MIN), 'alice'), cd('c', at(MIN))] });
     const after = written(before, { cooldowns: [cd('a', at(5 * MIN)), cd('b', at(MIN), 'alice'), cd('c', at(MIN)), cd('d', at(MIN), 'alice')] });
     const events = healthEventsOf(before, after);
-    expect(events.map((e) => e.id)).toEqual([`${before.id}:5:COOLDOWN_SET:a:*`, `${before.id}:5:COOLDOWN_SET:d:alice`]);
+    expect(events.map((e) => e.id)).toEqual([`${before.id}:0:5:COOLDOWN_SET:a:*`, `${before.id}:0:5:COOLDOWN_SET:d:alice`]);
     expect(events[0].payload).toEqual({ errorSignature: 'a', userId: null, nextSpawnAllowedAt: at(5 * MIN), windowMs: MIN, lastClassification: C.INTERMITTENT });
   });
 
   it('a ladder restart of an expired entry is a COOLDOWN_SET', () => {
     const before = doc({ cooldowns: [cd('a', at(-MIN))] });
-    expect(ids(before, written(before, { cooldowns: [cd('a', at(2 * MIN))] }))).toEqual([`${before.id}:5:COOLDOWN_SET:a:*`]);
+    expect(ids(before, written(before, { cooldowns: [cd('a', at(2 * MIN))] }))).toEqual([`${before.id}:0:5:COOLDOWN_SET:a:*`]);
   });
 
   it('COOLDOWN_EXPIRED for an active entry ended now or removed', () => {
     const before = doc({ cooldowns: [cd('ended', at(MIN)), cd('removed', at(MIN), 'bob'), cd('kept', at(MIN))] });
     const after = written(before, { cooldowns: [cd('ended', T0), cd('kept', at(MIN))] });
     const events = healthEventsOf(before, after);
-    expect(events.map((e) => e.id)).toEqual([`${before.id}:5:COOLDOWN_EXPIRED:ended:*`, `${before.id}:5:COOLDOWN_EXPIRED:removed:bob`]);
+    expect(events.map((e) => e.id)).toEqual([`${before.id}:0:5:COOLDOWN_EXPIRED:ended:*`, `${before.id}:0:5:COOLDOWN_EXPIRED:removed:bob`]);
     expect(events.map((e) => e.type)).toEqual([E.COOLDOWN_EXPIRED, E.COOLDOWN_EXPIRED]);
   });
 
@@ -98,7 +98,7 @@ describe('healthEventsOf: INBOX_ITEM', () => {
     const after = written(before, { status: ToolStatus.DOWN, lastDiagnosis: diag(C.USER_SPECIFIC_TECHNICAL, T0) });
     const inbox = healthEventsOf(before, after).find((e) => e.type === E.INBOX_ITEM);
     expect(inbox).toMatchObject({
-      id: `${before.id}:5:INBOX_ITEM`,
+      id: `${before.id}:0:5:INBOX_ITEM`,
       payload: { userId: 'alice', classification: C.USER_SPECIFIC_TECHNICAL, note: 'n', by: 'agrajag-1', code: null },
     });
   });
@@ -146,9 +146,9 @@ describe('healthEventsOf: idempotent ids and real write paths', () => {
       now: T0, historyLimit: 20, graceMs: 24 * 60 * MIN,
     })(before)!;
     expect(ids(before, { ...reduced, version: 5 })).toEqual([
-      `${before.id}:5:STATUS_CHANGED`,
-      `${before.id}:5:COOLDOWN_SET:token:alice`,
-      `${before.id}:5:INBOX_ITEM`,
+      `${before.id}:0:5:STATUS_CHANGED`,
+      `${before.id}:0:5:COOLDOWN_SET:token:alice`,
+      `${before.id}:0:5:INBOX_ITEM`,
     ]);
   });
 
@@ -168,15 +168,52 @@ describe('pin and delete events (D4b, D14)', () => {
     expect(healthEventsOf(pinned, { ...pinned, version: 6 })).toEqual([]);
     expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: { ...pin, status: ToolStatus.DOWN } }).map((e) => e.type)).toEqual([E.PIN_SET]);
     expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: null })).toEqual([
-      expect.objectContaining({ type: E.PIN_CLEARED, id: 'USER|alice|jira:6:PIN_CLEARED', payload: { pinnedStatus: ToolStatus.OK, until, reason: 'own backend', by: 'admin:ops' } }),
+      expect.objectContaining({ type: E.PIN_CLEARED, id: 'USER|alice|jira:0:6:PIN_CLEARED', payload: { pinnedStatus: ToolStatus.OK, until, reason: 'own backend', by: 'admin:ops' } }),
     ]);
   });
 
   it('names a hard delete by the deleted version', () => {
     expect(deletedEvent(doc({ status: ToolStatus.DOWN }), 'admin:ops', T0)).toMatchObject({
-      id: 'USER|alice|jira:4:DELETED',
+      id: 'USER|alice|jira:0:4:DELETED',
       type: E.DELETED,
       payload: { previousStatus: ToolStatus.DOWN, by: 'admin:ops' },
     });
+  });
+});
+
+describe('issue 11, sequences 8 and 10: ids and pin events (P54, P55)', () => {
+  const until = at(60 * MIN);
+  const pin = { status: ToolStatus.OK as const, until, reason: 'own backend', by: 'admin:ops', at: T0 };
+
+  it('a new life of the document never repeats an id of the earlier one', () => {
+    const first = written(doc(), { status: ToolStatus.DOWN, version: 1 });
+    const a = healthEventsOf(null, first, 'life-a').map((e) => e.id);
+    const b = healthEventsOf(null, first, 'life-b').map((e) => e.id);
+    expect(a).toEqual(['USER|alice|jira:life-a:1:STATUS_CHANGED']);
+    expect(b).not.toEqual(a);
+    expect(deletedEvent(first, 'admin:ops', T0, 'life-a').id).toBe('USER|alice|jira:life-a:1:DELETED');
+  });
+
+  it('cooldown id parts are URI-encoded, so ":" and "*" cannot make two ids collide', () => {
+    const before = doc({ cooldowns: [cd('x:a', at(5 * MIN), 'b'), cd('x', at(5 * MIN), 'a:b'), cd('s', at(5 * MIN), '*'), cd('s', at(5 * MIN))] });
+    const after = written(before, { cooldowns: before.cooldowns.map((e) => ({ ...e, nextSpawnAllowedAt: T0 })) });
+    const ids = healthEventsOf(before, after).map((e) => e.id);
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids).toContain(`${before.id}:0:5:COOLDOWN_EXPIRED:x%3Aa:b`);
+    expect(ids).toContain(`${before.id}:0:5:COOLDOWN_EXPIRED:s:%2A`);
+  });
+
+  it('a pin removed after its end is PIN_ENDED; before its end PIN_CLEARED', () => {
+    const pinned = written(doc(), { pin });
+    const ended = { ...pinned, version: 6, pin: null, updatedAt: until };
+    expect(healthEventsOf(pinned, ended).map((e) => e.type)).toEqual([E.PIN_ENDED]);
+    expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: null }).map((e) => e.type)).toEqual([E.PIN_CLEARED]);
+  });
+
+  it('the same pin re-sent by another admin is a PIN_SET (it writes history, so it is an act)', () => {
+    const pinned = written(doc(), { pin });
+    const again = { ...pinned, version: 6, pin: { ...pin, by: 'admin:other', at: at(MIN) } };
+    expect(healthEventsOf(pinned, again).map((e) => e.type)).toEqual([E.PIN_SET]);
   });
 });

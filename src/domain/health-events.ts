@@ -16,6 +16,8 @@ export enum HealthEventType {
   PIN_SET = 'PIN_SET',
   /** An admin pin removed before its end. */
   PIN_CLEARED = 'PIN_CLEARED',
+  /** A pin that ran out by itself: the stored status beneath it applies again (P55). */
+  PIN_ENDED = 'PIN_ENDED',
   /** The document was hard-deleted by an admin (D14). */
   DELETED = 'DELETED',
   /** Issue 16 (P77): a maintenance window began / ended (or was cancelled while in force). */
@@ -62,7 +64,12 @@ export interface DeletedPayload {
 }
 
 interface EventBase {
-  /** `<docId>:<version>:<type>[:<errorSignature>:<userId|*>]`: the same write yields the same ids. */
+  /**
+   * `<docId>:<life>:<version>:<type>[:<errorSignature>:<userId|*>]` (P54): the same write yields
+   * the same ids; `life` is new for every creation of the document, so a document created again
+   * after a hard delete or purge never repeats an id of its earlier life. The cooldown parts are
+   * URI-encoded (`*` too), so `:` inside a signature or user id cannot make two ids collide.
+   */
   id: string;
   docId: string;
   scope: Scope;
@@ -79,7 +86,7 @@ export type HealthEvent = EventBase &
     | { type: HealthEventType.COOLDOWN_SET; payload: CooldownPayload }
     | { type: HealthEventType.COOLDOWN_EXPIRED; payload: CooldownPayload }
     | { type: HealthEventType.INBOX_ITEM; payload: InboxItemPayload }
-    | { type: HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED; payload: PinPayload }
+    | { type: HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED | HealthEventType.PIN_ENDED; payload: PinPayload }
     | { type: HealthEventType.DELETED; payload: DeletedPayload }
     | { type: HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED; payload: MaintenancePayload }
     | { type: HealthEventType.WIDER_EVIDENCE; payload: WiderEvidencePayload }
@@ -90,10 +97,10 @@ export type HealthEvent = EventBase &
  * every write path (system, checker, verdict, success, admin) emits the same way. Pass `after`
  * as stored, with its new `version`: the ids embed it. `after.updatedAt` is the write's "now".
  */
-export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHealthDocument): HealthEvent[] {
+export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHealthDocument, life = '0'): HealthEvent[] {
   const now = after.updatedAt.getTime();
   const base = (type: HealthEventType, suffix = '') => ({
-    id: `${after.id}:${after.version}:${type}${suffix}`,
+    id: eventId(after.id, life, after.version, type, suffix),
     docId: after.id,
     scope: after.scope,
     scopeId: after.scopeId,
@@ -115,7 +122,7 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
   const previous = new Map((before?.cooldowns ?? []).map((e) => [cooldownEntryKey(e.errorSignature, e.userId), e]));
   const current = new Map(after.cooldowns.map((e) => [cooldownEntryKey(e.errorSignature, e.userId), e]));
   const cooldownEvent = (type: HealthEventType.COOLDOWN_SET | HealthEventType.COOLDOWN_EXPIRED, e: CooldownEntry): HealthEvent => ({
-    ...base(type, `:${e.errorSignature}:${e.userId ?? '*'}`),
+    ...base(type, `:${idPart(e.errorSignature)}:${e.userId === null ? '*' : idPart(e.userId)}`),
     type,
     payload: {
       errorSignature: e.errorSignature,
@@ -161,11 +168,15 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
   const pinBefore = before?.pin ?? null;
   const pinAfter = after.pin;
   const samePin =
-    pinBefore !== null && pinAfter !== null && pinBefore.status === pinAfter.status && pinBefore.until.getTime() === pinAfter.until.getTime() && pinBefore.reason === pinAfter.reason;
+    pinBefore !== null && pinAfter !== null && pinBefore.status === pinAfter.status && pinBefore.until.getTime() === pinAfter.until.getTime() &&
+    pinBefore.reason === pinAfter.reason && pinBefore.by === pinAfter.by && pinBefore.at.getTime() === pinAfter.at.getTime();
   if (pinAfter && !samePin) {
+    // A re-sent pin by another admin (or later) is a new act with its own history item: an event too.
     events.push({ ...base(HealthEventType.PIN_SET), type: HealthEventType.PIN_SET, payload: pinPayload(pinAfter) });
   } else if (!pinAfter && pinBefore) {
-    events.push({ ...base(HealthEventType.PIN_CLEARED), type: HealthEventType.PIN_CLEARED, payload: pinPayload(pinBefore) });
+    // Removed once it had run out (by the pin watch, or an unpin after its end): it ended by time.
+    const type = pinBefore.until.getTime() <= now ? HealthEventType.PIN_ENDED : HealthEventType.PIN_CLEARED;
+    events.push({ ...base(type), type, payload: pinPayload(pinBefore) });
   }
   return events;
 }
@@ -174,10 +185,19 @@ function pinPayload(pin: Pin): PinPayload {
   return { pinnedStatus: pin.status, until: pin.until, reason: pin.reason, by: pin.by };
 }
 
+/** URI-encoding, `*` included (it stands for "scope-wide" in an id). */
+function idPart(value: string): string {
+  return encodeURIComponent(value).replace(/\*/g, '%2A');
+}
+
+export function eventId(docId: string, life: string, version: number, type: HealthEventType, suffix = ''): string {
+  return `${docId}:${life}:${version}:${type}${suffix}`;
+}
+
 /** D14: the event of a hard delete, which no write diff can produce. */
-export function deletedEvent(doc: ToolHealthDocument, by: string, at: Date): HealthEvent {
+export function deletedEvent(doc: ToolHealthDocument, by: string, at: Date, life = '0'): HealthEvent {
   return {
-    id: `${doc.id}:${doc.version}:${HealthEventType.DELETED}`,
+    id: eventId(doc.id, life, doc.version, HealthEventType.DELETED),
     docId: doc.id,
     scope: doc.scope,
     scopeId: doc.scopeId,

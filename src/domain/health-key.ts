@@ -127,10 +127,6 @@ export function cascadeKeys(toolName: string, context: CallContext): HealthKey[]
   return keys;
 }
 
-export function sameKey(a: HealthKey, b: HealthKey): boolean {
-  return a.scope === b.scope && a.scopeId === b.scopeId && a.toolName === b.toolName;
-}
-
 /** The tenant whose settings govern a key: a TENANT entry is its own; otherwise the writer may say. */
 export function tenantOf(key: HealthKey, tenantId: string | undefined | null): string | null {
   return key.scope === Scope.TENANT ? key.scopeId : (tenantId ?? null);

@@ -106,3 +106,24 @@ export function unpinEntry(req: UnpinRequest): HealthReducer {
     };
   };
 }
+
+export const PIN_WATCH_ACTOR = 'system:pin-watch';
+
+/**
+ * P55: a pin that has run out is removed by the pin watch, so its end is a write — with a history
+ * item and a PIN_ENDED event — instead of something readers only infer. Same reference when there
+ * is no pin or it still runs.
+ */
+export function endPin(req: { now: Date; historyLimit: number }): HealthReducer {
+  return (current) => {
+    if (current === null || current.pin === null || current.pin.until.getTime() > req.now.getTime()) return current;
+    const old = current.pin;
+    const note = `pin ended (was ${old.status} until ${old.until.toISOString()}: ${old.reason})`;
+    return {
+      ...current,
+      pin: null,
+      history: pushHistory(current.history, adminItem(current, note, PIN_WATCH_ACTOR, req.now), req.historyLimit),
+      updatedAt: req.now,
+    };
+  };
+}

@@ -5,6 +5,3 @@ export enum ToolStatus {
   DOWN = 'DOWN',
 }
 
-export function isProblem(status: ToolStatus): boolean {
-  return status !== ToolStatus.OK;
-}

@@ -8,6 +8,8 @@ export const HTTP_STATUS_OF = {
   [DomainErrorCode.NOT_FOUND]: 404,
   [DomainErrorCode.CONFLICT]: 409,
   [DomainErrorCode.UNAVAILABLE]: 503,
+  [DomainErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
 } as const satisfies Record<DomainErrorCode, number>;
 
 export const GRAPHQL_CODE_OF = {
@@ -17,4 +19,6 @@ export const GRAPHQL_CODE_OF = {
   [DomainErrorCode.NOT_FOUND]: 'NOT_FOUND',
   [DomainErrorCode.CONFLICT]: 'CONFLICT',
   [DomainErrorCode.UNAVAILABLE]: 'SERVICE_UNAVAILABLE',
+  [DomainErrorCode.PAYLOAD_TOO_LARGE]: 'BAD_USER_INPUT',
+  [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'BAD_USER_INPUT',
 } as const satisfies Record<DomainErrorCode, string>;

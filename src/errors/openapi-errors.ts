@@ -12,7 +12,15 @@ const DESCRIPTION: Record<DomainErrorCode, string> = {
   [DomainErrorCode.NOT_FOUND]: 'Nothing stored under that key, or no such resource.',
   [DomainErrorCode.CONFLICT]: 'Too many concurrent writes to one entry, or an entry is full; retry.',
   [DomainErrorCode.UNAVAILABLE]: 'The database is unavailable or the service is shutting down; retry shortly.',
+  [DomainErrorCode.PAYLOAD_TOO_LARGE]: 'The request body is larger than the limit (BODY_LIMIT_BYTES).',
+  [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body is not `application/json` in UTF-8.',
 };
+
+/** D3a tool names may contain `/`; in a path segment it must be percent-encoded (P66). */
+export const TOOL_NAME_IN_PATH = 'The tool name (D3a: [A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`).';
+
+/** Only an operation that takes a body can answer these (P63). */
+const BODY_ONLY = new Set<DomainErrorCode>([DomainErrorCode.PAYLOAD_TOO_LARGE, DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]);
 
 /**
  * Documents the error answers of the one error mapping (HttpExceptionFilter → ErrorBody) on every
@@ -41,8 +49,12 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
       const operation = item[method];
       if (!operation) continue;
       const isSecured = (operation.security ?? document.security ?? []).length > 0;
+      for (const parameter of (operation.parameters ?? []) as { in?: string; name?: string; description?: string }[]) {
+        if (parameter.in === 'path' && parameter.name === 'toolName') parameter.description ??= TOOL_NAME_IN_PATH;
+      }
       operation.responses ??= {};
       for (const code of isSecured ? secured : everywhere) {
+        if (BODY_ONLY.has(code) && !operation.requestBody) continue;
         const status = String(HTTP_STATUS_OF[code]);
         operation.responses[status] ??= {
           description: DESCRIPTION[code],

@@ -3,10 +3,27 @@ import { ApiBody } from '@nestjs/swagger';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 
+/** class-validator's default text for a failed @IsDate(), replaced by what the client must send. */
+const DATE_MESSAGES: Record<string, string> = { isDate: 'must be an ISO 8601 date-time, e.g. 2026-05-23T14:30:00Z' };
+
+/**
+ * P64: class-validator messages begin with the property ("toolName must be …", "property foo
+ * should not exist"); the field path replaces that name, so each message names its field once
+ * ("context.userId must be a string", not "context.userId: userId must be a string").
+ */
+export function fieldMessage(field: string, property: string, constraint: string, message: string): string {
+  const escaped = property.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const each = new RegExp(`^each value in (?:property )?${escaped} (.*)$`, 's').exec(message)?.[1];
+  if (each !== undefined) return `each value in ${field} ${each}`;
+  const rest = new RegExp(`^(?:property )?${escaped} (.*)$`, 's').exec(message)?.[1];
+  if (DATE_MESSAGES[constraint] && (rest ?? message).endsWith('must be a Date instance')) return `${field} ${DATE_MESSAGES[constraint]}`;
+  return rest === undefined ? `${field}: ${message}` : `${field} ${rest}`;
+}
+
 function flatten(errors: ValidationError[], parent = ''): { field: string; message: string }[] {
   return errors.flatMap((e) => {
     const field = parent ? (/^\d+$/.test(e.property) ? `${parent}[${e.property}]` : `${parent}.${e.property}`) : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    const own = Object.entries(e.constraints ?? {}).map(([constraint, message]) => ({ field, message: fieldMessage(field || 'body', e.property, constraint, message) }));
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }
@@ -21,12 +38,8 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => {
       const problems = flatten(errors);
-      const first = problems[0] ?? { field: 'body', message: 'is invalid' };
-      return new DomainError(
-        DomainErrorCode.INVALID_ARGUMENT,
-        problems.map((p) => `${p.field}: ${p.message}`).join('; '),
-        first.field,
-      );
+      const first = problems[0] ?? { field: 'body', message: 'body is invalid' };
+      return new DomainError(DomainErrorCode.INVALID_ARGUMENT, problems.map((p) => p.message).join('; '), first.field || 'body');
     },
   });
 }

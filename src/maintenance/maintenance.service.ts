@@ -22,7 +22,7 @@ import {
 import { Scope } from '../domain/scope';
 import { CallContext } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
-import { HealthEventOutbox } from '../persistence/health-event.outbox';
+import { EventRelay } from '../store/event-relay.service';
 import { MaintenanceWindowRepository } from '../persistence/maintenance-window.repository';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { maintenanceEvent } from './maintenance-events';
@@ -60,7 +60,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly windows: MaintenanceWindowRepository,
-    private readonly outbox: HealthEventOutbox,
+    private readonly relay: EventRelay,
     private readonly health: ToolHealthRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -226,8 +226,8 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return written;
   }
 
-  /** The one call into the event mechanism (another helper reworks the outbox; keep this small). */
+  /** The one call into the event mechanism (P53: the relay positions every event). */
   private emit(event: ReturnType<typeof maintenanceEvent>): Promise<void> {
-    return this.outbox.append([event]);
+    return this.relay.publish([event]);
   }
 }

@@ -74,6 +74,9 @@ const ERROR_ADVICE: Record<DomainErrorCode, string> = {
   [DomainErrorCode.NOT_FOUND]: '',
   [DomainErrorCode.CONFLICT]: 'Read the entry again and decide with its current state.',
   [DomainErrorCode.UNAVAILABLE]: 'The service could not reach its database; read the entry again shortly, then retry if needed.',
+  // Refused at the HTTP edge before a tool runs: a tool result never carries these.
+  [DomainErrorCode.PAYLOAD_TOO_LARGE]: '',
+  [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: '',
 };
 
 /** An isError result's text: the code, the message (which names the argument), what to do. */

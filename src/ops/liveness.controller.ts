@@ -6,6 +6,8 @@ import { ReadinessService } from './readiness.service';
 export class ProbeView {
   @ApiProperty({ enum: ['ok', 'unavailable'] }) status: 'ok' | 'unavailable';
   @ApiProperty({ required: false }) database?: 'up' | 'down';
+  @ApiProperty({ required: false, description: 'Why the instance is not ready although the database answers (the writer lease, P40).' })
+  message?: string;
 }
 
 /** Orchestrator probes: open without a key (D17). */
@@ -25,9 +27,10 @@ export class LivenessController {
   @Get('ready')
   @ApiOkResponse({ type: ProbeView })
   @ApiServiceUnavailableResponse({ type: ProbeView })
-  async ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): Promise<ProbeView> {
-    const up = await this.readiness.databaseAnswers();
-    reply.status(up ? 200 : 503);
-    return up ? { status: 'ok', database: 'up' } : { status: 'unavailable', database: 'down' };
+  ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): ProbeView {
+    const { ready, database, reason } = this.readiness.check();
+    reply.status(ready ? 200 : 503);
+    if (ready) return { status: 'ok', database };
+    return reason ? { status: 'unavailable', database, message: reason } : { status: 'unavailable', database };
   }
 }

@@ -1,7 +1,13 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { DrainOnCloseHook } from './drain-on-close.hook';
 import { LivenessController } from './liveness.controller';
 import { ReadinessService } from './readiness.service';
+import { RequestDeadlineInterceptor } from './request-deadline.interceptor';
 
-@Module({ controllers: [LivenessController], providers: [ReadinessService, DrainOnCloseHook], exports: [ReadinessService] })
+@Module({
+  controllers: [LivenessController],
+  providers: [ReadinessService, DrainOnCloseHook, { provide: APP_INTERCEPTOR, useClass: RequestDeadlineInterceptor }],
+  exports: [ReadinessService],
+})
 export class OpsModule {}

@@ -1,25 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
+import { WriterLease } from '../persistence/writer-lease';
+import { DatabaseLiveness } from '../persistence/database-liveness';
 
-const PING_TIMEOUT_MS = 1000;
+export interface Readiness {
+  ready: boolean;
+  database: 'up' | 'down';
+  /** Why not ready when the database is up (the writer lease, P40). */
+  reason?: string;
+}
 
-/** Ready = the database answers a ping within a second. */
+/** Ready = the database answers (P41) and this instance may write to it (P40). No I/O. */
 @Injectable()
 export class ReadinessService {
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(
+    private readonly liveness: DatabaseLiveness,
+    private readonly lease: WriterLease,
+  ) {}
 
-  async databaseAnswers(): Promise<boolean> {
-    const db = this.connection.db;
-    if (!db || this.connection.readyState !== 1) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
-    });
-    try {
-      return await Promise.race([db.command({ ping: 1 }).then(() => true, () => false), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  check(): Readiness {
+    const database = this.liveness.up ? 'up' : 'down';
+    const reason = this.lease.blockedReason();
+    if (database === 'down') return { ready: false, database };
+    return reason ? { ready: false, database, reason } : { ready: true, database };
   }
 }

@@ -8,7 +8,7 @@ const TICK_MS = 1000;
 /**
  * Restarts the driver's server monitoring when a heartbeat never finishes (docs/decisions.md
  * P21). A backstop: the stall below was seen in about a third of the proxy cuts of
- * test/db-faults.e2e-spec.ts until installMongodbWriteGuard removed its cause; any other stall of
+ * test/persistent/db-faults.e2e-spec.ts until installMongodbWriteGuard removed its cause; any other stall of
  * the monitor would leave the service unable to recover just the same.
  *
  * mongodb 6.20 (and 6.22): when the database's connections all drop at once, the monitor can

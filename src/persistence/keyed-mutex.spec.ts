@@ -40,4 +40,30 @@ describe('KeyedMutex', () => {
     await expect(mutex.run('k', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
     await expect(mutex.run('k', async () => 42)).resolves.toBe(42);
   });
+
+  it('runAll holds every key at once: work on any of them waits, other keys do not', async () => {
+    const mutex = new KeyedMutex();
+    const events: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const all = mutex.runAll(['b', 'a', 'b'], async () => {
+      events.push('all:start');
+      await held;
+      events.push('all:end');
+    });
+    await new Promise((r) => setTimeout(r, 1));
+    const onA = mutex.run('a', async () => void events.push('a'));
+    const onB = mutex.run('b', async () => void events.push('b'));
+    const onC = mutex.run('c', async () => void events.push('c'));
+    await onC;
+    expect(events).toEqual(['all:start', 'c']);
+    release();
+    await Promise.all([all, onA, onB]);
+    expect(events.slice(0, 3)).toEqual(['all:start', 'c', 'all:end']);
+    expect(events.slice(3).sort()).toEqual(['a', 'b']);
+  });
+
+  it('runAll with no keys just runs the work', async () => {
+    await expect(new KeyedMutex().runAll([], async () => 7)).resolves.toBe(7);
+  });
 });

@@ -16,4 +16,14 @@ export class KeyedMutex {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
+
+  /**
+   * `work` holding the locks of all `keys` at once. Taken in sorted order; only one caller at a
+   * time holds several (the bookkeeping flush is serialised), so no two can deadlock.
+   */
+  runAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    const acquire = (i: number): Promise<T> => (i === sorted.length ? work() : this.run(sorted[i], () => acquire(i + 1)));
+    return acquire(0);
+  }
 }

@@ -3,12 +3,11 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Collection, MongoBulkWriteError } from 'mongodb';
 import { Model } from 'mongoose';
 import { HealthEvent } from '../domain/health-events';
-import { EventPage, HealthEventOutbox } from './health-event.outbox';
+import { EventPage, HealthEventOutbox, PositionedEvent } from './health-event.outbox';
 import { HealthEventRecord } from './health-event.schema';
 
-function positionOf(event: HealthEvent): string {
-  return `${event.at.toISOString()}|${event.id}`;
-}
+/** Marks the relay's own commands, so tests that count a request's commands can leave them out. */
+export const RELAY_COMMENT = 'event-relay';
 
 @Injectable()
 export class MongoHealthEventOutbox extends HealthEventOutbox {
@@ -19,20 +18,28 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
     this.records = model.collection as unknown as Collection<HealthEventRecord>;
   }
 
-  /** Re-appending an event is a no-op (its id is its identity), so a retried write is harmless. */
-  async append(events: readonly HealthEvent[]): Promise<void> {
+  async insertInOrder(events: readonly PositionedEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const records = events.map((e) => {
-      const { id, ...rest } = e;
-      return { ...rest, _id: id, position: positionOf(e) } as unknown as HealthEventRecord;
-    });
+    // An id already there was relayed before (the relay stopped before clearing it): skip it, so
+    // it keeps its first position. `_id` $in: the _id index.
+    const ids = events.map((e) => e.id);
+    const existing = new Set((await this.records.find({ _id: { $in: ids } }, { projection: { _id: 1 }, comment: RELAY_COMMENT }).toArray()).map((r) => r._id));
+    const records = events
+      .filter((e) => !existing.has(e.id))
+      .map((e) => {
+        const { id, ...rest } = e;
+        return { ...rest, _id: id } as unknown as HealthEventRecord;
+      });
+    if (records.length === 0) return;
     try {
-      await this.records.insertMany(records, { ordered: false });
+      // Ordered: a reader never sees a later position before an earlier one of the same batch.
+      await this.records.insertMany(records, { ordered: true, comment: RELAY_COMMENT });
     } catch (error) {
-      const duplicatesOnly =
-        error instanceof MongoBulkWriteError &&
-        (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).every((w) => w.code === 11000);
-      if (!duplicatesOnly) throw error;
+      if (!(error instanceof MongoBulkWriteError) || !allDuplicates(error)) throw error;
+      // A duplicate here means another relay raced this one (a lease handover): insert the rest.
+      // Ordered: everything before the first error went in, nothing after it was tried.
+      const rest = records.slice(firstErrorIndex(error) + 1);
+      if (rest.length > 0) await this.insertInOrder(rest.map(({ _id, ...r }) => ({ ...r, id: _id }) as unknown as PositionedEvent));
     }
   }
 
@@ -42,4 +49,22 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
     const events = records.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as unknown as HealthEvent & { position: string });
     return { events, endCursor: events.length > 0 ? events[events.length - 1].position : after };
   }
+
+  async lastPosition(): Promise<string | null> {
+    // The { position: 1 } index, read backwards.
+    const [last] = await this.records.find({}, { projection: { position: 1 }, comment: RELAY_COMMENT }).sort({ position: -1 }).limit(1).toArray();
+    return last?.position ?? null;
+  }
+}
+
+function writeErrorsOf(error: MongoBulkWriteError): { code?: number; index: number }[] {
+  return (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) as unknown as { code?: number; index: number }[];
+}
+
+function allDuplicates(error: MongoBulkWriteError): boolean {
+  return writeErrorsOf(error).every((w) => w.code === 11000);
+}
+
+function firstErrorIndex(error: MongoBulkWriteError): number {
+  return Math.min(...writeErrorsOf(error).map((w) => w.index));
 }

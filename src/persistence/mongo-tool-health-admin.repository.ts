@@ -59,6 +59,8 @@ export class MongoToolHealthAdminRepository extends ToolHealthAdminRepository {
       updatedAt: { $lt: olderThan },
       // A pin still in force is a deliberate override: age alone does not remove it.
       $or: [{ pin: null }, { 'pin.until': { $lte: now } }],
+      // Events not yet relayed would be lost with the document (P53): it goes on a later purge.
+      'pendingEvents.0': { $exists: false },
     };
     const ids = (await this.records.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit + 1).toArray()).map((r) => r._id);
     const batch = ids.slice(0, limit);

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Collection } from 'mongodb';
-import { FilterQuery, Model, trusted } from 'mongoose';
+import { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
+import { Model } from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
@@ -10,10 +10,12 @@ import { Scope } from '../domain/scope';
 import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/to-domain-error';
+import { BookkeepingFlush, bookkeepingUpdate } from './bookkeeping-update';
+import { DatabaseLiveness } from './database-liveness';
 import { KeyedMutex } from './keyed-mutex';
 import { ReadCoalescer } from './read-coalescer';
 import { toDomain, toRecord } from './tool-health.mapper';
-import { MutationResult, PageRequest, ToolHealthFilter, ToolHealthRepository } from './tool-health.repository';
+import { MutationResult, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from './tool-presence';
 import { ToolPresenceRecord } from './tool-presence.schema';
@@ -27,6 +29,7 @@ function isDuplicateKey(error: unknown): boolean {
 
 @Injectable()
 export class MongoToolHealthRepository extends ToolHealthRepository {
+  private readonly logger = new Logger('ToolHealthRepository');
   private readonly mutex = new KeyedMutex();
   /** When an operation last failed because the database was unreachable (see mutate). */
   private unavailableAt = 0;
@@ -39,6 +42,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
     @InjectModel(ToolPresenceRecord.name) presenceModel: Model<ToolPresenceRecord>,
     config: AppConfig,
+    private readonly liveness: DatabaseLiveness,
   ) {
     super();
     this.presence = new ToolPresence(() => presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ?? (presenceModel.collection as unknown as Collection<ToolPresenceRecord>));
@@ -100,8 +104,9 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     const queuedAt = Date.now();
     return this.mutex.run(id, async () => {
       // Writes to one key queue on the lock; in an outage each would wait out its own server
-      // selection, k queued writes k × the timeout. One that queued behind a failure fails at once.
-      if (this.unavailableAt >= queuedAt) throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
+      // selection, k queued writes k × the timeout. One that queued behind a failure fails at once,
+      // and so does one whose request already answered 503 at its deadline (P41).
+      if (this.unavailableAt >= queuedAt || this.liveness.abandoned(queuedAt)) throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
       try {
         for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
           const before = await this.findById(id);
@@ -119,6 +124,36 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       }
       throw DomainError.conflict(`too many concurrent writes to ${id}; retry`);
     });
+  }
+
+  async applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void> {
+    const operations: AnyBulkWriteOperation<ToolHealthRecord>[] = [];
+    for (const flush of flushes) {
+      for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId) as never });
+    }
+    if (operations.length === 0) return;
+    const send = async () => {
+      try {
+        await this.records.bulkWrite(operations, { ordered: false });
+      } catch (error) {
+        // The database answered and refused some updates (each on its own document): the others
+        // are applied, and resending would be refused again.
+        const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
+        if (refused.length > 0 && !isDatabaseUnavailable(error)) {
+          this.logger.warn(`bookkeeping: ${refused.length} of ${operations.length} updates refused, dropped: ${refused[0].errmsg}`);
+          return;
+        }
+        throw error;
+      }
+    };
+    // D3 single-writer: mutate replaces by `_id` alone under the per-key lock, so the bulk update
+    // holds the locks of its documents (else a replace could overwrite the counts it adds).
+    // Multi-writer: the replace is version-guarded and the update moves `version`.
+    if (!this.singleWriter) return send();
+    return this.mutex.runAll(
+      operations.map((op) => (op as { updateOne: { filter: { _id: string } } }).updateOne.filter._id),
+      send,
+    );
   }
 
   /** False on a lost race (version moved, or a first insert met an existing document). */
@@ -142,18 +177,6 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return result.matchedCount === 1;
   }
 
-  async list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]> {
-    const query: FilterQuery<ToolHealthRecord> = {};
-    if (filter.scope) query.scope = filter.scope;
-    if (filter.scopeId !== undefined) query.scopeId = filter.scopeId;
-    if (filter.toolName) query.toolName = filter.toolName;
-    if (filter.status) query.status = filter.status;
-    // trusted(): these operators are ours; sanitizeFilter would otherwise neutralise them.
-    if (filter.activeCooldownAt) query['cooldowns.nextSpawnAllowedAt'] = trusted({ $gt: filter.activeCooldownAt });
-    if (page.afterId !== undefined) query._id = trusted({ $gt: page.afterId });
-    const records = await this.model.find(query).sort({ _id: 1 }).limit(page.limit).lean<ToolHealthRecord[]>().exec();
-    return records.map(toDomain);
-  }
 
   async findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
     const records = await this.records.find({ 'cooldowns.nextSpawnAllowedAt': { $lt: cutoff } }).limit(limit).toArray();
@@ -169,8 +192,4 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return records.map(toDomain);
   }
 
-  async deleteById(id: string): Promise<boolean> {
-    const result = await this.model.deleteOne({ _id: id }).exec();
-    return result.deletedCount === 1;
-  }
 }

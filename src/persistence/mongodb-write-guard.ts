@@ -12,7 +12,7 @@ const GUARDED = Symbol.for('tas.mongodbWriteGuard');
 
 /**
  * Works around a mongodb 6.20 (and 6.22) bug that made requests hang for good (docs/decisions.md
- * P21; test/db-faults.e2e-spec.ts). `Connection#writeCommand` writes to the socket and, when
+ * P21; test/persistent/db-faults.e2e-spec.ts). `Connection#writeCommand` writes to the socket and, when
  * `write()` returns false, waits for 'drain'. On a socket that is already destroyed (the
  * database dropped the connection a moment before), Node returns false and emits neither
  * 'drain' nor 'error', so the operation never settles: the request hangs, a write holds its

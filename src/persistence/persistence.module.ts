@@ -3,7 +3,10 @@ import { MongooseModule } from '@nestjs/mongoose';
 import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
 import { ConnectionWatchdog } from './connection-watchdog';
+import { DatabaseLiveness } from './database-liveness';
+import { EventRelayRepository } from './event-relay.repository';
 import { HealthEventOutbox } from './health-event.outbox';
+import { MongoEventRelayRepository } from './mongo-event-relay.repository';
 import { IndexBootstrap } from './index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-event.schema';
 import { MongoHealthEventOutbox } from './mongo-health-event.outbox';
@@ -11,6 +14,7 @@ import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repositor
 import { MongoToolHealthAdminRepository } from './mongo-tool-health-admin.repository';
 import { MongoToolHealthRepository } from './mongo-tool-health.repository';
 import { installMongodbWriteGuard } from './mongodb-write-guard';
+import { WriterLease } from './writer-lease';
 import { TenantSettingsRepository } from './tenant-settings.repository';
 import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.schema';
 import { ToolHealthAdminRepository } from './tool-health-admin.repository';
@@ -43,7 +47,11 @@ installMongodbWriteGuard();
         bufferCommands: false,
         serverSelectionTimeoutMS: config.dbServerSelectionTimeoutMs,
         connectTimeoutMS: 2000,
-        socketTimeoutMS: 10_000,
+        // P41: bounds on a silent database (frozen, black hole). A request answers at its
+        // deadline anyway; these free the connections and the per-key locks behind them. The
+        // wait for a pooled connection is bounded as long: a burst on a busy database queues.
+        socketTimeoutMS: config.dbSocketTimeoutMs,
+        waitQueueTimeoutMS: config.dbSocketTimeoutMs,
         monitorCommands: config.dbMonitorCommands,
         autoIndex: true,
       }),
@@ -64,10 +72,23 @@ installMongodbWriteGuard();
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
     { provide: MaintenanceWindowRepository, useClass: MongoMaintenanceWindowRepository },
     { provide: WiderEvidenceRepository, useClass: MongoWiderEvidenceRepository },
+    { provide: EventRelayRepository, useClass: MongoEventRelayRepository },
     ConnectionWatchdog,
     IndexBootstrap,
     PresenceBackfill,
+    WriterLease,
+    DatabaseLiveness,
   ],
-  exports: [ToolHealthRepository, TenantSettingsRepository, HealthEventOutbox, ToolHealthAdminRepository, MaintenanceWindowRepository, WiderEvidenceRepository],
+  exports: [
+    ToolHealthRepository,
+    TenantSettingsRepository,
+    HealthEventOutbox,
+    ToolHealthAdminRepository,
+    MaintenanceWindowRepository,
+    WiderEvidenceRepository,
+    WriterLease,
+    DatabaseLiveness,
+    EventRelayRepository,
+  ],
 })
 export class PersistenceModule {}

@@ -1,10 +1,22 @@
+import { STORED_EVENTS, storedEventsOf } from '../domain/stored-events';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRecord } from './tool-health.schema';
 
+/**
+ * P42: the flush ids a document remembers travel with its domain object under a symbol key, so
+ * a replace writes them back (a retried flush must still find its id) while no view or JSON
+ * answer shows them (JSON ignores symbol keys; object spreads in reducers copy them).
+ */
+export const APPLIED_FLUSH_IDS_KEY = Symbol('appliedFlushIds');
+
+type WithFlushIds = { [APPLIED_FLUSH_IDS_KEY]?: string[] };
+
 /** Stored shape ↔ domain shape; the only difference is `_id` vs `id`. */
 export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
-  const { _id, ...rest } = record;
-  return {
+  const { _id, life, pendingEvents, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
+  const doc = {
+    // P53/P54: the write path's own fields, kept off the domain view (see stored-events.ts).
+    [STORED_EVENTS]: { life: life ?? '0', pendingEvents: pendingEvents ?? [] },
     ...rest,
     id: _id,
     tenantId: rest.tenantId ?? null,
@@ -14,10 +26,17 @@ export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
     description: rest.description ?? null,
     history: rest.history ?? [],
     cooldowns: rest.cooldowns ?? [],
-  } as ToolHealthDocument;
+  } as ToolHealthDocument & WithFlushIds;
+  if (appliedFlushIds) doc[APPLIED_FLUSH_IDS_KEY] = appliedFlushIds;
+  return doc;
 }
 
 export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
-  const { id, ...rest } = doc;
-  return { _id: id, ...rest } as ToolHealthRecord;
+  const { id, [APPLIED_FLUSH_IDS_KEY]: appliedFlushIds, ...rest } = doc as ToolHealthDocument & WithFlushIds;
+  const stored = storedEventsOf(doc);
+  const record = { _id: id, ...rest, ...(stored ? { life: stored.life, pendingEvents: stored.pendingEvents } : {}) } as ToolHealthRecord & {
+    appliedFlushIds?: string[];
+  };
+  if (appliedFlushIds) record.appliedFlushIds = appliedFlushIds;
+  return record;
 }

@@ -1,28 +1,12 @@
 import { HealthReducer } from '../domain/health-entry';
+import { BookkeepingFlush } from './bookkeeping-update';
 import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
-import { Scope } from '../domain/scope';
-import { ToolStatus } from '../domain/tool-status';
 
 export interface MutationResult {
   before: ToolHealthDocument | null;
   after: ToolHealthDocument | null;
   /** False when the reducer returned its input unchanged: nothing was sent to the database. */
   written: boolean;
-}
-
-export interface ToolHealthFilter {
-  scope?: Scope;
-  scopeId?: string | null;
-  toolName?: string;
-  status?: ToolStatus;
-  /** Only documents with a cooldown whose nextSpawnAllowedAt is after this instant. */
-  activeCooldownAt?: Date;
-}
-
-export interface PageRequest {
-  limit: number;
-  /** Exclusive: the `_id` of the last document of the previous page. */
-  afterId?: string;
 }
 
 /** The port (and DI token) for the tool_health collection: one method per intent. */
@@ -46,10 +30,13 @@ export abstract class ToolHealthRepository {
    */
   abstract mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult>;
 
-  /** Ordered by `_id`, so a cursor stays stable while documents are written. */
-  abstract list(filter: ToolHealthFilter, page: PageRequest): Promise<ToolHealthDocument[]>;
-
-  abstract deleteById(id: string): Promise<boolean>;
+  /**
+   * D10b bookkeeping of many documents in ONE unordered bulk write (P42), each update applied at
+   * most once per flush id. Resolves when the database answered (a refused update is logged and
+   * dropped); rejects when the answer is unknown (network, timeout): then resend the same
+   * flushes.
+   */
+  abstract applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void>;
 
   /** Sweep candidates (D9): documents holding a cooldown that expired before `cutoff`. */
   abstract findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;

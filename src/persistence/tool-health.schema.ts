@@ -2,6 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ToolHealthClassification } from '../domain/classification';
 import { Scope } from '../domain/scope';
 import { ToolErrorCode } from '../domain/tool-error-code';
+import { HealthEvent } from '../domain/health-events';
 import { ToolStatus } from '../domain/tool-status';
 
 const CLASSIFICATIONS = Object.values(ToolHealthClassification);
@@ -68,6 +69,10 @@ export class ToolHealthRecord {
   @Prop({ type: PinSchema, default: null }) pin: PinRecord | null;
   @Prop({ type: String, default: null }) description: string | null;
 
+  /** P54: new at every creation of the document; part of every event id, so ids never repeat across lives. */
+  @Prop({ type: String }) life?: string;
+  /** P53: events of writes not yet moved to the outbox by the event relay, written with the document. */
+  @Prop({ type: [Object], default: undefined }) pendingEvents?: HealthEvent[];
   @Prop({ type: Number, required: true }) version: number;
   @Prop({ type: Date, required: true }) createdAt: Date;
   @Prop({ type: Date, required: true }) updatedAt: Date;
@@ -84,5 +89,10 @@ ToolHealthSchema.index({ scope: 1, scopeId: 1, status: 1 });
 ToolHealthSchema.index({ toolName: 1, status: 1 });
 // Sweep: entries whose cooldown expired before now - grace (D9), and "has an active cooldown".
 ToolHealthSchema.index({ 'cooldowns.nextSpawnAllowedAt': 1 });
+// The event relay (P53): documents holding events not yet in the outbox ({'pendingEvents.0': {$exists: true}});
+// sparse, so a document whose pending list is empty is not in it.
+ToolHealthSchema.index({ 'pendingEvents.0': 1 }, { sparse: true });
+// The pin watch (P55): pins that have run out ({'pin.until': {$lte: now}}).
+ToolHealthSchema.index({ 'pin.until': 1 }, { sparse: true });
 // Additive (D11): entries "due for a probe" — DOWN, no expected recovery, oldest check first.
 ToolHealthSchema.index({ status: 1, expectedRecoveryAt: 1, lastCheckedAt: 1 });

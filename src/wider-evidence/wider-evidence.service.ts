@@ -27,7 +27,7 @@ import {
   tallyCounts,
   widerCoalescingKey,
 } from '../domain/wider-evidence';
-import { HealthEventOutbox } from '../persistence/health-event.outbox';
+import { EventRelay } from '../store/event-relay.service';
 import { BucketAdditions, WiderEvidenceRepository } from '../persistence/wider-evidence.repository';
 import { widerEvidenceEvent } from './wider-evidence-events';
 
@@ -94,7 +94,7 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
 
   constructor(
     private readonly repository: WiderEvidenceRepository,
-    private readonly outbox: HealthEventOutbox,
+    private readonly relay: EventRelay,
     private readonly config: AppConfig,
   ) {
     this.settings = {
@@ -265,7 +265,7 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     const events = this.events;
     this.events = [];
     try {
-      await this.outbox.append(events);
+      await this.relay.publish(events);
     } catch (error) {
       this.events.push(...events);
       throw error;

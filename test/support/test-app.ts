@@ -1,6 +1,6 @@
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getConnectionToken } from '@nestjs/mongoose';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Connection } from 'mongoose';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
@@ -43,19 +43,23 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     DB_MONITOR_COMMANDS: 'true',
     DB_SERVER_SELECTION_TIMEOUT_MS: '2000',
     LOG_LEVEL: 'silent',
+    // Pins end by the test's fake clock; a test that wants PIN_ENDED on a timer turns it on.
+    PIN_WATCH_MS: '0',
     ...extra,
   };
 }
 
-export async function createTestApp(options: { env?: Record<string, string>; clock?: FakeClock } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; clock?: FakeClock; override?: (builder: TestingModuleBuilder) => TestingModuleBuilder } = {},
+): Promise<TestApp> {
   const config = loadConfig(testEnv(options.env));
   const clock = options.clock ?? new FakeClock();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  const builder = Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .overrideProvider(Clock)
-    .useValue(clock)
-    .compile();
+    .useValue(clock);
+  const moduleRef = await (options.override ? options.override(builder) : builder).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(fastifyOptions(config)), { logger: false });
   configureApp(app, config);
   await app.init();
@@ -75,6 +79,14 @@ export async function createTestApp(options: { env?: Record<string, string>; clo
 export async function resetDatabase(connection: Connection): Promise<void> {
   const collections = await connection.db!.collections();
   await Promise.all(collections.map((c) => c.deleteMany({})));
+}
+
+/**
+ * The event relay's own background commands (lease, pending events, outbox inserts) carry this
+ * comment (P53): a test counting the commands of one request leaves them out.
+ */
+export function isBackgroundCommand(event: { command: { comment?: unknown } }): boolean {
+  return event.command.comment === 'event-relay';
 }
 
 export { KEYS };

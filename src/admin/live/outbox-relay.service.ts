@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { PubSub } from 'graphql-subscriptions';
-import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { HealthEvent } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
@@ -31,12 +30,7 @@ export function matchesFilter(event: HealthEvent, filter: HealthEventFilter): bo
 export interface OutboxRelayOptions {
   /** How often the outbox is read while someone listens (OUTBOX_POLL_MS). */
   pollMs: number;
-  /**
-   * How far behind "now" every read starts again. An event's position is its writer's clock
-   * time, stamped before the document write; the outbox insert lands later, and other instances'
-   * clocks differ a little. Re-reading this window (and dropping ids already seen) catches such
-   * late arrivals instead of skipping them.
-   */
+  /** Unused since P53 (positions follow commit order, nothing lands behind the cursor); kept for configure(). */
   lookbackMs: number;
   /** Events per outbox read; a poll pages on while pages come back full (bounded by maxPagesPerPoll). */
   pageSize: number;
@@ -53,11 +47,6 @@ export const DEFAULT_RELAY_OPTIONS: Omit<OutboxRelayOptions, 'pollMs'> = {
 };
 
 const TRIGGER = 'health-event';
-
-/** `position` is `<ISO instant>|<id>`, so `<ISO instant>|` sorts before every event of that instant. */
-function positionAt(ms: number): string {
-  return `${new Date(ms).toISOString()}|`;
-}
 
 /**
  * D13's live feed: while at least one subscription is open, reads the outbox every
@@ -86,8 +75,8 @@ export class OutboxRelay implements OnModuleDestroy, OnApplicationShutdown {
   private generation = 0;
   /** Highest position read so far (null before the first read of a run). */
   private cursor: string | null = null;
-  /** Where this run began: the first read skips events stamped before it (they predate every listener). */
-  private startPosition = '';
+  /** The outbox's end when the run started (the first poll waits for it). */
+  private startAt: Promise<string | null> | undefined;
   /** False until the first read of a run has completed. */
   private primed = false;
   /** Ids already handled in the re-read window → their position (pruned as the window moves). */
@@ -99,7 +88,6 @@ export class OutboxRelay implements OnModuleDestroy, OnApplicationShutdown {
 
   constructor(
     private readonly outbox: HealthEventOutbox,
-    private readonly clock: Clock,
     config: AppConfig,
   ) {
     this.options = { ...DEFAULT_RELAY_OPTIONS, pollMs: config.outboxPollMs };
@@ -220,7 +208,10 @@ export class OutboxRelay implements OnModuleDestroy, OnApplicationShutdown {
     this.cursor = null;
     this.seen.clear();
     this.primed = false;
-    this.startPosition = positionAt(this.clock.now().getTime());
+    // Where "now" is in the outbox, read at once: a change committed after the first subscriber
+    // arrived must not count as history because the first poll ran a little later.
+    this.startAt = this.outbox.lastPosition();
+    this.startAt.catch(() => undefined);
     this.schedule(0);
   }
 
@@ -247,20 +238,29 @@ export class OutboxRelay implements OnModuleDestroy, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  /** One read of the outbox from the re-read window (or the cursor, if that is earlier) to the end. */
+  /**
+   * One read of the outbox from the cursor to the end. Positions are assigned in commit order by
+   * the event relay (P53), so reading on from the cursor misses nothing that commits later. The
+   * first read of a run only finds where the outbox ends: what is there is history, not news.
+   */
   private async poll(generation: number): Promise<void> {
-    const windowStart = positionAt(this.clock.now().getTime() - this.options.lookbackMs);
-    const floor = this.cursor !== null && this.cursor < windowStart ? this.cursor : windowStart;
-    let after = floor;
-    let reachedEnd = false;
     try {
+      if (!this.primed) {
+        const end = await (this.startAt ?? this.outbox.lastPosition()).catch((error) => {
+          this.startAt = undefined; // read again on the next poll
+          throw error;
+        });
+        if (generation !== this.generation) return;
+        this.cursor = end;
+        this.primed = true;
+      }
+      let reachedEnd = false;
       for (let page = 0; page < this.options.maxPagesPerPoll && !reachedEnd; page += 1) {
-        const { events, endCursor } = await this.outbox.readAfter(after, this.options.pageSize);
+        const { events, endCursor } = await this.outbox.readAfter(this.cursor, this.options.pageSize);
         if (generation !== this.generation) return;
         for (const event of events) this.handle(event);
-        if (endCursor !== null && (this.cursor === null || endCursor > this.cursor)) this.cursor = endCursor;
-        reachedEnd = events.length < this.options.pageSize || endCursor === null;
-        if (endCursor !== null) after = endCursor;
+        if (endCursor !== null) this.cursor = endCursor;
+        reachedEnd = events.length < this.options.pageSize;
       }
     } catch (error) {
       if (!this.failing) this.logger.warn(`outbox read failed, retrying every ${this.options.pollMs} ms: ${(error as Error).message}`);
@@ -269,18 +269,14 @@ export class OutboxRelay implements OnModuleDestroy, OnApplicationShutdown {
     }
     if (this.failing) this.logger.log('outbox reads work again');
     this.failing = false;
-    if (this.cursor === null) this.cursor = floor;
-    if (reachedEnd) this.primed = true;
-    for (const [id, position] of this.seen) if (position <= floor) this.seen.delete(id);
   }
 
   private handle(event: RelayedEvent): void {
+    // A re-relayed id keeps its first position (the outbox skips it), so each id arrives once per
+    // run; the set only guards a subscriber against a page read twice across a retry.
     if (this.seen.has(event.id)) return;
     this.seen.set(event.id, event.position);
-    // The first read of a run finds what was written before anyone listened: history, not news.
-    // Later reads publish everything new to them, including late arrivals stamped a little earlier
-    // (a slow write or another instance's clock running behind).
-    if (!this.primed && event.position < this.startPosition) return;
+    if (this.seen.size > 10_000) this.seen.delete(this.seen.keys().next().value as string);
     void this.pubsub.publish(TRIGGER, event);
   }
 }

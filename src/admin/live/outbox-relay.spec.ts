@@ -3,7 +3,7 @@ import { AppConfig } from '../../config/app-config';
 import { HealthEvent, HealthEventType } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
 import { ToolStatus } from '../../domain/tool-status';
-import { EventPage, HealthEventOutbox } from '../../persistence/health-event.outbox';
+import { EventPage, HealthEventOutbox, positionOf } from '../../persistence/health-event.outbox';
 import { OutboxRelay, RelayedEvent, matchesFilter } from './outbox-relay.service';
 
 class ManualClock extends Clock {
@@ -15,17 +15,24 @@ class ManualClock extends Clock {
   }
 }
 
-/** The Mongo outbox's contract in memory: position = `<ISO at>|<id>`, read in position order. */
+/** The outbox's contract in memory: positions from a counter in commit order (P53), read in position order. */
 class MemoryOutbox extends HealthEventOutbox {
   readonly records: RelayedEvent[] = [];
   reads = 0;
   failNext = 0;
+  private seq = 0;
 
+  /** What the event relay does: the next positions, in order. */
   async append(events: readonly HealthEvent[]): Promise<void> {
-    for (const e of events) {
-      if (this.records.some((r) => r.id === e.id)) continue;
-      this.records.push({ ...e, position: `${e.at.toISOString()}|${e.id}` });
-    }
+    await this.insertInOrder(events.map((e) => ({ ...e, position: positionOf(++this.seq) })));
+  }
+
+  async insertInOrder(events: readonly RelayedEvent[]): Promise<void> {
+    for (const e of events) if (!this.records.some((r) => r.id === e.id)) this.records.push(e);
+  }
+
+  async lastPosition(): Promise<string | null> {
+    return this.records.reduce<string | null>((max, r) => (max === null || r.position > max ? r.position : max), null);
   }
 
   async readAfter(after: string | null, limit: number): Promise<EventPage> {
@@ -81,7 +88,7 @@ describe('OutboxRelay (D13 live feed)', () => {
   beforeEach(() => {
     clock = new ManualClock();
     outbox = new MemoryOutbox();
-    relay = new OutboxRelay(outbox, clock, { outboxPollMs: 10 } as AppConfig);
+    relay = new OutboxRelay(outbox, { outboxPollMs: 10 } as AppConfig);
   });
 
   afterEach(() => relay.onApplicationShutdown());
@@ -103,15 +110,16 @@ describe('OutboxRelay (D13 live feed)', () => {
     expect(outbox.reads).toBe(reads);
   });
 
-  it('starts at the current end: events stamped before the first subscriber are not replayed', async () => {
+  it('starts at the current end: events committed before the first subscriber are not replayed', async () => {
     await outbox.append([event('old', new Date(clock.ms - 1))]);
     const feed = drain(relay.listen());
+    await sleep(20);
     await outbox.append([event('same-instant', new Date(clock.ms)), event('later', new Date(clock.ms + 5))]);
     await sleep(50);
     expect(feed.ids().sort()).toEqual(['later', 'same-instant']);
   });
 
-  it('delivers each event once although every poll re-reads a window', async () => {
+  it('delivers each event once across polls', async () => {
     const feed = drain(relay.listen());
     await sleep(20);
     clock.ms += 1000;
@@ -123,13 +131,14 @@ describe('OutboxRelay (D13 live feed)', () => {
     expect(feed.ids()).toEqual(['e1', 'e2']);
   });
 
-  it('delivers a late arrival stamped before what it already read (slow write, clock skew)', async () => {
+  it('delivers a late arrival stamped before what it already read (slow write, clock skew): its position is later', async () => {
     const feed = drain(relay.listen());
+    await sleep(20);
     clock.ms += 10_000;
     await outbox.append([event('b-late-cursor', clock.now())]);
     await sleep(40);
-    // Appended now, stamped 2 s earlier than what the relay has read: inside the re-read window.
-    await outbox.append([event('a-stamped-earlier', new Date(clock.ms - 2000))]);
+    // Committed now, stamped a minute earlier than what the relay has read.
+    await outbox.append([event('a-stamped-earlier', new Date(clock.ms - 60_000))]);
     await sleep(40);
     expect(feed.ids()).toEqual(['b-late-cursor', 'a-stamped-earlier']);
   });
@@ -148,6 +157,7 @@ describe('OutboxRelay (D13 live feed)', () => {
     const all = drain(relay.listen());
     const jira = drain(relay.listen({ toolName: 'jira' }));
     const tenantDegraded = drain(relay.listen({ scope: Scope.TENANT, status: ToolStatus.DEGRADED }));
+    await sleep(20);
     clock.ms += 1000;
     await outbox.append([
       event('1', clock.now(), { toolName: 'jira' }),
@@ -163,6 +173,7 @@ describe('OutboxRelay (D13 live feed)', () => {
   it('keeps polling after a failed read', async () => {
     outbox.failNext = 2;
     const feed = drain(relay.listen());
+    await sleep(20);
     clock.ms += 1000;
     await outbox.append([event('after-outage', clock.now())]);
     await sleep(80);
@@ -172,6 +183,7 @@ describe('OutboxRelay (D13 live feed)', () => {
   it('ends a subscriber that falls too far behind, with an error', async () => {
     relay.configure({ maxQueuedPerSubscriber: 2 });
     const iterator = relay.listen();
+    await sleep(20);
     clock.ms += 1000;
     await outbox.append([event('1', clock.now()), event('2', clock.now()), event('3', clock.now())]);
     await sleep(40);

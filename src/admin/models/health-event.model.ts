@@ -60,6 +60,7 @@ export const HealthEventPayload = createUnionType({
         return InboxItemPayloadModel;
       case HealthEventType.PIN_SET:
       case HealthEventType.PIN_CLEARED:
+      case HealthEventType.PIN_ENDED:
         return PinPayloadModel;
       case HealthEventType.DELETED:
         return DeletedPayloadModel;

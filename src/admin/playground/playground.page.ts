@@ -5,24 +5,50 @@
 
 export const PLAYGROUND_SCRIPT_FILE = 'playground.js';
 
-const DEFAULT_QUERY = `# Tool availability service: admin GraphQL API
+/**
+ * The playground's default document (P65): one query, one mutation and one subscription, each
+ * valid against the schema (a test validates it against schema.gql). GraphiQL asks which one to
+ * run when there are several.
+ */
+export const DEFAULT_QUERY = `# Tool availability service: admin GraphQL API
 #
 # 1. Put your API key in the Headers tab below: {"x-api-key": "<your key>"}
 #    Queries and subscriptions need an admin or audit-reader key,
 #    mutations an admin key. Subscriptions send the same headers in
 #    graphql-ws connection_init. The schema (Docs, Explorer, completion)
 #    loads once the key is there.
-# 2. Run with Ctrl-Enter or the run button. The Explorer (compass icon,
-#    left) builds operations by clicking through the schema.
-#
-# Live updates (runs until stopped):
-#   subscription { toolHealthChanged(scope: GLOBAL) { id type toolName status at payload } }
+# 2. Put the cursor in one operation and run it with Ctrl-Enter or the
+#    run button. The Explorer (compass icon, left) builds operations by
+#    clicking through the schema.
 
-query OneEntry {
-  toolHealth(scope: GLOBAL, toolName: "example") {
+# How many entries the tool "example" has, per status (empty until one is written).
+query ExampleOverview {
+  toolOverview(toolName: "example") {
+    total
+    byStatus { status count }
+  }
+}
+
+# Admin key: marks the tool "example" DEGRADED globally (undo: markAvailable).
+mutation MarkExampleDegraded {
+  markIntermittent(input: { scope: GLOBAL, toolName: "example", note: "tried from the playground" }) {
     id
     status
-    since
+  }
+}
+
+# Live updates: runs until stopped; run the mutation above in a second tab to see one.
+subscription LiveUpdates {
+  toolHealthChanged(scope: GLOBAL) {
+    id
+    type
+    toolName
+    status
+    at
+    payload {
+      __typename
+      ... on StatusChangedPayload { previousStatus code }
+    }
   }
 }
 `;

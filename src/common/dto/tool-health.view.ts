@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ToolHealthClassification } from '../../domain/classification';
 import { Scope } from '../../domain/scope';
 import { ToolErrorCode } from '../../domain/tool-error-code';
-import { ToolHealthDocument } from '../../domain/tool-health-document';
 import { ToolStatus } from '../../domain/tool-status';
 
 export class DiagnosisView {
@@ -59,7 +58,3 @@ export class ToolHealthView {
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }
 
-/** The domain document already has the view's shape; this names the conversion. */
-export function toToolHealthView(doc: ToolHealthDocument): ToolHealthView {
-  return doc;
-}

@@ -11,10 +11,10 @@ import {
 } from './outcome.dto';
 
 /**
- * The hot routes validate with compiled JSON schemas (@SchemaBody) while the OpenAPI document
- * still describes the DTO classes: these specs keep the two in step, and prove the compiled
- * validator answers like the class-validator pipe it replaced (accepts the same bodies, names
- * the same field).
+ * The hot routes validate with compiled JSON schemas read off the DTOs' decorators
+ * (dtoJsonSchema, P80) while the OpenAPI document describes the same DTO classes: these specs
+ * prove that reading faithful — the compiled validator answers like the class-validator pipe
+ * (accepts the same bodies, names the same field) and documents the same properties.
  */
 type Verdict = { ok: true } | { ok: false; field: string | undefined; message: string };
 
@@ -58,8 +58,8 @@ describe('outcome body schemas', () => {
     ['failure', FailureReportDto, FAILURE_REPORT_SCHEMA],
   ] as const)('the %s schema has exactly the properties and required fields the OpenAPI documents', (_, dto, schema) => {
     const { names, required } = documented(dto);
-    expect(Object.keys(schema.properties).sort()).toEqual(names);
-    expect([...schema.required].sort()).toEqual(required);
+    expect(Object.keys(schema.properties as object).sort()).toEqual(names);
+    expect([...(schema.required as string[])].sort()).toEqual(required);
   });
 
   const context = { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 'acme' };

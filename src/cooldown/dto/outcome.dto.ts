@@ -2,10 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
-import { ID_MESSAGE, IsId } from '../../common/dto/health-key.dto';
+import { dtoJsonSchema } from '../../common/dto/dto-json-schema';
+import { IsId } from '../../common/dto/health-key.dto';
 import { ToolHealthClassification } from '../../domain/classification';
 import { FailureReason } from '../../domain/failure-check';
-import { ID_PATTERN, ID_PATTERN_SOURCE } from '../../domain/health-key';
+import { ID_PATTERN } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
@@ -87,43 +88,14 @@ export class FailureOutcomeView {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The compiled validation of the two hot routes (@SchemaBody, docs/performance.md): the same
-// rules as the decorators above, checked by Ajv instead of class-validator. Optional fields
-// accept null, as @IsOptional does. outcome.dto.spec.ts keeps both in step with the OpenAPI.
+// The compiled validation of the two hot routes (@SchemaBody, docs/performance.md): the schemas
+// are read off the decorators above (dtoJsonSchema, P80), so the DTO stays the one definition of
+// the body. outcome.dto.spec.ts proves the compiled validator answers as the class-validator pipe.
 
-const ID = { type: 'string', pattern: ID_PATTERN_SOURCE };
-const OPTIONAL_ID = { type: ['string', 'null'], pattern: ID_PATTERN_SOURCE };
+const SUCCESS = dtoJsonSchema(SuccessReportDto);
+const FAILURE = dtoJsonSchema(FailureReportDto);
+export const SUCCESS_REPORT_SCHEMA = SUCCESS.schema;
+export const FAILURE_REPORT_SCHEMA = FAILURE.schema;
 
-export const CALL_CONTEXT_SCHEMA = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: { sessionId: OPTIONAL_ID, userId: OPTIONAL_ID, projectId: OPTIONAL_ID, tenantId: OPTIONAL_ID },
-};
-
-export const SUCCESS_REPORT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['toolName'],
-  properties: {
-    toolName: ID,
-    context: CALL_CONTEXT_SCHEMA,
-    errorSignatures: { type: ['array', 'null'], maxItems: MAX_SIGNATURES, items: ID },
-  },
-};
-
-export const FAILURE_REPORT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['toolName', 'code', 'errorSignature'],
-  properties: {
-    toolName: ID,
-    context: CALL_CONTEXT_SCHEMA,
-    code: { enum: Object.values(ToolErrorCode) },
-    errorSignature: ID,
-    classification: { enum: [...Object.values(ToolHealthClassification), null] },
-    message: { type: ['string', 'null'], maxLength: 4000 },
-  },
-};
-
-/** The D3a rule in words, for a pattern failure. */
-export const OUTCOME_PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([[ID_PATTERN_SOURCE, ID_MESSAGE]]);
+/** The words of each pattern rule (the D3a id rule), for a pattern failure. */
+export const OUTCOME_PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([...SUCCESS.patternMessages, ...FAILURE.patternMessages]);

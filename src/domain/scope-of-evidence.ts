@@ -1,0 +1,140 @@
+import { ToolHealthClassification, USER_CLASSES } from './classification';
+import { EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
+import { isCooldownActive } from './cooldown-policy';
+import { DomainError } from './domain-error';
+import { isPinned } from './health-entry';
+import { Scope } from './scope';
+import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
+
+/**
+ * D18 / P50 — the scope of evidence. A call outcome is evidence about the backend that answered
+ * THIS caller, so it may touch only the documents that governed this caller's call:
+ *
+ * - reach: the caller's cascade narrow → wide, up to and including the narrowest document with a
+ *   pin in force. A pin shadows every wider entry for this caller (D4b), and an OK pin means "this
+ *   scope runs its own backend": acme's success says nothing about the GLOBAL jira.
+ * - a success disproves within that reach, the pinned document's stored status included (the pin
+ *   stays; the status beneath it follows the evidence, so a stale DOWN does not resurface, P6);
+ * - a technical failure marks `lastFailureAt` within that reach; a user-class failure
+ *   (USER_PERMISSION, USER_INPUT) only on the user's own documents (SESSION, USER); a failure that
+ *   met an active cooldown marks nothing (the cooldown's own `lastTriggeredAt` records it);
+ * - a user-class cooldown always names its user, and a scope-wide (`userId: null`) entry of a user
+ *   class binds nobody: Bob is never stopped by Alice's USER_PERMISSION (§6).
+ */
+
+/** The scopes that belong to one caller alone (a session is one user's, user ids are platform-wide). */
+const OWN_SCOPES: ReadonlySet<Scope> = new Set([Scope.SESSION, Scope.USER]);
+
+export function isUserClass(classification: ToolHealthClassification | null | undefined): boolean {
+  return classification != null && USER_CLASSES.has(classification);
+}
+
+/**
+ * The documents of the caller's cascade (`considered`, narrow → wide) an outcome of this call can
+ * speak for: up to and including the narrowest one whose pin is in force.
+ */
+export function reachOfCall(considered: readonly ToolHealthDocument[], now: Date): ToolHealthDocument[] {
+  const reach: ToolHealthDocument[] = [];
+  for (const doc of considered) {
+    reach.push(doc);
+    if (isPinned(doc, now)) break;
+  }
+  return reach;
+}
+
+/** Ids of the documents a success report may change (auto-clear, D10 within D18). */
+export function successTargets(considered: readonly ToolHealthDocument[], now: Date): ToolHealthDocument[] {
+  return reachOfCall(considered, now);
+}
+
+export interface FailureEvidence {
+  /** The checker's classification, or the class of the cooldown the failure met. */
+  classification: ToolHealthClassification | null;
+  /** The failure met an active cooldown: it is a repetition, not news. */
+  inCooldown: boolean;
+}
+
+/** Ids of the documents whose `lastFailureAt` a failure report moves (D10b bookkeeping, D18). */
+export function failureMarkTargets(considered: readonly ToolHealthDocument[], now: Date, evidence: FailureEvidence): string[] {
+  if (evidence.inCooldown) return [];
+  const reach = reachOfCall(considered, now);
+  const own = isUserClass(evidence.classification) ? reach.filter((d) => OWN_SCOPES.has(d.scope)) : reach;
+  return own.map((d) => d.id);
+}
+
+/**
+ * Whether a stored cooldown entry stops this caller (D8 with D18): the caller's own entry, or a
+ * scope-wide one of a class that is not about one user. A user-class entry with `userId: null`
+ * (written before this rule, or by hand) binds nobody.
+ */
+export function cooldownBindsCaller(entry: CooldownEntry, callerUserId: string | null): boolean {
+  if (entry.userId !== null) return entry.userId === callerUserId;
+  return !USER_CLASSES.has(entry.lastClassification);
+}
+
+/**
+ * The user a cooldown written at `key` belongs to (REST, Agrajag, admin). A user-class cooldown
+ * without a userId: at USER scope it is that user's; anywhere else it is refused (400 naming
+ * `userId`), because a scope-wide one would stop every other user of the scope.
+ */
+export function cooldownOwner(key: HealthKey, classification: ToolHealthClassification, userId: string | null | undefined): string | null {
+  if (userId != null) return userId;
+  if (!USER_CLASSES.has(classification)) return null;
+  if (key.scope === Scope.USER) return key.scopeId;
+  throw DomainError.invalid('userId', `a ${classification} cooldown belongs to one user: name the userId (or write it at USER scope)`);
+}
+
+/**
+ * The tenant of a document, which governs its history limit (D12): a TENANT document's own, none
+ * for GLOBAL (the default), otherwise the one the stored document records, else the writer's hint
+ * (only when the write creates the document).
+ */
+export function documentTenant(key: HealthKey, stored: Pick<ToolHealthDocument, 'tenantId'> | null, hint: string | null | undefined): string | null {
+  if (key.scope === Scope.GLOBAL) return null;
+  if (key.scope === Scope.TENANT) return key.scopeId;
+  return stored?.tenantId ?? hint ?? null;
+}
+
+/** A guard against a cycle of instants that never ends; each step moves past one end. */
+const MAX_STEPS = 64;
+
+function decisiveEnd(effective: EffectiveHealth, at: Date): Date | null {
+  const winner = effective.winner!;
+  if (isPinned(winner, at)) return winner.pin!.until;
+  return winner.expectedRecoveryAt;
+}
+
+/**
+ * When a failure of `errorSignature` by this caller becomes eligible for a diagnosis again: the
+ * first instant with no binding active cooldown in the caller's cascade and no known DOWN
+ * (D8), following every blocking end in turn. `null` when nothing blocks now, or when the end is
+ * unknown. With `extra` (a cooldown the current report is about to set) counted as blocking too.
+ */
+export function spawnBlockedUntil(
+  input: { toolName: string; context: CallContext; errorSignature: string; entries: ReadonlyMap<string, ToolHealthDocument>; now: Date },
+  extra: Date | null = null,
+): Date | null {
+  const { toolName, context, errorSignature, entries, now } = input;
+  const userId = context.userId ?? null;
+  let at = now;
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const effective = resolveCascade(toolName, context, entries, at);
+    let blockedTo: number | null = null;
+    for (const doc of effective.considered) {
+      for (const e of doc.cooldowns) {
+        if (e.errorSignature === errorSignature && cooldownBindsCaller(e, userId) && isCooldownActive(e, at)) {
+          blockedTo = Math.max(blockedTo ?? 0, e.nextSpawnAllowedAt.getTime());
+        }
+      }
+    }
+    if (extra && extra.getTime() > at.getTime()) blockedTo = Math.max(blockedTo ?? 0, extra.getTime());
+    if (isKnownDown(effective)) {
+      const end = decisiveEnd(effective, at);
+      if (end === null) return null;
+      blockedTo = Math.max(blockedTo ?? 0, end.getTime());
+    }
+    if (blockedTo === null) return at === now ? null : at;
+    at = new Date(blockedTo);
+  }
+  return at;
+}

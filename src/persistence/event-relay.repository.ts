@@ -1,0 +1,41 @@
+import { HealthEvent } from '../domain/health-events';
+
+/** Events of a tool_health document not yet in the outbox (P53). */
+export interface PendingEvents {
+  docId: string;
+  events: HealthEvent[];
+}
+
+/**
+ * A hard-deleted document's last events (P54): staged here BEFORE the document is deleted, so a
+ * crash between the two cannot lose the DELETED event; the relay moves them to the outbox once
+ * the document of that life is gone.
+ */
+export interface RetiredEvents {
+  /** `<docId>:<life>`. */
+  id: string;
+  docId: string;
+  life: string;
+  events: HealthEvent[];
+  /** Wall-clock ms; a staged record whose document still lives long after this was never deleted. */
+  stagedAt: number;
+}
+
+/** The port for the event relay's own state: its lease, the position counter, pending and retired events. */
+export abstract class EventRelayRepository {
+  /** Takes or renews the named lease for `holder` until `untilMs`; false while another holder's lease runs. */
+  abstract acquireLease(name: string, holder: string, nowMs: number, untilMs: number): Promise<boolean>;
+  abstract releaseLease(name: string, holder: string): Promise<void>;
+  /** Reserves `count` positions; returns the last one (the first is last − count + 1). */
+  abstract reservePositions(count: number): Promise<number>;
+  abstract findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]>;
+  /** Removes exactly these events from each document's pending list (later ones stay); one round trip. */
+  abstract clearPending(relayed: readonly PendingEvents[]): Promise<void>;
+  abstract stageRetired(record: RetiredEvents): Promise<void>;
+  abstract findRetired(limit: number): Promise<RetiredEvents[]>;
+  abstract removeRetired(id: string): Promise<void>;
+  /** Ids of documents whose pin has run out by `now` (P55), oldest end first. */
+  abstract findPinsEndedBy(now: Date, limit: number): Promise<string[]>;
+  /** The life of the stored document with this id, null when there is none. */
+  abstract lifeOf(docId: string): Promise<string | null>;
+}

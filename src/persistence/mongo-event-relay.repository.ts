@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
+import { Collection } from 'mongodb';
+import { Connection, Model } from 'mongoose';
+import { HealthEvent } from '../domain/health-events';
+import { EventRelayRepository, PendingEvents, RetiredEvents } from './event-relay.repository';
+import { RELAY_COMMENT } from './mongo-health-event.outbox';
+import { ToolHealthRecord } from './tool-health.schema';
+
+interface LeaseRecord {
+  _id: string;
+  holder: string;
+  until: number;
+}
+interface CounterRecord {
+  _id: string;
+  seq: number;
+}
+interface RetiredRecord {
+  _id: string;
+  docId: string;
+  life: string;
+  events: HealthEvent[];
+  stagedAt: number;
+}
+
+const OUTBOX_COUNTER = 'health_events';
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number })?.code === 11000;
+}
+
+// Every command here carries RELAY_COMMENT: it is background work, not part of any request.
+// All filters are built here from ids and numbers; none comes from a client object.
+@Injectable()
+export class MongoEventRelayRepository extends EventRelayRepository {
+  private readonly documents: Collection<ToolHealthRecord>;
+
+  constructor(
+    @InjectModel(ToolHealthRecord.name) model: Model<ToolHealthRecord>,
+    @InjectConnection() private readonly connection: Connection,
+  ) {
+    super();
+    this.documents = model.collection as unknown as Collection<ToolHealthRecord>;
+  }
+
+  private get leases(): Collection<LeaseRecord> {
+    return this.connection.db!.collection<LeaseRecord>('leases');
+  }
+  private get counters(): Collection<CounterRecord> {
+    return this.connection.db!.collection<CounterRecord>('counters');
+  }
+  private get retired(): Collection<RetiredRecord> {
+    return this.connection.db!.collection<RetiredRecord>('tool_health_retired');
+  }
+
+  async acquireLease(name: string, holder: string, nowMs: number, untilMs: number): Promise<boolean> {
+    try {
+      // `_id` plus "mine or run out": when another holder's lease runs, nothing matches and the
+      // upsert's insert meets the existing _id — a duplicate key, i.e. "not yours".
+      const result = await this.leases.updateOne(
+        { _id: name, $or: [{ holder }, { until: { $lte: nowMs } }] },
+        { $set: { holder, until: untilMs } },
+        { upsert: true, comment: RELAY_COMMENT },
+      );
+      return result.matchedCount + result.upsertedCount === 1;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.leases.deleteOne({ _id: name, holder }, { comment: RELAY_COMMENT });
+  }
+
+  async reservePositions(count: number): Promise<number> {
+    // One atomic $inc on one document by _id: positions are handed out once each.
+    const record = await this.counters.findOneAndUpdate(
+      { _id: OUTBOX_COUNTER },
+      { $inc: { seq: count } },
+      { upsert: true, returnDocument: 'after', comment: RELAY_COMMENT },
+    );
+    return record!.seq;
+  }
+
+  async findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]> {
+    // The { 'pendingEvents.0': 1 } index (sparse); by _id when the caller knows the documents.
+    // A positional path, because mongo-java-server matches `{'pendingEvents.id': {$exists}}` on
+    // neither empty nor filled arrays the way MongoDB does.
+    const filter = docIds ? { _id: { $in: [...docIds] }, 'pendingEvents.0': { $exists: true } } : { 'pendingEvents.0': { $exists: true } };
+    const records = await this.documents.find(filter, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT }).toArray();
+    return records
+      .map((r) => ({ docId: r._id, events: (r.pendingEvents ?? []) as HealthEvent[] }))
+      .filter((p) => p.events.length > 0);
+  }
+
+  async clearPending(relayed: readonly PendingEvents[]): Promise<void> {
+    if (relayed.length === 0) return;
+    // $pull by id, not $set: events a concurrent write appended meanwhile stay pending. The
+    // version is left alone: this is not a change of health, and a writer's guard stays valid.
+    // Only the pending list is touched: never a whole-document replace (the bookkeeping flush
+    // writes its own fields in parallel).
+    await this.documents.bulkWrite(
+      relayed.map((p) => ({ updateOne: { filter: { _id: p.docId }, update: { $pull: { pendingEvents: { id: { $in: p.events.map((e) => e.id) } } } } as never } })),
+      { ordered: false, comment: RELAY_COMMENT },
+    );
+  }
+
+  async stageRetired(record: RetiredEvents): Promise<void> {
+    const { id, ...rest } = record;
+    await this.retired.replaceOne({ _id: id }, rest, { upsert: true });
+  }
+
+  async findRetired(limit: number): Promise<RetiredEvents[]> {
+    const records = await this.retired.find({}, { limit, comment: RELAY_COMMENT }).toArray();
+    return records.map(({ _id, ...rest }) => ({ ...rest, id: _id }));
+  }
+
+  async removeRetired(id: string): Promise<void> {
+    await this.retired.deleteOne({ _id: id }, { comment: RELAY_COMMENT });
+  }
+
+  async findPinsEndedBy(now: Date, limit: number): Promise<string[]> {
+    // The { 'pin.until': 1 } index (sparse): only pinned documents are in it.
+    const records = await this.documents.find({ 'pin.until': { $lte: now } }, { projection: { _id: 1 }, sort: { 'pin.until': 1 }, limit, comment: RELAY_COMMENT }).toArray();
+    return records.map((r) => r._id);
+  }
+
+  async lifeOf(docId: string): Promise<string | null> {
+    const record = await this.documents.findOne({ _id: docId }, { projection: { life: 1 }, comment: RELAY_COMMENT });
+    return record ? (record.life ?? '0') : null;
+  }
+}

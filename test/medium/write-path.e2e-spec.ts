@@ -1,0 +1,100 @@
+import { ToolHealthClassification } from '../../src/domain/classification';
+import { Scope } from '../../src/domain/scope';
+import { markUnavailable } from '../../src/domain/system-writes';
+import { pinEntry } from '../../src/domain/pin';
+import { ToolErrorCode } from '../../src/domain/tool-error-code';
+import { ToolStatus } from '../../src/domain/tool-status';
+import { DispatchOutcomeService } from '../../src/cooldown/dispatch-outcome.service';
+import { ToolHealthRepository } from '../../src/persistence/tool-health.repository';
+import { HealthStore } from '../../src/store/health-store.service';
+import { TenantSettingsRepository } from '../../src/persistence/tenant-settings.repository';
+import { TestApp, createTestApp, resetDatabase } from '../support/test-app';
+
+/**
+ * Middle tier (issue 11): the write path and the outcome services with their real repository on
+ * the real database, called directly — no HTTP, no validation layer in between.
+ */
+describe('write path and outcome services (medium tier)', () => {
+  let t: TestApp;
+  let store: HealthStore;
+  let outcomes: DispatchOutcomeService;
+  let repository: ToolHealthRepository;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    store = t.app.get(HealthStore);
+    outcomes = t.app.get(DispatchOutcomeService);
+    repository = t.app.get(ToolHealthRepository);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await resetDatabase(t.connection);
+    t.clock.set('2026-05-23T14:00:00.000Z');
+  });
+
+  const project = { scope: Scope.PROJECT, scopeId: 'p-1', toolName: 'jira' };
+  const global = { scope: Scope.GLOBAL, scopeId: null, toolName: 'jira' };
+  const down = (key: typeof project | typeof global, note: string) => (env: { now: Date; historyLimit: number }) =>
+    markUnavailable({ ...env, key, source: 'medium', code: ToolErrorCode.BACKEND_FAILED, note });
+  const events = () => t.connection.db!.collection('health_events').find({}).sort({ position: 1 }).toArray();
+  const raw = (id: string) => t.connection.db!.collection('tool_health').findOne({ _id: id as never });
+
+  it('the tenant comes from the stored document, whatever the caller hints; the limit follows it', async () => {
+    await t.app.get(TenantSettingsRepository).setHistoryLimit('t-5', 5, 'medium', t.clock.now());
+    await store.write(project, 't-5', down(project, 'first'));
+    for (let i = 0; i < 8; i++) {
+      t.clock.advance(1000);
+      await store.write(project, i % 2 === 0 ? null : 'someone-else', down(project, `n${i}`));
+    }
+    const doc = (await repository.findById('PROJECT|p-1|jira'))!;
+    expect(doc.tenantId).toBe('t-5');
+    expect(doc.history).toHaveLength(5);
+  });
+
+  it('a GLOBAL document never records a tenant', async () => {
+    await store.write(global, 't-5', down(global, 'outage'));
+    expect((await repository.findById('GLOBAL|%00|jira'))!.tenantId).toBeNull();
+  });
+
+  it('the events of a write are in the document until relayed, then in the outbox, with the document\'s life in their ids', async () => {
+    await store.write(global, null, down(global, 'outage'));
+    const stored = await raw('GLOBAL|%00|jira');
+    expect(stored!.life).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    expect(stored!.pendingEvents).toEqual([]); // relayed on this instance (it holds the lease)
+    const [event] = await events();
+    expect(event).toMatchObject({ _id: `GLOBAL|%00|jira:${stored!.life}:1:STATUS_CHANGED`, type: 'STATUS_CHANGED', position: 'c000000000000001' });
+
+    const deleted = await store.delete(global, 'admin:medium');
+    expect(deleted?.version).toBe(1);
+    await store.write(global, null, down(global, 'again'));
+    const reborn = await raw('GLOBAL|%00|jira');
+    expect(reborn!.life).not.toBe(stored!.life);
+    const ids = (await events()).map((e) => e._id);
+    expect(ids).toEqual([
+      `GLOBAL|%00|jira:${stored!.life}:1:STATUS_CHANGED`,
+      `GLOBAL|%00|jira:${stored!.life}:1:DELETED`,
+      `GLOBAL|%00|jira:${reborn!.life}:1:STATUS_CHANGED`,
+    ]);
+  });
+
+  it('a success under a tenant\'s OK pin changes only what the pin reaches', async () => {
+    await store.write(global, null, down(global, 'outage'));
+    const tenant = { scope: Scope.TENANT, scopeId: 'acme', toolName: 'jira' };
+    await store.write(tenant, null, (env) => pinEntry({ key: tenant, status: ToolStatus.OK, until: new Date('2026-05-24T00:00:00Z'), reason: 'own Jira', by: 'admin:m', now: env.now, historyLimit: env.historyLimit }));
+    const res = await outcomes.reportSuccess({ toolName: 'jira', context: { tenantId: 'acme' } });
+    expect(res).toEqual({ status: ToolStatus.OK, changed: [] });
+    expect((await repository.findById('GLOBAL|%00|jira'))!.status).toBe(ToolStatus.DOWN);
+  });
+
+  it('a classified failure in its running cooldown leaves the document as it was', async () => {
+    const report = { toolName: 'jira', code: ToolErrorCode.BACKEND_FAILED, errorSignature: 'http-403', classification: ToolHealthClassification.USER_PERMISSION, context: { userId: 'alice' } };
+    await outcomes.reportFailure(report);
+    const before = (await repository.findById('USER|alice|jira'))!;
+    t.clock.advance(60_000);
+    const answer = await outcomes.reportFailure(report);
+    expect(answer).toMatchObject({ reason: 'CLASSIFIED_BY_CHECKER', spawn: false, retryAt: new Date('2026-05-24T14:00:00.000Z') });
+    const after = (await repository.findById('USER|alice|jira'))!;
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect(after.cooldowns[0].lastClassification).toBe(ToolHealthClassification.USER_PERMISSION);
+  });
+});

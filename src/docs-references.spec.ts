@@ -43,7 +43,7 @@ const OUTSIDE_POINTERS: { pattern: RegExp; what: string }[] = [
     pattern: new RegExp(
       '\\b(?:agrajag-engine|think-engines|recipes|mcp-tool-routing|identity-credentials|session-lifecycle)(?:\\s*' + '§|\\.md\\b)',
     ),
-    what: "another platform spec or its section (not in this repository)",
+    what: 'another platform spec or its section (not in this repository)',
   },
 ];
 

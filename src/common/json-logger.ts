@@ -3,7 +3,7 @@ import pino, { Logger } from 'pino';
 
 /**
  * Structured JSON logs (one object per line) through pino, without a per-request log line:
- * per-request logging costs a large share of the hot path (stack-notes), so requests are
+ * per-request logging costs a large share of the hot path (docs/performance.md), so requests are
  * measured by /metrics instead and only errors and lifecycle events are logged.
  */
 export class JsonLogger implements LoggerService {

@@ -9,7 +9,7 @@ export class AppConfig {
   host: string;
   port: number;
   mongodbUri: string;
-  /** D3: on FerretDB updates are not atomic, so the embedded database runs single-writer. */
+  /** D3: version-guarded writes scan the whole collection on mongo-java-server, so it runs single-writer. */
   dbSingleWriter: boolean;
   /** Fail fast instead of queueing when the database is away (no mongoose buffering). */
   dbServerSelectionTimeoutMs: number;

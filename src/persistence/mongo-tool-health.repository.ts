@@ -170,7 +170,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
         throw error;
       }
     }
-    // D3: on FerretDB a version guard protects nothing and forces a full scan; single-writer
+    // D3: on the embedded database a version guard in the filter is a full scan; single-writer
     // mode relies on the in-process lock alone.
     const filter = this.singleWriter ? { _id: after.id } : { _id: after.id, version: before.version };
     const result = await this.records.replaceOne(filter, record);

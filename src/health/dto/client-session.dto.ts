@@ -30,7 +30,7 @@ class SessionEventDto {
   tenantId?: string;
 }
 
-/** Foot disconnect (session-lifecycle §8): the session's client tools go DOWN at SESSION. */
+/** Client disconnect (§7 system write, §11): the session's client tools go DOWN at SESSION. */
 export class ClientDisconnectDto extends SessionEventDto {
   @ApiProperty({ type: [ClientToolDto], maxItems: MAX_CLIENT_TOOLS })
   @IsArray()

@@ -28,14 +28,25 @@ export abstract class EventRelayRepository {
   abstract releaseLease(name: string, holder: string): Promise<void>;
   /** Reserves `count` positions; returns the last one (the first is last − count + 1). */
   abstract reservePositions(count: number): Promise<number>;
-  abstract findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]>;
+  /**
+   * Documents with pending events: those `docIds`; else those whose markers say so (a small
+   * collection, P97 — a marker naming a document with nothing pending is dropped on the way);
+   * else, with `everywhere`, a scan of every document (the rare sweep for markers a crash lost).
+   */
+  abstract findPending(limit: number, docIds?: readonly string[], everywhere?: boolean): Promise<PendingEvents[]>;
+  /** After a write left events pending that its own instance did not relay at once (P97). */
+  abstract markPending(docId: string): Promise<void>;
+  /** After a write that leaves a pin on the document: the pin watch finds its end here (P97). */
+  abstract markPinned(docId: string, until: Date): Promise<void>;
   /** Removes exactly these events from each document's pending list (later ones stay); one round trip. */
   abstract clearPending(relayed: readonly PendingEvents[]): Promise<void>;
   abstract stageRetired(record: RetiredEvents): Promise<void>;
   abstract findRetired(limit: number): Promise<RetiredEvents[]>;
   abstract removeRetired(id: string): Promise<void>;
-  /** Ids of documents whose pin has run out by `now` (P55), oldest end first. */
+  /** Ids of documents whose pin has run out by `now` (P55), oldest end first, from the pin markers (P97). */
   abstract findPinsEndedBy(now: Date, limit: number): Promise<string[]>;
+  /** The marker of a pin that was handled (ended, cleared or replaced): dropped unless it moved. */
+  abstract dropPinMarker(docId: string, until: Date): Promise<void>;
   /** The life of the stored document with this id, null when there is none. */
   abstract lifeOf(docId: string): Promise<string | null>;
 }

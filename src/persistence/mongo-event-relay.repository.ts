@@ -50,6 +50,14 @@ export class MongoEventRelayRepository extends EventRelayRepository {
   private get counters(): Collection<CounterRecord> {
     return this.connection.db!.collection<CounterRecord>('counters');
   }
+  /** P97: `{_id: docId}` for each document that may hold pending events. */
+  private get pendingMarkers(): Collection<{ _id: string }> {
+    return this.connection.db!.collection<{ _id: string }>('tool_health_pending');
+  }
+  /** P97: `{_id: docId, until}` for each document that holds (or held) a pin. */
+  private get pinMarkers(): Collection<{ _id: string; until: Date }> {
+    return this.connection.db!.collection<{ _id: string; until: Date }>('tool_health_pins');
+  }
   private get retired(): Collection<RetiredRecord> {
     return this.connection.db!.collection<RetiredRecord>('tool_health_retired');
   }
@@ -84,15 +92,39 @@ export class MongoEventRelayRepository extends EventRelayRepository {
     return record!.seq;
   }
 
-  async findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]> {
-    // The { 'pendingEvents.0': 1 } index (sparse); by _id when the caller knows the documents.
+  async findPending(limit: number, docIds?: readonly string[], everywhere = false): Promise<PendingEvents[]> {
+    // By _id when the caller knows the documents, else by the markers (P97): on a server without
+    // secondary indexes (mongo-java-server) a filter on pendingEvents scans every document, which
+    // at a million documents costs seconds per pass. The scan stays for the rare sweep.
     // A positional path, because mongo-java-server matches `{'pendingEvents.id': {$exists}}` on
     // neither empty nor filled arrays the way MongoDB does.
-    const filter = docIds ? { _id: { $in: [...docIds] }, 'pendingEvents.0': { $exists: true } } : { 'pendingEvents.0': { $exists: true } };
+    let ids = docIds ? [...docIds] : undefined;
+    if (!ids && !everywhere) {
+      ids = (await this.pendingMarkers.find({}, { projection: { _id: 1 }, limit, comment: RELAY_COMMENT }).toArray()).map((m) => m._id);
+      if (ids.length === 0) return [];
+    }
+    const filter = ids ? { _id: { $in: ids }, 'pendingEvents.0': { $exists: true } } : { 'pendingEvents.0': { $exists: true } };
     const records = await this.documents.find(filter, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT }).toArray();
-    return records
-      .map((r) => ({ docId: r._id, events: (r.pendingEvents ?? []) as HealthEvent[] }))
-      .filter((p) => p.events.length > 0);
+    const pending = records.map((r) => ({ docId: r._id, events: (r.pendingEvents ?? []) as HealthEvent[] })).filter((p) => p.events.length > 0);
+    if (ids && !docIds) {
+      // Markers whose documents hold nothing pending (relayed by their writer's instance, or gone).
+      const live = new Set(pending.map((p) => p.docId));
+      const stale = ids.filter((id) => !live.has(id));
+      if (stale.length > 0) await this.pendingMarkers.deleteMany({ _id: { $in: stale } }, { comment: RELAY_COMMENT });
+    }
+    return pending;
+  }
+
+  async markPending(docId: string): Promise<void> {
+    await this.pendingMarkers.updateOne({ _id: docId }, { $set: { _id: docId } }, { upsert: true, comment: RELAY_COMMENT });
+  }
+
+  async markPinned(docId: string, until: Date): Promise<void> {
+    await this.pinMarkers.updateOne({ _id: docId }, { $set: { until } }, { upsert: true, comment: RELAY_COMMENT });
+  }
+
+  async dropPinMarker(docId: string, until: Date): Promise<void> {
+    await this.pinMarkers.deleteOne({ _id: docId, until: { $lte: until } }, { comment: RELAY_COMMENT });
   }
 
   async clearPending(relayed: readonly PendingEvents[]): Promise<void> {
@@ -122,9 +154,10 @@ export class MongoEventRelayRepository extends EventRelayRepository {
   }
 
   async findPinsEndedBy(now: Date, limit: number): Promise<string[]> {
-    // The { 'pin.until': 1 } index (sparse): only pinned documents are in it.
-    const records = await this.documents.find({ 'pin.until': { $lte: now } }, { projection: { _id: 1 }, sort: { 'pin.until': 1 }, limit, comment: RELAY_COMMENT }).toArray();
-    return records.map((r) => r._id);
+    // The pin markers (P97), a collection as small as the pins ever set; the document itself is
+    // read by the caller, which decides whether its pin really ended.
+    const markers = await this.pinMarkers.find({ until: { $lte: now } }, { projection: { _id: 1 }, sort: { until: 1 }, limit, comment: RELAY_COMMENT }).toArray();
+    return markers.map((m) => m._id);
   }
 
   async lifeOf(docId: string): Promise<string | null> {

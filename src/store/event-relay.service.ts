@@ -14,6 +14,8 @@ const RETIRED_GRACE_MS = 30_000;
 const AFTER_WRITE_WAIT_MS = 250;
 /** The document id and life of standalone events: no tool_health `_id` has this spelling (no `|`). */
 const STANDALONE = 'standalone';
+/** How often the lease holder also sweeps every document for pending events a lost marker hides (P97). */
+const FULL_SWEEP_MS = 5 * 60_000;
 
 /**
  * D19 / P53: moves the events that writes committed inside their documents (`pendingEvents`) to
@@ -39,6 +41,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private failing = false;
+  /** The first pass of an instance sweeps every document (P97). */
+  private lastSweep = 0;
 
   constructor(
     private readonly repository: EventRelayRepository,
@@ -70,8 +74,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
    * lease, waiting at most AFTER_WRITE_WAIT_MS — the write is already durable, and a slow or
    * unreachable outbox must not hold its answer (the fail-fast of P21); the relay goes on alone.
    */
-  async afterWrite(docId: string): Promise<void> {
-    if (this.stopped || !this.holdsLease()) return;
+  async afterWrite(docId: string): Promise<boolean> {
+    if (this.stopped || !this.holdsLease()) return false;
     // Writes that land while a pass runs share the next pass: one read of all their documents.
     if (!this.nextBatch) {
       const ids = new Set<string>();
@@ -82,11 +86,18 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       this.nextBatch = { ids, done };
     }
     this.nextBatch.ids.add(docId);
-    const relayed = this.nextBatch.done.catch((error) => this.logFailure(error));
+    const relayed = this.nextBatch.done.then(
+      () => true,
+      (error) => {
+        this.logFailure(error);
+        return false;
+      },
+    );
     let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, AFTER_WRITE_WAIT_MS)));
-    await Promise.race([relayed, bound]);
+    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), AFTER_WRITE_WAIT_MS)));
+    const answer = await Promise.race([relayed, bound]);
     clearTimeout(timer);
+    return answer;
   }
 
   /** After a hard delete staged its events (P54): publish them now on the lease holder, bounded like afterWrite. */
@@ -116,7 +127,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   drain(): Promise<void> {
     if (!this.holdsLease()) return Promise.resolve();
     return this.run(async () => {
-      for (;;) if ((await this.relayDocuments()) + (await this.relayRetired()) === 0) return;
+      for (;;) if ((await this.relayDocuments(undefined, true)) + (await this.relayRetired()) === 0) return;
     });
   }
 
@@ -127,7 +138,10 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       if (!this.holdsLease()) return;
       await this.run(async () => {
         if (this.stopped) return;
-        await this.relayDocuments();
+        // P97: the markers every pass; every document once in a while, for a marker a crash lost.
+        const sweep = Date.now() - this.lastSweep >= FULL_SWEEP_MS;
+        await this.relayDocuments(undefined, sweep);
+        if (sweep) this.lastSweep = Date.now();
         await this.relayRetired();
       });
       if (this.failing) this.logger.log('event relay works again');
@@ -151,8 +165,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     return next;
   }
 
-  private async relayDocuments(docIds?: readonly string[]): Promise<number> {
-    const pending = await this.repository.findPending(docIds ? Math.max(docIds.length, 1) : BATCH, docIds);
+  private async relayDocuments(docIds?: readonly string[], everywhere = false): Promise<number> {
+    const pending = await this.repository.findPending(docIds ? Math.max(docIds.length, 1) : BATCH, docIds, everywhere);
     // One batch for all of them: one counter reservation, one ordered insert, one clear.
     await this.move(pending.flatMap((p) => p.events));
     await this.repository.clearPending(pending);

@@ -84,7 +84,12 @@ export class HealthStore {
       emitted = events.length;
       return withStoredEvents(owned, { life, pendingEvents: [...(prior?.pendingEvents ?? []), ...events] });
     });
-    if (result.written && result.after && emitted > 0) await this.relay.afterWrite(result.after.id);
+    if (result.written && result.after) {
+      // P97: what this instance did not relay at once is marked, so the lease holder's pass
+      // finds it without scanning every document; a pin is marked for the pin watch likewise.
+      if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending(result.after.id);
+      if (result.after.pin) await this.relayState.markPinned(result.after.id, result.after.pin.until);
+    }
     return result;
   }
 

@@ -50,9 +50,12 @@ export class PinEndWatch implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async endAll(): Promise<number> {
     let ended = 0;
-    for (const id of await this.relayState.findPinsEndedBy(this.clock.now(), BATCH)) {
+    const now = this.clock.now();
+    for (const id of await this.relayState.findPinsEndedBy(now, BATCH)) {
       const result = await this.store.write(decodeKey(id), null, (env) => endPin(env));
       if (result.written) ended += 1;
+      // Handled (or cleared, or gone); a newer pin has moved its marker past `now` and stays.
+      await this.relayState.dropPinMarker(id, now);
     }
     return ended;
   }

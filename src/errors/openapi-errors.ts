@@ -132,7 +132,9 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
         ? documentedErrorCodes(operation.operationId, operation.requestBody !== undefined)
         : Object.values(DomainErrorCode);
       for (const parameter of (operation.parameters ?? []) as { in?: string; name?: string; description?: string }[]) {
-        if (parameter.in === 'path' && parameter.name === 'toolName') parameter.description ??= TOOL_NAME_IN_PATH;
+        if (parameter.in === 'path' && parameter.name === 'toolName' && !parameter.description?.includes('%2F')) {
+          parameter.description = parameter.description ? `${parameter.description} ${TOOL_NAME_IN_PATH}` : TOOL_NAME_IN_PATH;
+        }
       }
       operation.responses ??= {};
       for (const code of codes) {

@@ -3029,7 +3029,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The tool to look up. */
+                /** @description The tool to look up. The tool name ([A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`). */
                 toolName: string;
             };
             cookie?: never;

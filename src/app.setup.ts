@@ -20,16 +20,20 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = documentAgrajagArguments(documentErrorResponses(SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Tool availability service')
-        .setDescription('State of each tool\'s availability: status per scope, cooldowns per error signature, manifest annotation.')
-        .setVersion('1')
-        .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
-        .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
-        .build(),
-    )));
+    const document = documentAgrajagArguments(
+      documentErrorResponses(
+        SwaggerModule.createDocument(
+          app,
+          new DocumentBuilder()
+            .setTitle('Tool availability service')
+            .setDescription("State of each tool's availability: status per scope, cooldowns per error signature, manifest annotation.")
+            .setVersion('1')
+            .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
+            .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
+            .build(),
+        ),
+      ),
+    );
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
 }
@@ -61,4 +65,3 @@ export function fastifyOptions(config: AppConfig) {
     http: { IncomingMessage: WebSocketOnlyUpgradeMessage }, // P60: `Upgrade: h2c` (Java's HttpClient) is served as HTTP/1.1
   };
 }
-

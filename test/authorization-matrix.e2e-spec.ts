@@ -57,9 +57,15 @@ const REST_RULES: Record<string, Rule> = {
 
 /** Issue 15 / D17 per MCP tool: who sees it in tools/list and may call it (admin always). */
 const MCP_RULES: Record<string, { roles: Role[]; arguments: Record<string, unknown> }> = {
-  tool_health_set_unavailable: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', classification: 'INTERMITTENT', note: 'matrix' } },
+  tool_health_set_unavailable: {
+    roles: [W],
+    arguments: { scope: 'GLOBAL', toolName: 'jira', classification: 'INTERMITTENT', note: 'matrix' },
+  },
   tool_health_set_available: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', note: 'matrix' } },
-  tool_health_set_cooldown: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-429', classification: 'INTERMITTENT' } },
+  tool_health_set_cooldown: {
+    roles: [W],
+    arguments: { scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-429', classification: 'INTERMITTENT' },
+  },
   tool_health_clear: { roles: [W], arguments: { scope: 'GLOBAL', toolName: 'jira' } },
   tool_health_get: { roles: [W, A], arguments: { scope: 'GLOBAL', toolName: 'jira' } },
   tool_health_lookup: { roles: [W, A], arguments: { toolName: 'jira', projectId: 'p-1' } },
@@ -67,7 +73,13 @@ const MCP_RULES: Record<string, { roles: Role[]; arguments: Record<string, unkno
 
 const KEY_OF: Record<Role, string> = { [D]: KEYS.dispatcher, [W]: KEYS.writer, [A]: KEYS.audit, [ADMIN]: KEYS.admin };
 const ALL_ROLES = [D, W, A, ADMIN];
-const PARAMS: Record<string, string> = { sessionId: 's-1', toolName: 'jira', tenantId: 't-1', name: 'tool_health_clear', id: 'no-such-window' };
+const PARAMS: Record<string, string> = {
+  sessionId: 's-1',
+  toolName: 'jira',
+  tenantId: 't-1',
+  name: 'tool_health_clear',
+  id: 'no-such-window',
+};
 
 const KEY_VARS = { scope: 'GLOBAL', toolName: 'jira' };
 const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: Record<string, unknown> }> = {
@@ -79,27 +91,99 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
   'Query.dueForProbe': { roles: [A], query: '{ dueForProbe { id } }' },
   'Query.healthEvents': { roles: [A], query: '{ healthEvents(first: 1) { pageInfo { hasNextPage } } }' },
   'Query.tenantSettings': { roles: [A], query: '{ tenantSettings(tenantId: "t-1") { tenantId } }' },
-  'Mutation.markUnavailable': { roles: [ADMIN], query: 'mutation($i: MarkUnavailableInput!) { markUnavailable(input: $i) { id } }', variables: { i: { ...KEY_VARS, code: 'BACKEND_FAILED' } } },
-  'Mutation.markIntermittent': { roles: [ADMIN], query: 'mutation($i: MarkIntermittentInput!) { markIntermittent(input: $i) { id } }', variables: { i: KEY_VARS } },
-  'Mutation.markAvailable': { roles: [ADMIN], query: 'mutation($i: MarkAvailableInput!) { markAvailable(input: $i) { id } }', variables: { i: KEY_VARS } },
-  'Mutation.markToolUnavailable': { roles: [ADMIN], query: 'mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }', variables: { i: { ...KEY_VARS, code: 'BACKEND_FAILED' } } },
-  'Mutation.markToolIntermittent': { roles: [ADMIN], query: 'mutation($i: MarkIntermittentInput!) { markToolIntermittent(input: $i) { id } }', variables: { i: KEY_VARS } },
-  'Mutation.markToolAvailable': { roles: [ADMIN], query: 'mutation($i: MarkAvailableInput!) { markToolAvailable(input: $i) { id } }', variables: { i: KEY_VARS } },
-  'Mutation.setCooldown': { roles: [ADMIN], query: 'mutation($i: SetCooldownInput!) { setCooldown(input: $i) { id } }', variables: { i: { ...KEY_VARS, errorSignature: 'http-403', classification: 'USER_INPUT' } } },
-  'Mutation.clearCooldown': { roles: [ADMIN], query: 'mutation($i: ClearCooldownInput!) { clearCooldown(input: $i) { id } }', variables: { i: { ...KEY_VARS, errorSignature: 'http-403' } } },
-  'Mutation.recordDiagnosis': { roles: [ADMIN], query: 'mutation($i: RecordDiagnosisInput!) { recordDiagnosis(input: $i) { id } }', variables: { i: { ...KEY_VARS, classification: 'WORKING' } } },
-  'Mutation.clearToolHealth': { roles: [ADMIN], query: 'mutation($i: ClearToolHealthInput!) { clearToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
+  'Mutation.markUnavailable': {
+    roles: [ADMIN],
+    query: 'mutation($i: MarkUnavailableInput!) { markUnavailable(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, code: 'BACKEND_FAILED' } },
+  },
+  'Mutation.markIntermittent': {
+    roles: [ADMIN],
+    query: 'mutation($i: MarkIntermittentInput!) { markIntermittent(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
+  'Mutation.markAvailable': {
+    roles: [ADMIN],
+    query: 'mutation($i: MarkAvailableInput!) { markAvailable(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
+  'Mutation.markToolUnavailable': {
+    roles: [ADMIN],
+    query: 'mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, code: 'BACKEND_FAILED' } },
+  },
+  'Mutation.markToolIntermittent': {
+    roles: [ADMIN],
+    query: 'mutation($i: MarkIntermittentInput!) { markToolIntermittent(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
+  'Mutation.markToolAvailable': {
+    roles: [ADMIN],
+    query: 'mutation($i: MarkAvailableInput!) { markToolAvailable(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
+  'Mutation.setCooldown': {
+    roles: [ADMIN],
+    query: 'mutation($i: SetCooldownInput!) { setCooldown(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, errorSignature: 'http-403', classification: 'USER_INPUT' } },
+  },
+  'Mutation.clearCooldown': {
+    roles: [ADMIN],
+    query: 'mutation($i: ClearCooldownInput!) { clearCooldown(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, errorSignature: 'http-403' } },
+  },
+  'Mutation.recordDiagnosis': {
+    roles: [ADMIN],
+    query: 'mutation($i: RecordDiagnosisInput!) { recordDiagnosis(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, classification: 'WORKING' } },
+  },
+  'Mutation.clearToolHealth': {
+    roles: [ADMIN],
+    query: 'mutation($i: ClearToolHealthInput!) { clearToolHealth(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
   'Mutation.runSweep': { roles: [ADMIN], query: 'mutation { runSweep { removed } }' },
   'Mutation.sweepCooldowns': { roles: [ADMIN], query: 'mutation { sweepCooldowns { removed } }' },
-  'Mutation.changeCooldownWindow': { roles: [ADMIN], query: 'mutation($i: ChangeCooldownWindowInput!) { changeCooldownWindow(input: $i) { id } }', variables: { i: { ...KEY_VARS, errorSignature: 'http-403', windowMs: 60000 } } },
-  'Mutation.setTenantHistoryLimit': { roles: [ADMIN], query: 'mutation($i: SetTenantHistoryLimitInput!) { setTenantHistoryLimit(input: $i) { tenantId } }', variables: { i: { tenantId: 't-1', historyLimit: 30 } } },
-  'Mutation.pinToolHealth': { roles: [ADMIN], query: 'mutation($i: PinToolHealthInput!) { pinToolHealth(input: $i) { id } }', variables: { i: { ...KEY_VARS, status: 'OK', until: '2030-01-01T00:00:00Z', reason: 'matrix' } } },
-  'Mutation.unpinToolHealth': { roles: [ADMIN], query: 'mutation($i: HealthKeyInput!) { unpinToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
-  'Mutation.deleteToolHealth': { roles: [ADMIN], query: 'mutation($i: HealthKeyInput!) { deleteToolHealth(input: $i) { id } }', variables: { i: KEY_VARS } },
-  'Mutation.purgeToolHealth': { roles: [ADMIN], query: 'mutation($i: PurgeToolHealthInput!) { purgeToolHealth(input: $i) { deleted } }', variables: { i: { scope: 'SESSION', olderThan: '2020-01-01T00:00:00Z' } } },
+  'Mutation.changeCooldownWindow': {
+    roles: [ADMIN],
+    query: 'mutation($i: ChangeCooldownWindowInput!) { changeCooldownWindow(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, errorSignature: 'http-403', windowMs: 60000 } },
+  },
+  'Mutation.setTenantHistoryLimit': {
+    roles: [ADMIN],
+    query: 'mutation($i: SetTenantHistoryLimitInput!) { setTenantHistoryLimit(input: $i) { tenantId } }',
+    variables: { i: { tenantId: 't-1', historyLimit: 30 } },
+  },
+  'Mutation.pinToolHealth': {
+    roles: [ADMIN],
+    query: 'mutation($i: PinToolHealthInput!) { pinToolHealth(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, status: 'OK', until: '2030-01-01T00:00:00Z', reason: 'matrix' } },
+  },
+  'Mutation.unpinToolHealth': {
+    roles: [ADMIN],
+    query: 'mutation($i: HealthKeyInput!) { unpinToolHealth(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
+  'Mutation.deleteToolHealth': {
+    roles: [ADMIN],
+    query: 'mutation($i: HealthKeyInput!) { deleteToolHealth(input: $i) { id } }',
+    variables: { i: KEY_VARS },
+  },
+  'Mutation.purgeToolHealth': {
+    roles: [ADMIN],
+    query: 'mutation($i: PurgeToolHealthInput!) { purgeToolHealth(input: $i) { deleted } }',
+    variables: { i: { scope: 'SESSION', olderThan: '2020-01-01T00:00:00Z' } },
+  },
   'Query.maintenanceWindows': { roles: [A], query: '{ maintenanceWindows { id } }' },
-  'Mutation.scheduleMaintenance': { roles: [ADMIN], query: 'mutation($i: ScheduleMaintenanceInput!) { scheduleMaintenance(input: $i) { id } }', variables: { i: { ...KEY_VARS, from: '2030-01-01T00:00:00Z', until: '2030-01-01T02:00:00Z', reason: 'matrix' } } },
-  'Mutation.changeMaintenance': { roles: [ADMIN], query: 'mutation($i: ChangeMaintenanceInput!) { changeMaintenance(input: $i) { id } }', variables: { i: { id: 'no-such-window', reason: 'matrix' } } },
+  'Mutation.scheduleMaintenance': {
+    roles: [ADMIN],
+    query: 'mutation($i: ScheduleMaintenanceInput!) { scheduleMaintenance(input: $i) { id } }',
+    variables: { i: { ...KEY_VARS, from: '2030-01-01T00:00:00Z', until: '2030-01-01T02:00:00Z', reason: 'matrix' } },
+  },
+  'Mutation.changeMaintenance': {
+    roles: [ADMIN],
+    query: 'mutation($i: ChangeMaintenanceInput!) { changeMaintenance(input: $i) { id } }',
+    variables: { i: { id: 'no-such-window', reason: 'matrix' } },
+  },
   'Mutation.cancelMaintenance': { roles: [ADMIN], query: 'mutation { cancelMaintenance(id: "no-such-window") { id } }' },
   // Subscriptions are authorised in connection_init; graphql-subscription.e2e-spec.ts calls them with every key.
   'Subscription.toolHealthChanged': { roles: [A], query: '' },
@@ -124,11 +208,21 @@ function restRoutes(t: TestApp): RestRoute[] {
         const handler = (controller.prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-        const path = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/');
+        const path =
+          `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')].filter((p) => p && p !== '/').join('/')}`.replace(
+            /\/+/g,
+            '/',
+          );
         const isPublic = Reflect.getMetadata(PUBLIC_KEY, handler) ?? Reflect.getMetadata(PUBLIC_KEY, controller);
         const roles = (Reflect.getMetadata(ROLES_KEY, handler) ?? Reflect.getMetadata(ROLES_KEY, controller) ?? [ADMIN]) as Role[];
         const key = `${method} ${path}`;
-        routes.push({ key, method, url: path.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? 'x'), rule: REST_RULES[key], declared: isPublic ? 'public' : roles });
+        routes.push({
+          key,
+          method,
+          url: path.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? 'x'),
+          rule: REST_RULES[key],
+          declared: isPublic ? 'public' : roles,
+        });
       }
     }
   }
@@ -180,7 +274,8 @@ describe('authorization matrix (D17)', () => {
       for (const role of ALL_ROLES) {
         const allowed = role === ADMIN || rule.includes(role);
         const res = await call(route, KEY_OF[role]);
-        if (allowed && (res.status === 401 || res.status === 403)) failures.push(`${route.key} as ${role} → ${res.status}, expected through`);
+        if (allowed && (res.status === 401 || res.status === 403))
+          failures.push(`${route.key} as ${role} → ${res.status}, expected through`);
         if (!allowed && res.status !== 403) failures.push(`${route.key} as ${role} → ${res.status}, expected 403`);
       }
     }
@@ -205,7 +300,8 @@ describe('authorization matrix (D17)', () => {
     for (const role of ALL_ROLES) {
       const listed = ((await mcp('tools/list', {}, KEY_OF[role])).body.result?.tools ?? []).map((tool: { name: string }) => tool.name);
       const expected = Object.keys(MCP_RULES).filter((name) => role === ADMIN || MCP_RULES[name].roles.includes(role));
-      if (JSON.stringify(listed) !== JSON.stringify(expected)) failures.push(`tools/list as ${role} → ${JSON.stringify(listed)}, expected ${JSON.stringify(expected)}`);
+      if (JSON.stringify(listed) !== JSON.stringify(expected))
+        failures.push(`tools/list as ${role} → ${JSON.stringify(listed)}, expected ${JSON.stringify(expected)}`);
     }
     for (const [name, rule] of Object.entries(MCP_RULES)) {
       const params = { name, arguments: rule.arguments };
@@ -215,8 +311,10 @@ describe('authorization matrix (D17)', () => {
         const allowed = role === ADMIN || rule.roles.includes(role);
         const res = await mcp('tools/call', params, KEY_OF[role]);
         const error = res.body.error as { code: number; data?: { code?: string } } | undefined;
-        if (allowed && (res.status !== 200 || error || res.body.result?.isError)) failures.push(`${name} as ${role} → ${res.status} ${JSON.stringify(res.body)}, expected through`);
-        if (!allowed && (error?.code !== -32602 || error.data?.code !== 'FORBIDDEN')) failures.push(`${name} as ${role} → ${res.status} ${JSON.stringify(res.body)}, expected FORBIDDEN`);
+        if (allowed && (res.status !== 200 || error || res.body.result?.isError))
+          failures.push(`${name} as ${role} → ${res.status} ${JSON.stringify(res.body)}, expected through`);
+        if (!allowed && (error?.code !== -32602 || error.data?.code !== 'FORBIDDEN'))
+          failures.push(`${name} as ${role} → ${res.status} ${JSON.stringify(res.body)}, expected FORBIDDEN`);
       }
     }
     expect(failures).toEqual([]);
@@ -246,8 +344,10 @@ describe('authorization matrix (D17)', () => {
         const allowed = role === ADMIN || rule.roles.includes(role);
         const res = await send(KEY_OF[role]);
         const codes = ((res.body.errors ?? []) as { extensions?: { code?: string } }[]).map((e) => e.extensions?.code);
-        if (allowed && (res.status === 401 || codes.includes('FORBIDDEN') || codes.includes('UNAUTHENTICATED'))) failures.push(`${field} as ${role} → ${res.status} ${codes}`);
-        if (allowed && codes.includes('GRAPHQL_VALIDATION_FAILED')) failures.push(`${field}: the matrix's operation is invalid: ${JSON.stringify(res.body.errors)}`);
+        if (allowed && (res.status === 401 || codes.includes('FORBIDDEN') || codes.includes('UNAUTHENTICATED')))
+          failures.push(`${field} as ${role} → ${res.status} ${codes}`);
+        if (allowed && codes.includes('GRAPHQL_VALIDATION_FAILED'))
+          failures.push(`${field}: the matrix's operation is invalid: ${JSON.stringify(res.body.errors)}`);
         if (!allowed && !codes.includes('FORBIDDEN')) failures.push(`${field} as ${role} → ${res.status} ${codes}, expected FORBIDDEN`);
       }
     }

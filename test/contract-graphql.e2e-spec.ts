@@ -40,36 +40,68 @@ describe('GraphQL contract', () => {
           for (const arg of 'args' in field ? field.args : []) check(`${type.name}.${field.name}(${arg.name})`, arg.description);
         }
       }
-      if (isEnumType(type)) for (const value of type.getValues()) if (value.description) check(`${type.name}.${value.name}`, value.description);
+      if (isEnumType(type))
+        for (const value of type.getValues()) if (value.description) check(`${type.name}.${value.name}`, value.description);
     }
     expect({ missing, internal }).toEqual({ missing: [], internal: [] });
   });
 
   it('names mutations verb + object, keeping the former names only as deprecated aliases', () => {
     const mutation = t.app.get(GraphQLSchemaHost).schema.getMutationType()!.getFields();
-    const renamed = { runSweep: 'sweepCooldowns', markUnavailable: 'markToolUnavailable', markIntermittent: 'markToolIntermittent', markAvailable: 'markToolAvailable' };
+    const renamed = {
+      runSweep: 'sweepCooldowns',
+      markUnavailable: 'markToolUnavailable',
+      markIntermittent: 'markToolIntermittent',
+      markAvailable: 'markToolAvailable',
+    };
     for (const [old, name] of Object.entries(renamed)) {
       expect({ name, deprecated: mutation[name].deprecationReason }).toEqual({ name, deprecated: undefined });
       expect({ old, deprecated: mutation[old].deprecationReason }).toEqual({ old, deprecated: `Use ${name}.` });
       expect(String(mutation[old].type)).toBe(String(mutation[name].type));
     }
-    const current = Object.values(mutation).filter((f) => !f.deprecationReason).map((f) => f.name);
-    for (const name of current) expect({ name, ok: /^(mark|set|clear|change|sweep|record|pin|unpin|delete|purge|schedule|cancel)[A-Z]/.test(name) }).toEqual({ name, ok: true });
+    const current = Object.values(mutation)
+      .filter((f) => !f.deprecationReason)
+      .map((f) => f.name);
+    for (const name of current)
+      expect({ name, ok: /^(mark|set|clear|change|sweep|record|pin|unpin|delete|purge|schedule|cancel)[A-Z]/.test(name) }).toEqual({
+        name,
+        ok: true,
+      });
     expect(mutation.changeCooldownWindow).toBeDefined();
   });
 
   it('answers Relay PageInfo: hasPreviousPage and startCursor besides hasNextPage and endCursor', async () => {
     await resetDatabase(t.connection);
     for (const toolName of ['a_tool', 'b_tool', 'c_tool']) {
-      await gql('mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }', { i: { scope: 'GLOBAL', toolName, code: 'BACKEND_FAILED' } });
+      await gql('mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }', {
+        i: { scope: 'GLOBAL', toolName, code: 'BACKEND_FAILED' },
+      });
     }
-    const LIST = 'query($after: String) { toolHealths(first: 2, after: $after) { edges { cursor node { toolName } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
+    const LIST =
+      'query($after: String) { toolHealths(first: 2, after: $after) { edges { cursor node { toolName } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
     const first = (await gql(LIST)).toolHealths;
-    expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[1].cursor });
+    expect(first.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: first.edges[0].cursor,
+      endCursor: first.edges[1].cursor,
+    });
     const second = (await gql(LIST, { after: first.pageInfo.endCursor })).toolHealths;
     expect(second.edges).toHaveLength(1);
-    expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
-    const events = (await gql('{ healthEvents(first: 1) { edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }')).healthEvents;
-    expect(events.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: events.edges[0].cursor, endCursor: events.edges[0].cursor });
+    expect(second.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: second.edges[0].cursor,
+      endCursor: second.edges[0].cursor,
+    });
+    const events = (
+      await gql('{ healthEvents(first: 1) { edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }')
+    ).healthEvents;
+    expect(events.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: events.edges[0].cursor,
+      endCursor: events.edges[0].cursor,
+    });
   });
 });

@@ -43,7 +43,9 @@ describe('Java client generated from the OpenAPI document', () => {
     const built = Date.now();
     // Java's HttpClient offers `Upgrade: h2c`; the service answers it as HTTP/1.1 (P60).
     const run = await exec('java', ['-cp', classpath, 'RoundTrip', baseUri, KEYS.dispatcher, KEYS.writer], 120_000);
-    process.stdout.write(`Java contract client: build ${built - started} ms (${build.stderr.trim() || 'cached'}), round trip ${Date.now() - built} ms\n${run.stdout}`);
+    process.stdout.write(
+      `Java contract client: build ${built - started} ms (${build.stderr.trim() || 'cached'}), round trip ${Date.now() - built} ms\n${run.stdout}`,
+    );
     expect(run.stdout).toContain('ok   1 reportFailure');
     expect(run.stdout).toContain('ok   4 reportSuccess again');
     expect(run.stdout.trim().split('\n').pop()).toBe('ROUND TRIP OK');

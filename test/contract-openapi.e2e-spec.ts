@@ -16,7 +16,11 @@ import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app'
  * document's own examples against the service.
  */
 type Schema = Record<string, any>;
-interface Operation { method: string; path: string; op: Schema }
+interface Operation {
+  method: string;
+  path: string;
+  op: Schema;
+}
 
 describe('OpenAPI contract', () => {
   let t: TestApp;
@@ -27,11 +31,13 @@ describe('OpenAPI contract', () => {
     t = await createTestApp();
     doc = (await t.http.get('/docs/openapi.json').expect(200)).body;
     operations = Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => ({ method, path, op })));
+      Object.entries(item).map(([method, op]) => ({ method, path, op })),
+    );
   });
   afterAll(() => t.close());
 
-  const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
+  const resolve = (schema: Schema): Schema =>
+    schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
 
   it('names every operation for its intent, with a summary and a description', () => {
     const problems = operations.flatMap(({ method, path, op }) => {
@@ -55,21 +61,38 @@ describe('OpenAPI contract', () => {
     for (const { op } of operations) {
       const codes = documentedErrorCodes(op.operationId as OperationId, op.requestBody !== undefined);
       const expected = codes.map((code) => String(HTTP_STATUS_OF[code])).sort();
-      const documented = Object.keys(op.responses).filter((s) => !/^2/.test(s)).sort();
-      if (JSON.stringify(documented) !== JSON.stringify(expected)) problems.push(`${op.operationId}: documents ${documented}, reachable ${expected}`);
+      const documented = Object.keys(op.responses)
+        .filter((s) => !/^2/.test(s))
+        .sort();
+      if (JSON.stringify(documented) !== JSON.stringify(expected))
+        problems.push(`${op.operationId}: documents ${documented}, reachable ${expected}`);
       for (const code of codes) {
         const status = HTTP_STATUS_OF[code];
         const content = op.responses[String(status)].content?.['application/json'];
         if (op.operationId === 'checkReadiness' && status === 503) continue; // answers its ProbeView, not ErrorBody
         if (content?.schema?.$ref !== '#/components/schemas/ErrorBody') problems.push(`${op.operationId} ${status}: not an ErrorBody`);
-        if (content?.example?.error !== code || content?.example?.statusCode !== status) problems.push(`${op.operationId} ${status}: example ${JSON.stringify(content?.example)}`);
+        if (content?.example?.error !== code || content?.example?.statusCode !== status)
+          problems.push(`${op.operationId} ${status}: example ${JSON.stringify(content?.example)}`);
       }
     }
     expect(problems).toEqual([]);
     // the rules themselves: 404 only where something named can be missing, 409 only on writes of an entry
-    const withCode = (code: DomainErrorCode) => (Object.keys(OPERATION_ERRORS) as OperationId[]).filter((id) => (OPERATION_ERRORS[id] as readonly DomainErrorCode[]).includes(code)).sort();
-    expect(withCode(DomainErrorCode.NOT_FOUND)).toEqual(['cancelMaintenance', 'changeCooldownWindow', 'changeMaintenance', 'clearCooldown', 'getHealthEntry', 'invokeAgrajagTool', 'markToolAvailable']);
-    expect(withCode(DomainErrorCode.CONFLICT)).not.toEqual(expect.arrayContaining(['lookupAvailability', 'annotateManifest', 'readEvents', 'getHealthEntry']));
+    const withCode = (code: DomainErrorCode) =>
+      (Object.keys(OPERATION_ERRORS) as OperationId[])
+        .filter((id) => (OPERATION_ERRORS[id] as readonly DomainErrorCode[]).includes(code))
+        .sort();
+    expect(withCode(DomainErrorCode.NOT_FOUND)).toEqual([
+      'cancelMaintenance',
+      'changeCooldownWindow',
+      'changeMaintenance',
+      'clearCooldown',
+      'getHealthEntry',
+      'invokeAgrajagTool',
+      'markToolAvailable',
+    ]);
+    expect(withCode(DomainErrorCode.CONFLICT)).not.toEqual(
+      expect.arrayContaining(['lookupAvailability', 'annotateManifest', 'readEvents', 'getHealthEntry']),
+    );
   });
 
   it('types every count, window and version as integer (no JSON number anywhere)', () => {
@@ -82,18 +105,32 @@ describe('OpenAPI contract', () => {
     walk(doc, '#');
     expect(numbers).toEqual([]);
     const s = doc.components.schemas;
-    expect([s.FailureOutcomeView.properties.retryAfterSeconds.type, s.CooldownView.properties.hits.type, s.CooldownView.properties.windowMs.type, s.ToolHealthView.properties.version.type])
-      .toEqual(['integer', 'integer', 'integer', 'integer']);
+    expect([
+      s.FailureOutcomeView.properties.retryAfterSeconds.type,
+      s.CooldownView.properties.hits.type,
+      s.CooldownView.properties.windowMs.type,
+      s.ToolHealthView.properties.version.type,
+    ]).toEqual(['integer', 'integer', 'integer', 'integer']);
   });
 
   it('marks required parameters, lists servers, types the Agrajag arguments per tool and the events as a discriminated union', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: expect.stringMatching(/^http:\/\//) })]);
     for (const dto of ['MarkUnavailableDto', 'SetCooldownDto', 'RecordDiagnosisDto', 'ClearCooldownDto', 'ChangeCooldownWindowDto']) {
-      expect({ dto, required: doc.components.schemas[dto].required }).toEqual({ dto, required: expect.arrayContaining(['scope', 'scopeId', 'toolName']) });
+      expect({ dto, required: doc.components.schemas[dto].required }).toEqual({
+        dto,
+        required: expect.arrayContaining(['scope', 'scopeId', 'toolName']),
+      });
     }
-    for (const { op } of operations) for (const p of op.parameters ?? []) if (p.in === 'path') expect({ op: op.operationId, p: p.name, required: p.required }).toEqual({ op: op.operationId, p: p.name, required: true });
+    for (const { op } of operations)
+      for (const p of op.parameters ?? [])
+        if (p.in === 'path')
+          expect({ op: op.operationId, p: p.name, required: p.required }).toEqual({ op: op.operationId, p: p.name, required: true });
     const args = doc.components.schemas.InvokeAgrajagToolDto.properties.arguments;
-    expect(args.anyOf.map((r: Schema) => r.$ref).sort()).toEqual(Object.values(AGRAJAG_ARGUMENTS_COMPONENT).map((n) => `#/components/schemas/${n}`).sort());
+    expect(args.anyOf.map((r: Schema) => r.$ref).sort()).toEqual(
+      Object.values(AGRAJAG_ARGUMENTS_COMPONENT)
+        .map((n) => `#/components/schemas/${n}`)
+        .sort(),
+    );
     for (const name of Object.values(AGRAJAG_ARGUMENTS_COMPONENT)) expect(doc.components.schemas[name].properties.toolName).toBeDefined();
     const events = doc.components.schemas.EventPageView.properties.events.items;
     expect(events.discriminator.propertyName).toBe('type');
@@ -120,7 +157,8 @@ describe('OpenAPI contract', () => {
     if (s.type === 'object' || s.properties) {
       const out: Record<string, unknown> = {};
       for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-        if ((s.required ?? []).includes(name) || resolve(prop).example !== undefined || prop.example !== undefined) out[name] = prop.example ?? exampleOf(prop);
+        if ((s.required ?? []).includes(name) || resolve(prop).example !== undefined || prop.example !== undefined)
+          out[name] = prop.example ?? exampleOf(prop);
       }
       return out;
     }
@@ -146,7 +184,8 @@ describe('OpenAPI contract', () => {
       const body = schema ? exampleOf(schema) : undefined;
       const req = (t.http as any)[method](url).query(query).set('x-api-key', KEYS.admin);
       const res = await (body === undefined ? req : req.send(body));
-      if (res.status === 400 || res.status >= 500) refused.push(`${op.operationId} ${JSON.stringify(body ?? query)} → ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status === 400 || res.status >= 500)
+        refused.push(`${op.operationId} ${JSON.stringify(body ?? query)} → ${res.status} ${JSON.stringify(res.body)}`);
       if (op.operationId === 'reportFailure') expect(res.body.reason).not.toBe('NOT_A_TOOL_FAULT');
     }
     expect(refused).toEqual([]);
@@ -165,7 +204,11 @@ describe('OpenAPI contract', () => {
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
     const cli = path.join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
     // --default-non-nullable false: a request field with a default stays optional, as the service treats it
-    execFileSync(process.execPath, [cli, path.join(dir, 'openapi.json'), '--default-non-nullable', 'false', '--output', path.join(dir, 'openapi-types.ts')], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [cli, path.join(dir, 'openapi.json'), '--default-non-nullable', 'false', '--output', path.join(dir, 'openapi-types.ts')],
+      { stdio: 'pipe' },
+    );
     const generated = readFileSync(path.join(dir, 'openapi-types.ts'), 'utf8');
     if (process.env.UPDATE_OPENAPI_TYPES === '1') writeFileSync(file, generated);
     expect(readFileSync(file, 'utf8')).toBe(generated);

@@ -19,7 +19,11 @@ describe('cooldown ladders (D9) through the checker path', () => {
   // A named user: user-class cooldowns at a shared scope must name theirs (D18, P50).
   const key = { scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', errorSignature: 'http-502', userId: 'u-1' };
   const set = async (classification: string, extra: object = {}) => {
-    const res = await t.http.post('/v1/cooldowns').set('x-api-key', KEYS.dispatcher).send({ ...key, classification, ...extra }).expect(200);
+    const res = await t.http
+      .post('/v1/cooldowns')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ ...key, classification, ...extra })
+      .expect(200);
     return res.body.cooldowns.find((c: { errorSignature: string }) => c.errorSignature === key.errorSignature);
   };
   /** Writes once per step, each just after the previous window expired; returns the windows. */
@@ -52,21 +56,35 @@ describe('cooldown ladders (D9) through the checker path', () => {
     const first = await set('INTERMITTENT');
     t.clock.advance(10 * S);
     const again = await set('USER_INPUT');
-    expect(again).toMatchObject({ windowMs: first.windowMs, nextSpawnAllowedAt: first.nextSpawnAllowedAt, lastClassification: 'USER_INPUT' });
+    expect(again).toMatchObject({
+      windowMs: first.windowMs,
+      nextSpawnAllowedAt: first.nextSpawnAllowedAt,
+      lastClassification: 'USER_INPUT',
+    });
   });
 
   it('editing a stored windowMs changes the next step', async () => {
     const first = await set('INTERMITTENT');
-    await t.connection.db!.collection('tool_health').updateOne({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search' }, { $set: { 'cooldowns.0.windowMs': 10 * MIN } });
+    await t.connection
+      .db!.collection('tool_health')
+      .updateOne({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search' }, { $set: { 'cooldowns.0.windowMs': 10 * MIN } });
     t.clock.set(new Date(new Date(first.nextSpawnAllowedAt).getTime() + S));
     expect((await set('INTERMITTENT')).windowMs).toBe(40 * MIN);
   });
 
   it('the sweep removes only entries expired longer than the grace period', async () => {
     const old = await set('USER_INPUT');
-    await t.http.post('/v1/cooldowns').set('x-api-key', KEYS.dispatcher).send({ ...key, errorSignature: 'http-429', classification: 'INTERMITTENT' }).expect(200);
+    await t.http
+      .post('/v1/cooldowns')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ ...key, errorSignature: 'http-429', classification: 'INTERMITTENT' })
+      .expect(200);
     t.clock.set(new Date(new Date(old.nextSpawnAllowedAt).getTime() + t.config.cooldownGraceMs - MIN));
-    const recent = await t.http.post('/v1/cooldowns').set('x-api-key', KEYS.dispatcher).send({ ...key, errorSignature: 'http-500', classification: 'USER_PERMISSION' }).expect(200);
+    const recent = await t.http
+      .post('/v1/cooldowns')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ ...key, errorSignature: 'http-500', classification: 'USER_PERMISSION' })
+      .expect(200);
     expect(recent.body.cooldowns).toHaveLength(3);
     t.clock.advance(2 * MIN);
 

@@ -34,7 +34,13 @@ class Service {
 
   static async start(mongodbUri: string, env: Record<string, string> = {}): Promise<Service> {
     const t = await createTestApp({
-      env: { MONGODB_URI: mongodbUri, DB_SERVER_SELECTION_TIMEOUT_MS: SELECTION_TIMEOUT_MS, BOOKKEEPING_FLUSH_MS: '0', DB_MONITOR_COMMANDS: 'false', ...env },
+      env: {
+        MONGODB_URI: mongodbUri,
+        DB_SERVER_SELECTION_TIMEOUT_MS: SELECTION_TIMEOUT_MS,
+        BOOKKEEPING_FLUSH_MS: '0',
+        DB_MONITOR_COMMANDS: 'false',
+        ...env,
+      },
     });
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
@@ -69,7 +75,8 @@ class Service {
     for (;;) {
       const answer = await this.ready();
       if (answer.status === status) return Date.now() - start;
-      if (Date.now() - start > withinMs) throw new Error(`readiness did not turn ${status} within ${withinMs} ms (last: ${answer.status} ${JSON.stringify(answer.body)})`);
+      if (Date.now() - start > withinMs)
+        throw new Error(`readiness did not turn ${status} within ${withinMs} ms (last: ${answer.status} ${JSON.stringify(answer.body)})`);
       await sleep(100);
     }
   }
@@ -121,9 +128,20 @@ describe(`database faults (${KIND})`, () => {
         });
 
         // A cooldown hit buffered in memory (flush interval 60 s): D10b says shutdown flushes it.
-        const cooldown = { scope: 'PROJECT', scopeId: PROJECT, toolName: 'drain-cooldown', errorSignature: 'http-502', classification: 'INTERMITTENT' };
+        const cooldown = {
+          scope: 'PROJECT',
+          scopeId: PROJECT,
+          toolName: 'drain-cooldown',
+          errorSignature: 'http-502',
+          classification: 'INTERMITTENT',
+        };
         expect((await service.call('POST', '/v1/cooldowns', cooldown)).status).toBe(200);
-        const hit = await service.call('POST', '/v1/outcomes/failure', { toolName: 'drain-cooldown', context: { projectId: PROJECT }, code: 'BACKEND_FAILED', errorSignature: 'http-502' });
+        const hit = await service.call('POST', '/v1/outcomes/failure', {
+          toolName: 'drain-cooldown',
+          context: { projectId: PROJECT },
+          code: 'BACKEND_FAILED',
+          errorSignature: 'http-502',
+        });
         expect(hit.body).toMatchObject({ spawn: false, reason: 'IN_COOLDOWN' });
 
         const names = Array.from({ length: 200 }, (_, i) => `drain-${i}`);

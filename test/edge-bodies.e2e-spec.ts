@@ -15,7 +15,14 @@ describe('request bodies (P63)', () => {
   afterAll(() => t.close());
   beforeEach(() => resetDatabase(t.connection));
 
-  const COOLDOWN = { scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' };
+  const COOLDOWN = {
+    scope: 'USER',
+    scopeId: 'alice',
+    toolName: 'jira',
+    errorSignature: 'http-403',
+    classification: 'USER_PERMISSION',
+    userId: 'alice',
+  };
   /** A class-validator route (the global ValidationPipe) and a compiled-schema route (@SchemaBody). */
   const ROUTES = ['/v1/cooldowns', '/v1/outcomes/failure'] as const;
 
@@ -78,7 +85,9 @@ describe('request bodies (P63)', () => {
       });
       socket.on('close', () => resolve(out));
       socket.on('error', reject);
-      socket.write(`POST /v1/cooldowns HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.admin}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `POST /v1/cooldowns HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.admin}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     expect(text).toMatch(/^HTTP\/1\.1 415 /);
     expect(text).toContain('"field":"content-type"');
@@ -86,7 +95,11 @@ describe('request bodies (P63)', () => {
 
   it('a charset other than UTF-8 is a 415 naming `content-type`', async () => {
     const utf16 = Buffer.from(`\ufeff${JSON.stringify(COOLDOWN)}`, 'utf16le');
-    const res = await t.http.post('/v1/cooldowns').set('x-api-key', KEYS.admin).set('content-type', 'application/json; charset=utf-16').send(utf16);
+    const res = await t.http
+      .post('/v1/cooldowns')
+      .set('x-api-key', KEYS.admin)
+      .set('content-type', 'application/json; charset=utf-16')
+      .send(utf16);
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ error: 'UNSUPPORTED_MEDIA_TYPE', field: 'content-type', message: expect.stringMatching(/utf-16/i) });
     expect(await cooldownCount()).toBe(0);
@@ -98,7 +111,10 @@ describe('request bodies (P63)', () => {
       expect([path, res.status]).toEqual([path, 400]);
       expect(res.body).toMatchObject({ error: 'INVALID_ARGUMENT', field: 'scope', message: 'scope: duplicate key' });
     }
-    const nested = await send('/v1/outcomes/failure', '{"toolName":"jira","code":"BACKEND_FAILED","errorSignature":"e","context":{"userId":"a","userId":"b"}}');
+    const nested = await send(
+      '/v1/outcomes/failure',
+      '{"toolName":"jira","code":"BACKEND_FAILED","errorSignature":"e","context":{"userId":"a","userId":"b"}}',
+    );
     expect(nested.body).toMatchObject({ field: 'context.userId' });
     expect(await cooldownCount()).toBe(0);
   });
@@ -106,11 +122,18 @@ describe('request bodies (P63)', () => {
   it('__proto__ and constructor keys are a 400 naming the field, not "not valid JSON" nor dropped silently', async () => {
     const proto = await send('/v1/cooldowns', JSON.stringify(COOLDOWN).replace('{', '{"__proto__":{"admin":true},'));
     expect(proto.status).toBe(400);
-    expect(proto.body).toMatchObject({ error: 'INVALID_ARGUMENT', field: '__proto__', message: '__proto__: the key "__proto__" is not accepted' });
+    expect(proto.body).toMatchObject({
+      error: 'INVALID_ARGUMENT',
+      field: '__proto__',
+      message: '__proto__: the key "__proto__" is not accepted',
+    });
     const ctor = await send('/v1/cooldowns', JSON.stringify({ ...COOLDOWN, constructor: 'x' }));
     expect(ctor.status).toBe(400);
     expect(ctor.body).toMatchObject({ field: 'constructor' });
-    const nested = await send('/v1/outcomes/failure', '{"toolName":"jira","code":"BACKEND_FAILED","errorSignature":"e","context":{"constructor":{"prototype":{}}}}');
+    const nested = await send(
+      '/v1/outcomes/failure',
+      '{"toolName":"jira","code":"BACKEND_FAILED","errorSignature":"e","context":{"constructor":{"prototype":{}}}}',
+    );
     expect(nested.body).toMatchObject({ field: 'context.constructor' });
     expect(await cooldownCount()).toBe(0);
   });

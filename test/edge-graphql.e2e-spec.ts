@@ -39,7 +39,10 @@ describe('GraphQL edge (development settings)', () => {
     const register = await post({ query: TYPENAME_QUERY, extensions: apq(TYPENAME_QUERY) }, KEYS.admin);
     expect(register.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
     const extensions = encodeURIComponent(JSON.stringify(apq(TYPENAME_QUERY)));
-    const replay = await t.http.get(`/graphql?extensions=${extensions}`).set('x-api-key', KEYS.admin).set('apollo-require-preflight', 'true');
+    const replay = await t.http
+      .get(`/graphql?extensions=${extensions}`)
+      .set('x-api-key', KEYS.admin)
+      .set('apollo-require-preflight', 'true');
     expect(replay.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
     expect(replay.body.data).toBeUndefined();
   });
@@ -49,13 +52,22 @@ describe('GraphQL edge (development settings)', () => {
       ['application/x-www-form-urlencoded', 'query=%7B__typename%7D'],
       ['text/plain', JSON.stringify({ query: TYPENAME_QUERY })],
       ['application/graphql', TYPENAME_QUERY],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"{__typename}"}\r\n--x--\r\n'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"{__typename}"}\r\n--x--\r\n',
+      ],
     ]) {
       const res = await t.http.post('/graphql').set('content-type', type).send(body);
       expect([type, res.status]).toEqual([type, 401]);
     }
-    await t.http.put('/graphql').send({ query: TYPENAME_QUERY }).expect((res) => expect([401, 404]).toContain(res.status));
-    const encoded = await t.http.post('/graph%71l').set('content-type', 'application/json').send(JSON.stringify({ query: TYPENAME_QUERY }));
+    await t.http
+      .put('/graphql')
+      .send({ query: TYPENAME_QUERY })
+      .expect((res) => expect([401, 404]).toContain(res.status));
+    const encoded = await t.http
+      .post('/graph%71l')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ query: TYPENAME_QUERY }));
     expect([encoded.status, encoded.text]).toEqual([401, expect.any(String)]); // the router decodes %71 to q: same route, same check
     expect(JSON.stringify(encoded.body)).not.toContain('"__typename":"Query"');
   });
@@ -65,7 +77,10 @@ describe('GraphQL edge (development settings)', () => {
       for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }', getIntrospectionQuery()]) {
         const res = await post({ query }, key);
         expect(res.status).toBe(403);
-        expect(res.body.errors[0]).toMatchObject({ message: 'introspection needs one of: admin, audit-reader', extensions: { code: 'FORBIDDEN' } });
+        expect(res.body.errors[0]).toMatchObject({
+          message: 'introspection needs one of: admin, audit-reader',
+          extensions: { code: 'FORBIDDEN' },
+        });
         expect(res.body.data).toBeUndefined();
       }
     }
@@ -73,7 +88,10 @@ describe('GraphQL edge (development settings)', () => {
 
   it('admin and audit-reader keys may run the standard (GraphiQL) introspection query', async () => {
     for (const key of [KEYS.admin, KEYS.audit]) {
-      const res = await post({ query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true }) }, key).expect(200);
+      const res = await post(
+        { query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true }) },
+        key,
+      ).expect(200);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.__schema.queryType.name).toBe('Query');
     }
@@ -81,12 +99,18 @@ describe('GraphQL edge (development settings)', () => {
 
   it('aliases of __schema are refused before anything runs (the field limit counts __ fields)', async () => {
     const aliases = (n: number) =>
-      Array.from({ length: n }, (_, i) => `s${i}: __schema { types { name kind description fields { name description type { name kind } args { name } } } }`).join(' ');
+      Array.from(
+        { length: n },
+        (_, i) => `s${i}: __schema { types { name kind description fields { name description type { name kind } args { name } } } }`,
+      ).join(' ');
     let started = Date.now();
     let res = await post({ query: `{ ${aliases(40)} }` }, KEYS.admin); // 40 aliases × 13 fields
     console.log(`40 __schema aliases (520 fields) refused in ${Date.now() - started} ms, answer ${res.text.length} bytes`);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ message: 'query is too large: the limit is 400 fields', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'query is too large: the limit is 400 fields',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     expect(res.text.length).toBeLessThan(2000);
     // The issue's 1 000 (30 MB of answer before): now past the parser's token bound.
     started = Date.now();
@@ -132,11 +156,7 @@ describe('GraphQL edge (production settings)', () => {
   });
 
   it('strips "Did you mean" suggestions (they would spell out the schema)', async () => {
-    const cases = [
-      'mutation { pinToolHealt }',
-      '{ toolOverview(toolNam: "x") { total } }',
-      'query ($s: Scop) { __typename }',
-    ];
+    const cases = ['mutation { pinToolHealt }', '{ toolOverview(toolNam: "x") { total } }', 'query ($s: Scop) { __typename }'];
     for (const query of cases) {
       const res = await post({ query });
       expect(res.status).toBe(400);

@@ -103,15 +103,18 @@ describe('Upgrade headers other than a WebSocket handshake are served as HTTP/1.
     expect(lines[3]).toMatch(/^GET \/health\/ready 200 HTTP_1_1 /);
   }, 90_000);
 
-  it('the issue\'s curl reproduction (GET /health/ready with Upgrade: h2c) gets a 200', async () => {
-    const answer = await rawExchange(port, `GET /health/ready HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n${H2C_HEADERS}\r\n`);
+  it("the issue's curl reproduction (GET /health/ready with Upgrade: h2c) gets a 200", async () => {
+    const answer = await rawExchange(
+      port,
+      `GET /health/ready HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n${H2C_HEADERS}\r\n`,
+    );
     expect(answer.responses).toHaveLength(1);
     expect(answer.responses[0].status).toBe(200);
     expect(answer.text.startsWith('HTTP/1.1 200')).toBe(true); // not a 101: the upgrade is ignored
     expect(JSON.parse(answer.responses[0].body)).toEqual({ status: 'ok', database: 'up' });
   });
 
-  it('a POST with a body and Upgrade: h2c (Java\'s bytes) is read whole and answered', async () => {
+  it("a POST with a body and Upgrade: h2c (Java's bytes) is read whole and answered", async () => {
     const body = JSON.stringify({ toolName: 'raw-h2c', context: { userId: 'u1' } });
     const answer = await rawExchange(
       port,
@@ -211,10 +214,15 @@ describe('shutdown after Upgrade requests (P60)', () => {
 
   it('SIGINT stops the real process (src/main.ts) after an h2c request, with the connection still open', async () => {
     const env = { ...process.env, ...testEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development' }) };
-    const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'support', 'edge-run-main.cjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'support', 'edge-run-main.cjs')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stderr!.on('data', (d) => (output += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
       const port = await new Promise<number>((resolve, reject) => {
         child.stdout!.on('data', (d) => {
@@ -241,10 +249,15 @@ describe('shutdown after Upgrade requests (P60)', () => {
   }, 60_000);
   it('SIGINT stops the real process with a request stuck half-sent (headers, part of the body)', async () => {
     const env = { ...process.env, ...testEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development' }) };
-    const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'support', 'edge-run-main.cjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'support', 'edge-run-main.cjs')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stderr!.on('data', (d) => (output += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
       const port = await new Promise<number>((resolve, reject) => {
         child.stdout!.on('data', (d) => {

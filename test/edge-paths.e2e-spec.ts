@@ -27,8 +27,12 @@ describe('tool names containing / in a path (P66)', () => {
   });
 
   it('the OpenAPI document says so on every toolName path parameter', async () => {
-    const doc = (await t.http.get('/docs/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { parameters?: { in: string; name: string; description?: string }[] }>> };
-    const params = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.parameters ?? [])).filter((p) => p.in === 'path' && p.name === 'toolName');
+    const doc = (await t.http.get('/docs/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string; description?: string }[] }>>;
+    };
+    const params = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item).flatMap((op) => op.parameters ?? []))
+      .filter((p) => p.in === 'path' && p.name === 'toolName');
     expect(params.length).toBeGreaterThan(0);
     for (const p of params) expect(p.description).toMatch(/%2F/);
   });

@@ -44,7 +44,9 @@ describe('the playground default document runs (P65)', () => {
       expect(mutation.body.data.markIntermittent.status).toBe('DEGRADED');
       for (let i = 0; events.length === 0 && errors.length === 0 && i < 250; i++) await new Promise((r) => setTimeout(r, 20));
       expect(errors).toEqual([]);
-      expect(events[0]).toMatchObject({ toolHealthChanged: { toolName: 'example', status: 'DEGRADED', payload: { __typename: 'StatusChangedPayload' } } });
+      expect(events[0]).toMatchObject({
+        toolHealthChanged: { toolName: 'example', status: 'DEGRADED', payload: { __typename: 'StatusChangedPayload' } },
+      });
     } finally {
       stop();
       await client.dispose();

@@ -45,13 +45,15 @@ class Reader {
     for (;;) {
       await this.poll();
       if (predicate(this.seen)) return;
-      if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms; seen: ${JSON.stringify(this.seen.map((e) => `${e.type} ${e.toolName}`))}`);
+      if (Date.now() > deadline)
+        throw new Error(`not seen within ${timeoutMs} ms; seen: ${JSON.stringify(this.seen.map((e) => `${e.type} ${e.toolName}`))}`);
       await sleep(20);
     }
   }
 }
 
-const of = (seen: Seen[], toolName: string, type?: string) => seen.filter((e) => e.toolName === toolName && (type === undefined || e.type === type));
+const of = (seen: Seen[], toolName: string, type?: string) =>
+  seen.filter((e) => e.toolName === toolName && (type === undefined || e.type === type));
 
 describe('events that arrive (issue 11, sequences 7–10)', () => {
   let a: TestApp;
@@ -73,7 +75,11 @@ describe('events that arrive (issue 11, sequences 7–10)', () => {
   });
 
   const down = (t: TestApp, toolName: string, scope = 'GLOBAL', scopeId?: string) =>
-    t.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send({ scope, scopeId, toolName, code: 'BACKEND_FAILED', source: 'test' }).expect(200);
+    t.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ scope, scopeId, toolName, code: 'BACKEND_FAILED', source: 'test' })
+      .expect(200);
   const gql = async (t: TestApp, query: string, variables: object, key: string = KEYS.admin) => {
     const res = await t.http.post('/graphql').set('x-api-key', key).send({ query, variables }).expect(200);
     if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
@@ -95,27 +101,44 @@ describe('events that arrive (issue 11, sequences 7–10)', () => {
   it('8. a document created again after a hard delete or a purge emits events with new ids', async () => {
     const reader = new Reader(a);
     await down(a, 'seq8', 'PROJECT', 'p-1');
-    await gql(a, 'mutation($input: HealthKeyInput!) { deleteToolHealth(input: $input) { id } }', { input: { scope: 'PROJECT', scopeId: 'p-1', toolName: 'seq8' } });
+    await gql(a, 'mutation($input: HealthKeyInput!) { deleteToolHealth(input: $input) { id } }', {
+      input: { scope: 'PROJECT', scopeId: 'p-1', toolName: 'seq8' },
+    });
     await down(a, 'seq8', 'PROJECT', 'p-1');
     await reader.until((s) => of(s, 'seq8', 'STATUS_CHANGED').length === 2 && of(s, 'seq8', 'DELETED').length === 1);
 
     await down(a, 'seq8-purged', 'SESSION', 's-1');
     a.clock.advance(3600_000);
-    await gql(a, 'mutation($input: PurgeToolHealthInput!) { purgeToolHealth(input: $input) { deleted } }', { input: { scope: 'SESSION', olderThan: a.clock.now().toISOString() } });
+    await gql(a, 'mutation($input: PurgeToolHealthInput!) { purgeToolHealth(input: $input) { deleted } }', {
+      input: { scope: 'SESSION', olderThan: a.clock.now().toISOString() },
+    });
     await down(a, 'seq8-purged', 'SESSION', 's-1');
     await reader.until((s) => of(s, 'seq8-purged', 'STATUS_CHANGED').length === 2);
-    const ids = of(reader.seen, 'seq8').concat(of(reader.seen, 'seq8-purged')).map((e) => e.id);
+    const ids = of(reader.seen, 'seq8')
+      .concat(of(reader.seen, 'seq8-purged'))
+      .map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('10. a cooldown event id is unambiguous when the signature or user id holds ":"', async () => {
     const reader = new Reader(a);
     const key = { scope: 'PROJECT', scopeId: 'p-1', toolName: 'seq10-ids' };
-    for (const [errorSignature, userId] of [['x:a', 'b'], ['x', 'a:b']]) {
-      await a.http.post('/v1/cooldowns').set('x-api-key', KEYS.dispatcher).send({ ...key, errorSignature, userId, classification: 'INTERMITTENT', durationMs: 3600_000 }).expect(200);
+    for (const [errorSignature, userId] of [
+      ['x:a', 'b'],
+      ['x', 'a:b'],
+    ]) {
+      await a.http
+        .post('/v1/cooldowns')
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ ...key, errorSignature, userId, classification: 'INTERMITTENT', durationMs: 3600_000 })
+        .expect(200);
     }
     // One write ends both: two COOLDOWN_EXPIRED events of the same version.
-    await a.http.post('/v1/diagnoses').set('x-api-key', KEYS.writer).send({ ...key, classification: 'WORKING', note: 'probe ok', by: 'agrajag-1' }).expect(200);
+    await a.http
+      .post('/v1/diagnoses')
+      .set('x-api-key', KEYS.writer)
+      .send({ ...key, classification: 'WORKING', note: 'probe ok', by: 'agrajag-1' })
+      .expect(200);
     await reader.until((s) => of(s, 'seq10-ids', 'COOLDOWN_EXPIRED').length === 2);
   });
 });
@@ -134,10 +157,16 @@ describe('events that arrive: re-sent pins, pins that end (issue 11, sequence 10
   });
 
   const pin = (key: string) =>
-    t.http.post('/graphql').set('x-api-key', key).send({
-      query: 'mutation($input: PinToolHealthInput!) { pinToolHealth(input: $input) { id history { by note } } }',
-      variables: { input: { scope: 'GLOBAL', toolName: 'seq10-pin', status: 'OK', until: '2026-05-23T14:30:00.000Z', reason: 'own backend' } },
-    }).expect(200);
+    t.http
+      .post('/graphql')
+      .set('x-api-key', key)
+      .send({
+        query: 'mutation($input: PinToolHealthInput!) { pinToolHealth(input: $input) { id history { by note } } }',
+        variables: {
+          input: { scope: 'GLOBAL', toolName: 'seq10-pin', status: 'OK', until: '2026-05-23T14:30:00.000Z', reason: 'own backend' },
+        },
+      })
+      .expect(200);
 
   it('the same pin re-sent by another admin writes history and an event', async () => {
     const reader = new Reader(t);
@@ -187,7 +216,10 @@ describe('events that arrive: the outbox insert fails (issue 11, sequence 9)', (
 
   it('the write still answers 200, and its event reaches the outbox once the outbox works again', async () => {
     FlakyOutbox.failures = 3;
-    const res = await t.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send({ scope: 'GLOBAL', toolName: 'seq9', code: 'BACKEND_FAILED', source: 'test' });
+    const res = await t.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ scope: 'GLOBAL', toolName: 'seq9', code: 'BACKEND_FAILED', source: 'test' });
     expect(res.status).toBe(200);
     const reader = new Reader(t);
     await reader.until((s) => of(s, 'seq9', 'STATUS_CHANGED').length === 1);
@@ -221,13 +253,34 @@ describe('consumer: two instances, one clock 2 s behind, a reader polling throug
     const PER_INSTANCE = 30;
     const SHARED = 10;
     const writes: Promise<unknown>[] = [];
-    for (const [name, t] of [['a', a], ['b', b]] as const) {
+    for (const [name, t] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       for (let i = 0; i < PER_INSTANCE; i++) {
-        writes.push(t.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send({ scope: 'PROJECT', scopeId: `p-${name}`, toolName: `c-${name}-${i}`, code: 'BACKEND_FAILED', source: name }).expect(200));
+        writes.push(
+          t.http
+            .post('/v1/health/mark-unavailable')
+            .set('x-api-key', KEYS.dispatcher)
+            .send({ scope: 'PROJECT', scopeId: `p-${name}`, toolName: `c-${name}-${i}`, code: 'BACKEND_FAILED', source: name })
+            .expect(200),
+        );
       }
       for (let i = 0; i < SHARED; i++) {
         // Both instances diagnose one shared key: each verdict is a new lastDiagnosis (INBOX_ITEM).
-        writes.push(t.http.post('/v1/diagnoses').set('x-api-key', KEYS.writer).send({ scope: 'GLOBAL', toolName: 'c-shared', classification: 'TECHNICALLY_BROKEN', note: `${name}-${i}`, by: `agrajag-${name}-${i}` }).expect(200));
+        writes.push(
+          t.http
+            .post('/v1/diagnoses')
+            .set('x-api-key', KEYS.writer)
+            .send({
+              scope: 'GLOBAL',
+              toolName: 'c-shared',
+              classification: 'TECHNICALLY_BROKEN',
+              note: `${name}-${i}`,
+              by: `agrajag-${name}-${i}`,
+            })
+            .expect(200),
+        );
       }
     }
     await Promise.all(writes);
@@ -239,13 +292,18 @@ describe('consumer: two instances, one clock 2 s behind, a reader polling throug
     await polling;
     await reader.poll();
 
-    const expected = 2 * PER_INSTANCE /* STATUS_CHANGED, one per new document */ + 2 * SHARED /* INBOX_ITEM */ + 1 /* the shared key's first STATUS_CHANGED */;
+    const expected =
+      2 * PER_INSTANCE /* STATUS_CHANGED, one per new document */ +
+      2 * SHARED /* INBOX_ITEM */ +
+      1; /* the shared key's first STATUS_CHANGED */
     const ids = reader.seen.map((e) => e.id);
     const distinct = new Set(ids);
     const duplicates = ids.length - distinct.size;
     const stored = await a.connection.db!.collection('health_events').countDocuments();
     const pending = await a.connection.db!.collection('tool_health').countDocuments({ 'pendingEvents.0': { $exists: true } });
-    console.log(`consumer: ${distinct.size} distinct events seen of ${expected} expected, ${duplicates} duplicate(s), ${stored} in the outbox, ${pending} document(s) still pending`);
+    console.log(
+      `consumer: ${distinct.size} distinct events seen of ${expected} expected, ${duplicates} duplicate(s), ${stored} in the outbox, ${pending} document(s) still pending`,
+    );
     expect(distinct.size).toBe(expected);
     expect(stored).toBe(expected);
     expect(pending).toBe(0);

@@ -41,9 +41,17 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
     gql('mutation($input: PinToolHealthInput!) { pinToolHealth(input: $input) { id } }', { input: { ...key, status, until, reason } });
   const flush = () => t.app.get(BookkeepingBuffer).flush();
   const outage = () =>
-    writer.post('/v1/diagnoses', { scope: 'GLOBAL', toolName: 'jira', classification: 'TECHNICALLY_BROKEN', note: 'Jira Cloud outage', by: 'agrajag-1' }).expect(200);
+    writer
+      .post('/v1/diagnoses', {
+        scope: 'GLOBAL',
+        toolName: 'jira',
+        classification: 'TECHNICALLY_BROKEN',
+        note: 'Jira Cloud outage',
+        by: 'agrajag-1',
+      })
+      .expect(200);
 
-  describe('1. a tenant\'s pin does not clear everyone\'s outage', () => {
+  describe("1. a tenant's pin does not clear everyone's outage", () => {
     it('acme pins TENANT jira OK; an acme success leaves GLOBAL DOWN for every other tenant', async () => {
       await outage();
       await pin({ scope: 'TENANT', scopeId: 'acme', toolName: 'jira' }, 'OK', '2026-05-24T14:00:00.000Z', 'acme runs its own Jira');
@@ -57,7 +65,9 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
     });
 
     it('an acme failure does not mark lastFailureAt on the GLOBAL document either', async () => {
-      await writer.post('/v1/diagnoses', { scope: 'GLOBAL', toolName: 'jira', classification: 'INTERMITTENT', note: 'flaky', by: 'a' }).expect(200);
+      await writer
+        .post('/v1/diagnoses', { scope: 'GLOBAL', toolName: 'jira', classification: 'INTERMITTENT', note: 'flaky', by: 'a' })
+        .expect(200);
       await pin({ scope: 'TENANT', scopeId: 'acme', toolName: 'jira' }, 'OK', '2026-05-24T14:00:00.000Z', 'acme runs its own Jira');
       t.clock.advance(60_000);
       await failure({ toolName: 'jira', context: { tenantId: 'acme' }, errorSignature: 'http-502' }).expect(200);
@@ -68,8 +78,13 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
   });
 
   describe('2. Bob is never stopped by a user-class cooldown that is not his (§6)', () => {
-    it('a checker USER_PERMISSION for a caller without userId stores no cooldown; Bob\'s 403 is then eligible', async () => {
-      const anonymous = await failure({ toolName: 'jira', context: { projectId: 'p-1' }, errorSignature: 'http-403', classification: 'USER_PERMISSION' }).expect(200);
+    it("a checker USER_PERMISSION for a caller without userId stores no cooldown; Bob's 403 is then eligible", async () => {
+      const anonymous = await failure({
+        toolName: 'jira',
+        context: { projectId: 'p-1' },
+        errorSignature: 'http-403',
+        classification: 'USER_PERMISSION',
+      }).expect(200);
       expect(anonymous.body).toMatchObject({ spawn: false, reason: 'CLASSIFIED_BY_CHECKER', cooldown: null, retryAt: null });
       expect(await t.connection.db!.collection('tool_health').countDocuments()).toBe(0);
 
@@ -78,31 +93,80 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
     });
 
     it('a REST, Agrajag or verdict cooldown of a user class at a shared scope without userId is a 400 naming userId', async () => {
-      const rest = await dispatcher.post('/v1/cooldowns', { scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION' }).expect(400);
+      const rest = await dispatcher
+        .post('/v1/cooldowns', {
+          scope: 'PROJECT',
+          scopeId: 'p-1',
+          toolName: 'jira',
+          errorSignature: 'http-403',
+          classification: 'USER_PERMISSION',
+        })
+        .expect(400);
       expect(rest.body.message).toMatch(/userId/);
-      const tool = await writer.post('/v1/agrajag/tools/tool_health_set_cooldown/invoke', { arguments: { toolName: 'jira', scope: 'TENANT', scopeId: 't-1', errorSignature: 'http-403', classification: 'USER_PERMISSION' }, by: 'agrajag-1' }).expect(400);
+      const tool = await writer
+        .post('/v1/agrajag/tools/tool_health_set_cooldown/invoke', {
+          arguments: { toolName: 'jira', scope: 'TENANT', scopeId: 't-1', errorSignature: 'http-403', classification: 'USER_PERMISSION' },
+          by: 'agrajag-1',
+        })
+        .expect(400);
       expect(tool.body.message).toMatch(/userId/);
-      await writer.post('/v1/diagnoses', { scope: 'GLOBAL', toolName: 'jira', classification: 'USER_INPUT', note: 'bad input', by: 'a', errorSignature: 'schema' }).expect(400);
+      await writer
+        .post('/v1/diagnoses', {
+          scope: 'GLOBAL',
+          toolName: 'jira',
+          classification: 'USER_INPUT',
+          note: 'bad input',
+          by: 'a',
+          errorSignature: 'schema',
+        })
+        .expect(400);
       expect(await t.connection.db!.collection('tool_health').countDocuments()).toBe(0);
 
       // At USER scope the cooldown is that user's.
-      await dispatcher.post('/v1/cooldowns', { scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION' }).expect(200);
+      await dispatcher
+        .post('/v1/cooldowns', {
+          scope: 'USER',
+          scopeId: 'alice',
+          toolName: 'jira',
+          errorSignature: 'http-403',
+          classification: 'USER_PERMISSION',
+        })
+        .expect(200);
       expect((await entry('USER', 'alice', 'jira')).cooldowns[0].userId).toBe('alice');
     });
 
     it('a scope-wide USER_PERMISSION entry already stored (userId null) stops nobody', async () => {
-      await dispatcher.post('/v1/cooldowns', { scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' }).expect(200);
+      await dispatcher
+        .post('/v1/cooldowns', {
+          scope: 'PROJECT',
+          scopeId: 'p-1',
+          toolName: 'jira',
+          errorSignature: 'http-403',
+          classification: 'USER_PERMISSION',
+          userId: 'alice',
+        })
+        .expect(200);
       // As a writer before this rule left it: the same entry without its user.
-      await t.connection.db!.collection('tool_health').updateOne({ scope: 'PROJECT', scopeId: 'p-1' }, { $set: { 'cooldowns.0.userId': null } });
+      await t.connection
+        .db!.collection('tool_health')
+        .updateOne({ scope: 'PROJECT', scopeId: 'p-1' }, { $set: { 'cooldowns.0.userId': null } });
       const bob = await failure({ toolName: 'jira', context: { userId: 'bob', projectId: 'p-1' }, errorSignature: 'http-403' }).expect(200);
       expect(bob.body).toMatchObject({ spawn: true, reason: 'ELIGIBLE', cooldown: null });
     });
   });
 
-  describe('3. a user\'s failure does not move shared state', () => {
-    it('Alice\'s classified 403 and a failure already in cooldown leave the GLOBAL DEGRADED entry\'s lastFailureAt alone', async () => {
+  describe("3. a user's failure does not move shared state", () => {
+    it("Alice's classified 403 and a failure already in cooldown leave the GLOBAL DEGRADED entry's lastFailureAt alone", async () => {
       await dispatcher.post('/v1/health/mark-intermittent', { scope: 'GLOBAL', toolName: 'jira', source: 'probe' }).expect(200);
-      await dispatcher.post('/v1/cooldowns', { scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-429', classification: 'INTERMITTENT', durationMs: 3600_000 }).expect(200);
+      await dispatcher
+        .post('/v1/cooldowns', {
+          scope: 'GLOBAL',
+          toolName: 'jira',
+          errorSignature: 'http-429',
+          classification: 'INTERMITTENT',
+          durationMs: 3600_000,
+        })
+        .expect(200);
       t.clock.advance(10 * 60_000);
       const context = { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 't-1' };
       await failure({ toolName: 'jira', context, errorSignature: 'http-403', classification: 'USER_PERMISSION' }).expect(200);
@@ -133,13 +197,27 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
     });
   });
 
-  describe('5. history limits come from the document\'s own tenant', () => {
+  describe("5. history limits come from the document's own tenant", () => {
     it('Agrajag verdicts (which carry no tenant) keep a PROJECT document of a tenant with limit 100 at 100', async () => {
       await admin.put('/v1/tenants/t-100/settings/history-limit', { historyLimit: 100 }).expect(200);
-      await dispatcher.post('/v1/health/mark-unavailable', { scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', code: 'BACKEND_FAILED', source: 'mcp', tenantId: 't-100' }).expect(200);
+      await dispatcher
+        .post('/v1/health/mark-unavailable', {
+          scope: 'PROJECT',
+          scopeId: 'p-1',
+          toolName: 'jira',
+          code: 'BACKEND_FAILED',
+          source: 'mcp',
+          tenantId: 't-100',
+        })
+        .expect(200);
       for (let i = 0; i < 30; i++) {
         t.clock.advance(1000);
-        await writer.post('/v1/agrajag/tools/tool_health_set_unavailable/invoke', { arguments: { toolName: 'jira', scope: 'PROJECT', scopeId: 'p-1', classification: 'TECHNICALLY_BROKEN', note: `probe ${i}` }, by: 'agrajag-1' }).expect(200);
+        await writer
+          .post('/v1/agrajag/tools/tool_health_set_unavailable/invoke', {
+            arguments: { toolName: 'jira', scope: 'PROJECT', scopeId: 'p-1', classification: 'TECHNICALLY_BROKEN', note: `probe ${i}` },
+            by: 'agrajag-1',
+          })
+          .expect(200);
       }
       const doc = await entry('PROJECT', 'p-1', 'jira');
       expect(doc.tenantId).toBe('t-100');
@@ -150,7 +228,16 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
       await admin.put('/v1/tenants/t-3/settings/history-limit', { historyLimit: 3 }).expect(200);
       for (let i = 0; i < 6; i++) {
         t.clock.advance(1000);
-        await dispatcher.post('/v1/health/mark-unavailable', { scope: 'GLOBAL', toolName: 'jira', code: 'BACKEND_FAILED', source: 'mcp', note: `n${i}`, tenantId: 't-3' }).expect(200);
+        await dispatcher
+          .post('/v1/health/mark-unavailable', {
+            scope: 'GLOBAL',
+            toolName: 'jira',
+            code: 'BACKEND_FAILED',
+            source: 'mcp',
+            note: `n${i}`,
+            tenantId: 't-3',
+          })
+          .expect(200);
       }
       const doc = await entry('GLOBAL', null, 'jira');
       expect(doc.tenantId).toBeNull();
@@ -158,8 +245,8 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
     });
   });
 
-  describe('6. every answer\'s retryAt agrees with the next check', () => {
-    it('under a DOWN pin retryAt is the pin\'s end', async () => {
+  describe("6. every answer's retryAt agrees with the next check", () => {
+    it("under a DOWN pin retryAt is the pin's end", async () => {
       await pin({ scope: 'GLOBAL', toolName: 'jira' }, 'DOWN', '2026-05-23T14:30:00.000Z', 'maintenance');
       const res = await failure({ toolName: 'jira', context: { userId: 'bob' }, errorSignature: 'http-502' }).expect(200);
       expect(res.body).toMatchObject({ spawn: false, reason: 'KNOWN_DOWN', retryAt: '2026-05-23T14:30:00.000Z', retryAfterSeconds: 1800 });
@@ -169,10 +256,23 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
     });
 
     it('a checker-classified failure under a wider cooldown reports the wider end', async () => {
-      await dispatcher.post('/v1/cooldowns', { scope: 'TENANT', scopeId: 't-1', toolName: 'jira', errorSignature: 'http-502', classification: 'INTERMITTENT', durationMs: 2 * 3600_000 }).expect(200);
+      await dispatcher
+        .post('/v1/cooldowns', {
+          scope: 'TENANT',
+          scopeId: 't-1',
+          toolName: 'jira',
+          errorSignature: 'http-502',
+          classification: 'INTERMITTENT',
+          durationMs: 2 * 3600_000,
+        })
+        .expect(200);
       const context = { userId: 'alice', projectId: 'p-1', tenantId: 't-1' };
       const res = await failure({ toolName: 'jira', context, errorSignature: 'http-502', classification: 'INTERMITTENT' }).expect(200);
-      expect(res.body).toMatchObject({ reason: 'CLASSIFIED_BY_CHECKER', cooldown: { scope: 'PROJECT', scopeId: 'p-1' }, retryAt: '2026-05-23T16:00:00.000Z' });
+      expect(res.body).toMatchObject({
+        reason: 'CLASSIFIED_BY_CHECKER',
+        cooldown: { scope: 'PROJECT', scopeId: 'p-1' },
+        retryAt: '2026-05-23T16:00:00.000Z',
+      });
       t.clock.advance(31_000); // past the new PROJECT entry's 30 s
       const next = await failure({ toolName: 'jira', context, errorSignature: 'http-502' }).expect(200);
       expect(next.body).toMatchObject({ reason: 'IN_COOLDOWN', retryAt: '2026-05-23T16:00:00.000Z' });
@@ -180,7 +280,16 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
 
     it('the 200-entry cap (D7) never escapes the failure path as a 409: the answer comes without a cooldown, hits kept', async () => {
       const records = t.connection.db!.collection('tool_health');
-      await dispatcher.post('/v1/cooldowns', { scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', errorSignature: 's-0', classification: 'INTERMITTENT', durationMs: 3600_000 }).expect(200);
+      await dispatcher
+        .post('/v1/cooldowns', {
+          scope: 'PROJECT',
+          scopeId: 'p-1',
+          toolName: 'jira',
+          errorSignature: 's-0',
+          classification: 'INTERMITTENT',
+          durationMs: 3600_000,
+        })
+        .expect(200);
       const template = (await records.findOne({ scope: 'PROJECT' }))!.cooldowns[0];
       const full = Array.from({ length: 200 }, (_, i) => ({ ...template, errorSignature: `s-${i}` }));
       await records.updateOne({ scope: 'PROJECT' }, { $set: { cooldowns: full } });
@@ -207,15 +316,25 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
 
     it('performs no document write and counts every hit exactly', async () => {
       const report = () =>
-        quiet.http.post('/v1/outcomes/failure').set('x-api-key', KEYS.dispatcher)
-          .send({ toolName: 'jira', code: 'BACKEND_FAILED', context: { userId: 'alice', projectId: 'p-1' }, errorSignature: 'http-403', classification: 'USER_PERMISSION' }).expect(200);
+        quiet.http
+          .post('/v1/outcomes/failure')
+          .set('x-api-key', KEYS.dispatcher)
+          .send({
+            toolName: 'jira',
+            code: 'BACKEND_FAILED',
+            context: { userId: 'alice', projectId: 'p-1' },
+            errorSignature: 'http-403',
+            classification: 'USER_PERMISSION',
+          })
+          .expect(200);
       await report();
       const before = await entry('USER', 'alice', 'jira');
 
       const writes: string[] = [];
       const client = quiet.connection.getClient();
       const listener = (e: CommandStartedEvent) => {
-        if (['insert', 'update', 'delete', 'findAndModify'].includes(e.commandName) && e.command[e.commandName] === 'tool_health') writes.push(e.commandName);
+        if (['insert', 'update', 'delete', 'findAndModify'].includes(e.commandName) && e.command[e.commandName] === 'tool_health')
+          writes.push(e.commandName);
       };
       client.on('commandStarted', listener);
       let answers: { body: { reason: string; spawn: boolean; cooldown: object } }[];

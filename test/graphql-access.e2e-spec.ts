@@ -69,7 +69,17 @@ describe('GraphQL access (D17)', () => {
     const mutations: string[] = schema.body.data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
     expect(mutations.sort()).toEqual([...Object.keys(MUTATION_ARGS), 'sweepCooldowns'].sort()); // deprecated runSweep is not listed by default
     expect(queries.sort()).toEqual(
-      ['toolHealth', 'toolHealths', 'effectiveHealth', 'toolOverview', 'cooldownsDueForSweep', 'dueForProbe', 'healthEvents', 'tenantSettings', 'maintenanceWindows'].sort(),
+      [
+        'toolHealth',
+        'toolHealths',
+        'effectiveHealth',
+        'toolOverview',
+        'cooldownsDueForSweep',
+        'dueForProbe',
+        'healthEvents',
+        'tenantSettings',
+        'maintenanceWindows',
+      ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
     const forbidden = async (operation: string, key: string) => {

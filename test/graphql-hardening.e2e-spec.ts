@@ -9,14 +9,18 @@ describe('GraphQL hardening', () => {
   });
   afterAll(() => t.close());
 
-  const post = (body: unknown) => t.http.post('/graphql').set('x-api-key', KEYS.admin).set('content-type', 'application/json').send(JSON.stringify(body));
+  const post = (body: unknown) =>
+    t.http.post('/graphql').set('x-api-key', KEYS.admin).set('content-type', 'application/json').send(JSON.stringify(body));
 
   it('refuses an operation with more fields than the limit before running it', async () => {
     // Fragments are expanded each time they are spread: 400 spreads + the root field = 401 fields.
     const spreads = Array.from({ length: 400 }, () => '...F').join(' ');
     const res = await post({ query: `{ tenantSettings(tenantId: "t") { ${spreads} } } fragment F on TenantSettings { tenantId }` });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ message: 'query is too large: the limit is 400 fields', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'query is too large: the limit is 400 fields',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     const aliases = Array.from({ length: 51 }, (_, i) => `a${i}: tenantSettings(tenantId: "t") { tenantId }`).join(' ');
     const aliased = await post({ query: `{ ${aliases} }` });
     expect(aliased.status).toBe(400);

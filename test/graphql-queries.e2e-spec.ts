@@ -22,7 +22,9 @@ describe('GraphQL queries', () => {
   const admin = (query: string, variables: Record<string, unknown> = {}) => gql(query, variables, KEYS.admin);
 
   const markToolUnavailable = (input: Record<string, unknown>) =>
-    admin('mutation($input: MarkUnavailableInput!) { markToolUnavailable(input: $input) { id } }', { input: { code: 'BACKEND_FAILED', ...input } });
+    admin('mutation($input: MarkUnavailableInput!) { markToolUnavailable(input: $input) { id } }', {
+      input: { code: 'BACKEND_FAILED', ...input },
+    });
   const markToolIntermittent = (input: Record<string, unknown>) =>
     admin('mutation($input: MarkIntermittentInput!) { markToolIntermittent(input: $input) { id } }', { input });
   const setCooldown = (input: Record<string, unknown>) =>
@@ -34,7 +36,12 @@ describe('GraphQL queries', () => {
       pageInfo { hasNextPage endCursor }
     }
   }`;
-  type Page = { toolHealths: { edges: { cursor: string; node: { id: string; toolName: string; scope: string; scopeId: string | null; status: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+  type Page = {
+    toolHealths: {
+      edges: { cursor: string; node: { id: string; toolName: string; scope: string; scopeId: string | null; status: string } }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+  };
 
   async function listAll(filter: Record<string, unknown> = {}): Promise<string[]> {
     const ids: string[] = [];
@@ -49,8 +56,20 @@ describe('GraphQL queries', () => {
 
   describe('toolHealth', () => {
     it('returns one document by key with its history, cooldowns and pin', async () => {
-      await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', source: 'mcp-router', note: 'connection closed' });
-      await setCooldown({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', errorSignature: 'http-502', classification: 'INTERMITTENT' });
+      await markToolUnavailable({
+        scope: 'PROJECT',
+        scopeId: 'p-1',
+        toolName: 'mcp_search',
+        source: 'mcp-router',
+        note: 'connection closed',
+      });
+      await setCooldown({
+        scope: 'PROJECT',
+        scopeId: 'p-1',
+        toolName: 'mcp_search',
+        errorSignature: 'http-502',
+        classification: 'INTERMITTENT',
+      });
       const data = await gql(`{
         toolHealth(scope: PROJECT, scopeId: "p-1", toolName: "mcp_search") {
           id scope scopeId toolName status code version since
@@ -61,16 +80,35 @@ describe('GraphQL queries', () => {
         }
       }`);
       expect(data.toolHealth).toMatchObject({
-        scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', status: 'DOWN', code: 'BACKEND_FAILED', version: 2, since: '2026-05-23T14:00:00.000Z',
+        scope: 'PROJECT',
+        scopeId: 'p-1',
+        toolName: 'mcp_search',
+        status: 'DOWN',
+        code: 'BACKEND_FAILED',
+        version: 2,
+        since: '2026-05-23T14:00:00.000Z',
         lastDiagnosis: { classification: null, code: 'BACKEND_FAILED', by: 'system:mcp-router', note: 'connection closed' },
         history: [{ status: 'DOWN', by: 'system:mcp-router' }],
-        cooldowns: [{ errorSignature: 'http-502', userId: null, hits: 0, windowMs: 30_000, lastClassification: 'INTERMITTENT', nextSpawnAllowedAt: '2026-05-23T14:00:30.000Z' }],
+        cooldowns: [
+          {
+            errorSignature: 'http-502',
+            userId: null,
+            hits: 0,
+            windowMs: 30_000,
+            lastClassification: 'INTERMITTENT',
+            nextSpawnAllowedAt: '2026-05-23T14:00:30.000Z',
+          },
+        ],
         pin: null,
       });
     });
 
     it('is NOT_FOUND for a key with no document', async () => {
-      const res = await t.http.post('/graphql').set('x-api-key', KEYS.audit).send({ query: '{ toolHealth(scope: GLOBAL, toolName: "nothing") { id } }' }).expect(200);
+      const res = await t.http
+        .post('/graphql')
+        .set('x-api-key', KEYS.audit)
+        .send({ query: '{ toolHealth(scope: GLOBAL, toolName: "nothing") { id } }' })
+        .expect(200);
       expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
     });
   });
@@ -125,8 +163,22 @@ describe('GraphQL queries', () => {
       beforeEach(async () => {
         await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
         await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' });
-        await setCooldown({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'confluence', errorSignature: 'http-429', classification: 'INTERMITTENT', durationMs: 3_600_000 });
-        await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' });
+        await setCooldown({
+          scope: 'PROJECT',
+          scopeId: 'p-1',
+          toolName: 'confluence',
+          errorSignature: 'http-429',
+          classification: 'INTERMITTENT',
+          durationMs: 3_600_000,
+        });
+        await setCooldown({
+          scope: 'USER',
+          scopeId: 'alice',
+          toolName: 'jira',
+          errorSignature: 'http-400',
+          classification: 'USER_INPUT',
+          userId: 'alice',
+        });
         await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-2', toolName: 'jira' });
         t.clock.advance(10 * 60_000); // alice's 5-minute USER_INPUT cooldown is over, the 1 h one runs
       });
@@ -138,7 +190,11 @@ describe('GraphQL queries', () => {
         ['status', { status: 'DOWN' }, ['GLOBAL|%00|jira', 'PROJECT|p-2|jira']],
         ['status OK', { status: 'OK' }, ['PROJECT|p-1|confluence', 'USER|alice|jira']],
         ['hasActiveCooldown: true', { hasActiveCooldown: true }, ['PROJECT|p-1|confluence']],
-        ['hasActiveCooldown: false', { hasActiveCooldown: false }, ['GLOBAL|%00|jira', 'PROJECT|p-1|jira', 'PROJECT|p-2|jira', 'USER|alice|jira']],
+        [
+          'hasActiveCooldown: false',
+          { hasActiveCooldown: false },
+          ['GLOBAL|%00|jira', 'PROJECT|p-1|jira', 'PROJECT|p-2|jira', 'USER|alice|jira'],
+        ],
         ['scope + status', { scope: 'PROJECT', status: 'DOWN' }, ['PROJECT|p-2|jira']],
         ['scope + scopeId + toolName', { scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' }, ['PROJECT|p-1|jira']],
         ['nothing', {}, ['GLOBAL|%00|jira', 'PROJECT|p-1|confluence', 'PROJECT|p-1|jira', 'PROJECT|p-2|jira', 'USER|alice|jira']],
@@ -169,7 +225,13 @@ describe('GraphQL queries', () => {
     it('gives the narrowest live problem with the reason trace', async () => {
       await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira', source: 'probe' });
       t.clock.advance(60_000);
-      await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira', source: 'probe', expectedRecoveryAt: '2026-05-23T15:00:00.000Z' });
+      await markToolIntermittent({
+        scope: 'PROJECT',
+        scopeId: 'p-1',
+        toolName: 'jira',
+        source: 'probe',
+        expectedRecoveryAt: '2026-05-23T15:00:00.000Z',
+      });
       const data = await gql(EFFECTIVE, { toolName: 'jira', context: { userId: 'alice', projectId: 'p-1' } });
       expect(data.effectiveHealth).toEqual({
         toolName: 'jira',
@@ -183,7 +245,15 @@ describe('GraphQL queries', () => {
         ],
         trace: {
           reason: 'LIVE_PROBLEM',
-          matched: { scope: 'PROJECT', scopeId: 'p-1', by: 'system:probe', since: '2026-05-23T14:01:00.000Z', until: '2026-05-23T15:00:00.000Z', pinned: false, code: null },
+          matched: {
+            scope: 'PROJECT',
+            scopeId: 'p-1',
+            by: 'system:probe',
+            since: '2026-05-23T14:01:00.000Z',
+            until: '2026-05-23T15:00:00.000Z',
+            pinned: false,
+            code: null,
+          },
           shadowed: [{ scope: 'GLOBAL', scopeId: null, status: 'DOWN' }],
         },
       });
@@ -193,33 +263,57 @@ describe('GraphQL queries', () => {
       await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira', expectedRecoveryAt: '2026-05-23T14:30:00.000Z' });
       t.clock.set('2026-05-23T14:31:00.000Z');
       const retesting = await gql(EFFECTIVE, { toolName: 'jira' });
-      expect(retesting.effectiveHealth).toMatchObject({ status: 'DOWN', retesting: true, reason: 'RETESTING', trace: { reason: 'RETESTING' } });
+      expect(retesting.effectiveHealth).toMatchObject({
+        status: 'DOWN',
+        retesting: true,
+        reason: 'RETESTING',
+        trace: { reason: 'RETESTING' },
+      });
       const unknown = await gql(EFFECTIVE, { toolName: 'never_seen', context: { sessionId: 's-1' } });
       expect(unknown.effectiveHealth).toEqual({
-        toolName: 'never_seen', status: 'OK', retesting: false, reason: 'DEFAULT_OK', winner: null, considered: [],
+        toolName: 'never_seen',
+        status: 'OK',
+        retesting: false,
+        reason: 'DEFAULT_OK',
+        winner: null,
+        considered: [],
         trace: { reason: 'DEFAULT_OK', matched: null, shadowed: [] },
       });
     });
 
     it('shows a pin winning over a wider DOWN (D4b)', async () => {
       await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
-      await admin('mutation { pinToolHealth(input: {scope: TENANT, scopeId: "t-1", toolName: "jira", status: OK, until: "2026-05-24T00:00:00Z", reason: "own backend"}) { id } }');
+      await admin(
+        'mutation { pinToolHealth(input: {scope: TENANT, scopeId: "t-1", toolName: "jira", status: OK, until: "2026-05-24T00:00:00Z", reason: "own backend"}) { id } }',
+      );
       const data = await gql(EFFECTIVE, { toolName: 'jira', context: { tenantId: 't-1' } });
       expect(data.effectiveHealth).toMatchObject({
         status: 'OK',
         reason: 'PINNED',
-        trace: { matched: { scope: 'TENANT', scopeId: 't-1', by: 'admin:admin', pinned: true, until: '2026-05-24T00:00:00.000Z' }, shadowed: [{ scope: 'GLOBAL', status: 'DOWN' }] },
+        trace: {
+          matched: { scope: 'TENANT', scopeId: 't-1', by: 'admin:admin', pinned: true, until: '2026-05-24T00:00:00.000Z' },
+          shadowed: [{ scope: 'GLOBAL', status: 'DOWN' }],
+        },
       });
     });
   });
 
-  it('toolOverview counts a tool\'s entries by status and by scope', async () => {
+  it("toolOverview counts a tool's entries by status and by scope", async () => {
     await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
     await markToolUnavailable({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' });
     await markToolIntermittent({ scope: 'PROJECT', scopeId: 'p-2', toolName: 'jira' });
-    await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' });
+    await setCooldown({
+      scope: 'USER',
+      scopeId: 'alice',
+      toolName: 'jira',
+      errorSignature: 'http-403',
+      classification: 'USER_PERMISSION',
+      userId: 'alice',
+    });
     await markToolUnavailable({ scope: 'GLOBAL', toolName: 'confluence' });
-    const data = await gql(`{ toolOverview(toolName: "jira") { toolName total byStatus { status count } byScope { scope total byStatus { status count } } } }`);
+    const data = await gql(
+      `{ toolOverview(toolName: "jira") { toolName total byStatus { status count } byScope { scope total byStatus { status count } } } }`,
+    );
     const z = (ok: number, degraded: number, down: number) => [
       { status: 'OK', count: ok },
       { status: 'DEGRADED', count: degraded },
@@ -240,13 +334,30 @@ describe('GraphQL queries', () => {
   });
 
   it('cooldownsDueForSweep lists entries expired longer than the grace period, and sweepCooldowns removes them', async () => {
-    await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-400', classification: 'USER_INPUT', userId: 'alice' });
-    await setCooldown({ scope: 'USER', scopeId: 'alice', toolName: 'jira', errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' });
+    await setCooldown({
+      scope: 'USER',
+      scopeId: 'alice',
+      toolName: 'jira',
+      errorSignature: 'http-400',
+      classification: 'USER_INPUT',
+      userId: 'alice',
+    });
+    await setCooldown({
+      scope: 'USER',
+      scopeId: 'alice',
+      toolName: 'jira',
+      errorSignature: 'http-403',
+      classification: 'USER_PERMISSION',
+      userId: 'alice',
+    });
     const DUE = '{ cooldownsDueForSweep(limit: 10) { toolHealth { id } cooldowns { errorSignature nextSpawnAllowedAt } } }';
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([]);
     t.clock.advance(24 * 3600_000 + 10 * 60_000); // USER_INPUT (5 min) + grace (24 h) are over; USER_PERMISSION (24 h) is within grace
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([
-      { toolHealth: { id: 'USER|alice|jira' }, cooldowns: [{ errorSignature: 'http-400', nextSpawnAllowedAt: '2026-05-23T14:05:00.000Z' }] },
+      {
+        toolHealth: { id: 'USER|alice|jira' },
+        cooldowns: [{ errorSignature: 'http-400', nextSpawnAllowedAt: '2026-05-23T14:05:00.000Z' }],
+      },
     ]);
     expect((await admin('mutation { sweepCooldowns { documents removed } }')).sweepCooldowns).toEqual({ documents: 1, removed: 1 });
     expect((await gql(DUE)).cooldownsDueForSweep).toEqual([]);
@@ -281,7 +392,9 @@ describe('GraphQL queries', () => {
     t.clock.advance(1000);
     await setCooldown({ scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-502', classification: 'INTERMITTENT' });
     t.clock.advance(1000);
-    await admin('mutation { recordDiagnosis(input: {scope: USER, scopeId: "alice", toolName: "jira", classification: USER_SPECIFIC_TECHNICAL, note: "token expired"}) { id } }');
+    await admin(
+      'mutation { recordDiagnosis(input: {scope: USER, scopeId: "alice", toolName: "jira", classification: USER_SPECIFIC_TECHNICAL, note: "token expired"}) { id } }',
+    );
 
     const one = await gql(EVENTS, { first: 2 });
     expect(one.healthEvents.pageInfo.hasNextPage).toBe(true);
@@ -290,18 +403,35 @@ describe('GraphQL queries', () => {
       ['COOLDOWN_SET', 'CooldownPayload'],
     ]);
     expect(one.healthEvents.edges[0].node).toMatchObject({
-      id: expect.stringMatching(/^GLOBAL\|%00\|jira:[A-Za-z0-9_-]+:1:STATUS_CHANGED$/), docId: 'GLOBAL|%00|jira', scope: 'GLOBAL', scopeId: null, toolName: 'jira', status: 'DOWN',
-      at: '2026-05-23T14:00:00.000Z', payload: { previousStatus: null, code: 'BACKEND_FAILED', expectedRecoveryAt: null },
+      id: expect.stringMatching(/^GLOBAL\|%00\|jira:[A-Za-z0-9_-]+:1:STATUS_CHANGED$/),
+      docId: 'GLOBAL|%00|jira',
+      scope: 'GLOBAL',
+      scopeId: null,
+      toolName: 'jira',
+      status: 'DOWN',
+      at: '2026-05-23T14:00:00.000Z',
+      payload: { previousStatus: null, code: 'BACKEND_FAILED', expectedRecoveryAt: null },
     });
     expect(one.healthEvents.edges[1].node.payload).toEqual({
-      __typename: 'CooldownPayload', errorSignature: 'http-502', userId: null, windowMs: 30_000, lastClassification: 'INTERMITTENT', nextSpawnAllowedAt: '2026-05-23T14:00:31.000Z',
+      __typename: 'CooldownPayload',
+      errorSignature: 'http-502',
+      userId: null,
+      windowMs: 30_000,
+      lastClassification: 'INTERMITTENT',
+      nextSpawnAllowedAt: '2026-05-23T14:00:31.000Z',
     });
     expect(one.healthEvents.pageInfo.endCursor).toBe(one.healthEvents.edges[1].cursor);
 
     const two = await gql(EVENTS, { first: 10, after: one.healthEvents.pageInfo.endCursor });
     expect(two.healthEvents.edges.map((e: any) => e.node.type).sort()).toEqual(['INBOX_ITEM', 'STATUS_CHANGED']);
     const inbox = two.healthEvents.edges.find((e: any) => e.node.type === 'INBOX_ITEM').node.payload;
-    expect(inbox).toEqual({ __typename: 'InboxItemPayload', userId: 'alice', classification: 'USER_SPECIFIC_TECHNICAL', by: 'admin:admin', note: 'token expired' });
+    expect(inbox).toEqual({
+      __typename: 'InboxItemPayload',
+      userId: 'alice',
+      classification: 'USER_SPECIFIC_TECHNICAL',
+      by: 'admin:admin',
+      note: 'token expired',
+    });
     expect(two.healthEvents.pageInfo.hasNextPage).toBe(false);
 
     const three = await gql(EVENTS, { first: 10, after: two.healthEvents.pageInfo.endCursor });
@@ -310,10 +440,20 @@ describe('GraphQL queries', () => {
 
   it('tenantSettings gives the history limit and its effective value', async () => {
     const SETTINGS = '{ tenantSettings(tenantId: "t-1") { tenantId historyLimit effectiveHistoryLimit updatedAt updatedBy } }';
-    expect((await gql(SETTINGS)).tenantSettings).toEqual({ tenantId: 't-1', historyLimit: null, effectiveHistoryLimit: 20, updatedAt: null, updatedBy: null });
+    expect((await gql(SETTINGS)).tenantSettings).toEqual({
+      tenantId: 't-1',
+      historyLimit: null,
+      effectiveHistoryLimit: 20,
+      updatedAt: null,
+      updatedBy: null,
+    });
     await admin('mutation { setTenantHistoryLimit(input: {tenantId: "t-1", historyLimit: 5}) { historyLimit } }');
     expect((await gql(SETTINGS)).tenantSettings).toEqual({
-      tenantId: 't-1', historyLimit: 5, effectiveHistoryLimit: 5, updatedAt: '2026-05-23T14:00:00.000Z', updatedBy: 'key:admin',
+      tenantId: 't-1',
+      historyLimit: 5,
+      effectiveHistoryLimit: 5,
+      updatedAt: '2026-05-23T14:00:00.000Z',
+      updatedBy: 'key:admin',
     });
   });
 });

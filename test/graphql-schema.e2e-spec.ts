@@ -34,7 +34,7 @@ describe('schema.gql (code-first schema, committed)', () => {
   });
 
   it('is what the generator writes (so running it fixes a failure above)', async () => {
-    expectSameSchema(printSchemaFile(await buildAppSchema()), committed, 'the generator\'s output');
+    expectSameSchema(printSchemaFile(await buildAppSchema()), committed, "the generator's output");
   });
 
   it('carries every operation of the admin API', () => {

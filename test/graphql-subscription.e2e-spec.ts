@@ -106,7 +106,11 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
   }
 
   function write(path: string, body: Record<string, unknown>) {
-    return b.http.post(`/v1/health/${path}`).set('x-api-key', KEYS.dispatcher).send({ source: 'e2e', ...body }).expect(200);
+    return b.http
+      .post(`/v1/health/${path}`)
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ source: 'e2e', ...body })
+      .expect(200);
   }
 
   beforeAll(async () => {
@@ -202,7 +206,9 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
     // One fake instant for all four writes: the outbox orders them by id, so compare as sets.
     const seen = (feed: Feed) => feed.events.map(key).sort();
     const expected = (...keys: string[]) => keys.sort();
-    expect(seen(all)).toEqual(expected('GLOBAL/-/f-jira/DOWN', 'TENANT/t-1/f-wiki/DEGRADED', 'TENANT/t-2/f-jira/DOWN', 'PROJECT/p-1/f-mail/DEGRADED'));
+    expect(seen(all)).toEqual(
+      expected('GLOBAL/-/f-jira/DOWN', 'TENANT/t-1/f-wiki/DEGRADED', 'TENANT/t-2/f-jira/DOWN', 'PROJECT/p-1/f-mail/DEGRADED'),
+    );
     expect(seen(byTool)).toEqual(expected('GLOBAL/-/f-jira/DOWN', 'TENANT/t-2/f-jira/DOWN'));
     expect(seen(byScope)).toEqual(expected('TENANT/t-1/f-wiki/DEGRADED', 'TENANT/t-2/f-jira/DOWN'));
     expect(seen(byScopeId)).toEqual(expected('TENANT/t-2/f-jira/DOWN'));
@@ -229,16 +235,35 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
   it('rejects an invalid filter with BAD_USER_INPUT', async () => {
     const feed = subscribe(client(KEYS.audit), { toolName: 'no spaces allowed' });
     await feed.ended;
-    expect(feed.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/toolName/), extensions: { code: 'BAD_USER_INPUT', field: 'toolName' } })]);
+    expect(feed.errors).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/toolName/), extensions: { code: 'BAD_USER_INPUT', field: 'toolName' } }),
+    ]);
   });
 
   it('answers unknown fields with a GraphQL validation error, not a close', async () => {
     const c = client(KEYS.audit);
     const errors: unknown[] = [];
     await new Promise<void>((resolve) => {
-      c.subscribe({ query: 'subscription { toolHealthChanged { nope } }' }, { next: () => undefined, error: (e) => { errors.push(e); resolve(); }, complete: resolve });
+      c.subscribe(
+        { query: 'subscription { toolHealthChanged { nope } }' },
+        {
+          next: () => undefined,
+          error: (e) => {
+            errors.push(e);
+            resolve();
+          },
+          complete: resolve,
+        },
+      );
     });
-    expect(errors).toEqual([[expect.objectContaining({ message: expect.stringMatching(/nope/), extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]]);
+    expect(errors).toEqual([
+      [
+        expect.objectContaining({
+          message: expect.stringMatching(/nope/),
+          extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
+        }),
+      ],
+    ]);
   });
 
   describe('authentication in connection_init (D17)', () => {
@@ -274,7 +299,12 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
     try {
       await c.app.listen(0, '127.0.0.1');
       const { port } = c.app.getHttpServer().address() as { port: number };
-      const other = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': KEYS.audit }, retryAttempts: 0 });
+      const other = createClient({
+        url: `ws://127.0.0.1:${port}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { 'x-api-key': KEYS.audit },
+        retryAttempts: 0,
+      });
       clients.push(other);
       const feed = subscribe(other);
       const relay = c.app.get(OutboxRelay);

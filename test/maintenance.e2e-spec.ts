@@ -28,10 +28,26 @@ describe('maintenance windows (issue 16)', () => {
   });
 
   const schedule = (body: Record<string, unknown>) =>
-    t.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send({ scope: 'GLOBAL', toolName: TOOL, reason: 'Jira upgrade', ...body });
-  const failure = (extra: Record<string, unknown> = {}) => t.http.post('/v1/outcomes/failure').set('x-api-key', KEYS.dispatcher).send({ ...FAILURE, ...extra }).expect(200);
-  const success = () => t.http.post('/v1/outcomes/success').set('x-api-key', KEYS.dispatcher).send({ toolName: TOOL, context: CONTEXT }).expect(200);
-  const lookup = async () => (await t.http.post('/v1/availability/lookup').set('x-api-key', KEYS.dispatcher).send({ toolNames: [TOOL], context: CONTEXT }).expect(200)).body[0];
+    t.http
+      .post('/v1/maintenance-windows')
+      .set('x-api-key', KEYS.admin)
+      .send({ scope: 'GLOBAL', toolName: TOOL, reason: 'Jira upgrade', ...body });
+  const failure = (extra: Record<string, unknown> = {}) =>
+    t.http
+      .post('/v1/outcomes/failure')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ ...FAILURE, ...extra })
+      .expect(200);
+  const success = () =>
+    t.http.post('/v1/outcomes/success').set('x-api-key', KEYS.dispatcher).send({ toolName: TOOL, context: CONTEXT }).expect(200);
+  const lookup = async () =>
+    (
+      await t.http
+        .post('/v1/availability/lookup')
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ toolNames: [TOOL], context: CONTEXT })
+        .expect(200)
+    ).body[0];
   const annotate = async (timeZone = 'Europe/Berlin') =>
     (
       await t.http
@@ -40,20 +56,42 @@ describe('maintenance windows (issue 16)', () => {
         .send({ tools: [{ name: TOOL, description: 'Search Jira issues.' }], context: CONTEXT, timeZone })
         .expect(200)
     ).body.tools[0];
-  const events = async () => (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as { id: string; type: string; status: string; payload: Record<string, unknown> }[];
+  const events = async () =>
+    (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
+      id: string;
+      type: string;
+      status: string;
+      payload: Record<string, unknown>;
+    }[];
   const maintenanceEvents = async () => (await events()).filter((e) => e.type.startsWith('MAINTENANCE_'));
 
   it('a window scheduled in the future is not in force, but lookups and the annotation show it coming', async () => {
     const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
-    expect(created.body).toMatchObject({ scope: 'GLOBAL', scopeId: null, toolName: TOOL, phase: 'UPCOMING', by: 'admin:admin', reason: 'Jira upgrade' });
+    expect(created.body).toMatchObject({
+      scope: 'GLOBAL',
+      scopeId: null,
+      toolName: TOOL,
+      phase: 'UPCOMING',
+      by: 'admin:admin',
+      reason: 'Jira upgrade',
+    });
 
     const listed = await t.http.get('/v1/maintenance-windows').set('x-api-key', KEYS.audit).expect(200);
     expect(listed.body.map((w: { id: string }) => w.id)).toEqual([created.body.id]);
 
     const effective = await lookup();
-    expect(effective).toMatchObject({ status: 'OK', reason: 'DEFAULT_OK', maintenance: { inForce: null, upcoming: { id: created.body.id, phase: 'UPCOMING' } } });
+    expect(effective).toMatchObject({
+      status: 'OK',
+      reason: 'DEFAULT_OK',
+      maintenance: { inForce: null, upcoming: { id: created.body.id, phase: 'UPCOMING' } },
+    });
     const annotated = await annotate();
-    expect(annotated).toMatchObject({ status: 'OK', doNotCall: false, suffix: 'maintenance planned 18:00–20:00', description: 'Search Jira issues. (maintenance planned 18:00–20:00)' });
+    expect(annotated).toMatchObject({
+      status: 'OK',
+      doNotCall: false,
+      suffix: 'maintenance planned 18:00–20:00',
+      description: 'Search Jira issues. (maintenance planned 18:00–20:00)',
+    });
 
     const answer = await failure();
     expect(answer.body).toMatchObject({ spawn: true, reason: 'ELIGIBLE' });
@@ -72,13 +110,27 @@ describe('maintenance windows (issue 16)', () => {
     t.clock.set(at('16:30'));
 
     const effective = await lookup();
-    expect(effective).toMatchObject({ status: 'DOWN', reason: 'MAINTENANCE', retesting: false, trace: { reason: 'MAINTENANCE', matched: { scope: 'GLOBAL', by: 'admin:admin', until: at('18:00') } } });
+    expect(effective).toMatchObject({
+      status: 'DOWN',
+      reason: 'MAINTENANCE',
+      retesting: false,
+      trace: { reason: 'MAINTENANCE', matched: { scope: 'GLOBAL', by: 'admin:admin', until: at('18:00') } },
+    });
     expect(effective.maintenance.inForce.id).toBe(created.body.id);
     const annotated = await annotate();
     expect(annotated).toMatchObject({ status: 'DOWN', doNotCall: true, suffix: 'under maintenance — expected back at 20:00' });
 
     const answer = await failure();
-    expect(answer.body).toMatchObject({ spawn: false, reason: 'UNDER_MAINTENANCE', reflectError: true, retryAt: at('18:00'), retryAfterSeconds: 5400, status: 'DOWN', cooldown: null, widerEvidence: null });
+    expect(answer.body).toMatchObject({
+      spawn: false,
+      reason: 'UNDER_MAINTENANCE',
+      reflectError: true,
+      retryAt: at('18:00'),
+      retryAfterSeconds: 5400,
+      status: 'DOWN',
+      cooldown: null,
+      widerEvidence: null,
+    });
     // Even a checker-classified error sets no cooldown: the window explains it.
     const classified = await failure({ errorSignature: 'http-403', classification: 'USER_PERMISSION' });
     expect(classified.body).toMatchObject({ spawn: false, reason: 'UNDER_MAINTENANCE', cooldown: null });
@@ -90,7 +142,13 @@ describe('maintenance windows (issue 16)', () => {
 
     expect(await service.emitDueEvents()).toBe(1);
     const started = await maintenanceEvents();
-    expect(started).toEqual([expect.objectContaining({ type: HealthEventType.MAINTENANCE_STARTED, status: 'DOWN', payload: expect.objectContaining({ windowId: created.body.id, until: at('18:00') }) })]);
+    expect(started).toEqual([
+      expect.objectContaining({
+        type: HealthEventType.MAINTENANCE_STARTED,
+        status: 'DOWN',
+        payload: expect.objectContaining({ windowId: created.body.id, until: at('18:00') }),
+      }),
+    ]);
     expect(await service.emitDueEvents()).toBe(0);
   });
 
@@ -98,9 +156,17 @@ describe('maintenance windows (issue 16)', () => {
     const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
     t.clock.set(at('16:10'));
     // Something stored meanwhile: the system saw the tool intermittent (GLOBAL).
-    await t.http.post('/v1/health/mark-intermittent').set('x-api-key', KEYS.dispatcher).send({ scope: 'GLOBAL', toolName: TOOL, source: 'gateway' }).expect(200);
+    await t.http
+      .post('/v1/health/mark-intermittent')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ scope: 'GLOBAL', toolName: TOOL, source: 'gateway' })
+      .expect(200);
     const during = await lookup();
-    expect(during).toMatchObject({ status: 'DOWN', reason: 'MAINTENANCE', shadowed: [expect.objectContaining({ scope: 'GLOBAL', status: 'DEGRADED' })] });
+    expect(during).toMatchObject({
+      status: 'DOWN',
+      reason: 'MAINTENANCE',
+      shadowed: [expect.objectContaining({ scope: 'GLOBAL', status: 'DEGRADED' })],
+    });
     expect(await service.emitDueEvents()).toBe(1);
 
     t.clock.set(at('18:00'));
@@ -119,9 +185,15 @@ describe('maintenance windows (issue 16)', () => {
     const gql = await t.http
       .post('/graphql')
       .set('x-api-key', KEYS.audit)
-      .send({ query: '{ healthEvents(first: 50) { edges { node { type status payload { ... on MaintenancePayload { windowId until } } } } } }' })
+      .send({
+        query: '{ healthEvents(first: 50) { edges { node { type status payload { ... on MaintenancePayload { windowId until } } } } } }',
+      })
       .expect(200);
-    expect(gql.body.data.healthEvents.edges.map((e: { node: { type: string } }) => e.node).filter((n: { type: string }) => n.type.startsWith('MAINTENANCE'))).toEqual([
+    expect(
+      gql.body.data.healthEvents.edges
+        .map((e: { node: { type: string } }) => e.node)
+        .filter((n: { type: string }) => n.type.startsWith('MAINTENANCE')),
+    ).toEqual([
       { type: 'MAINTENANCE_STARTED', status: 'DOWN', payload: { windowId: created.body.id, until: at('18:00') } },
       { type: 'MAINTENANCE_ENDED', status: 'DEGRADED', payload: { windowId: created.body.id, until: at('18:00') } },
     ]);
@@ -129,14 +201,21 @@ describe('maintenance windows (issue 16)', () => {
     expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id, phase: 'ENDED' })]);
     expect((await t.http.get('/v1/maintenance-windows').set('x-api-key', KEYS.admin).expect(200)).body).toEqual([]);
     // An ended window is history.
-    await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ until: at('20:00') }).expect(409);
+    await t.http
+      .patch(`/v1/maintenance-windows/${created.body.id}`)
+      .set('x-api-key', KEYS.admin)
+      .send({ until: at('20:00') })
+      .expect(409);
   });
 
   it('a window that starts and ends between two ticks still gets both events', async () => {
     await schedule({ from: at('14:10'), until: at('14:20') }).expect(201);
     t.clock.set(at('15:00'));
     expect(await service.emitDueEvents()).toBe(2);
-    expect((await maintenanceEvents()).map((e) => e.type)).toEqual([HealthEventType.MAINTENANCE_STARTED, HealthEventType.MAINTENANCE_ENDED]);
+    expect((await maintenanceEvents()).map((e) => e.type)).toEqual([
+      HealthEventType.MAINTENANCE_STARTED,
+      HealthEventType.MAINTENANCE_ENDED,
+    ]);
   });
 
   it('cancelled: one not yet begun never starts; one in force ends at once, with its end event', async () => {
@@ -162,16 +241,32 @@ describe('maintenance windows (issue 16)', () => {
 
   it('changes: a coming window moves, a running one only ends differently; bad input is a 400 naming the field', async () => {
     const created = await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
-    const moved = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: at('15:00') }).expect(200);
+    const moved = await t.http
+      .patch(`/v1/maintenance-windows/${created.body.id}`)
+      .set('x-api-key', KEYS.admin)
+      .send({ from: at('15:00') })
+      .expect(200);
     expect(moved.body).toMatchObject({ from: at('15:00'), until: at('18:00') });
     // null is "not given" (P24), as everywhere else.
-    const same = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: null, until: null, reason: null }).expect(200);
+    const same = await t.http
+      .patch(`/v1/maintenance-windows/${created.body.id}`)
+      .set('x-api-key', KEYS.admin)
+      .send({ from: null, until: null, reason: null })
+      .expect(200);
     expect(same.body).toMatchObject({ from: at('15:00'), until: at('18:00'), reason: 'Jira upgrade' });
     t.clock.set(at('15:30'));
     expect((await annotate()).suffix).toBe('under maintenance — expected back at 20:00');
-    await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ until: at('19:00') }).expect(200);
+    await t.http
+      .patch(`/v1/maintenance-windows/${created.body.id}`)
+      .set('x-api-key', KEYS.admin)
+      .send({ until: at('19:00') })
+      .expect(200);
     expect((await annotate()).suffix).toBe('under maintenance — expected back at 21:00');
-    const refused = await t.http.patch(`/v1/maintenance-windows/${created.body.id}`).set('x-api-key', KEYS.admin).send({ from: at('15:15') }).expect(409);
+    const refused = await t.http
+      .patch(`/v1/maintenance-windows/${created.body.id}`)
+      .set('x-api-key', KEYS.admin)
+      .send({ from: at('15:15') })
+      .expect(409);
     expect(refused.body.error).toBe('CONFLICT');
 
     const bad = await schedule({ from: at('18:00'), until: at('17:00') }).expect(400);
@@ -200,7 +295,9 @@ describe('maintenance windows (issue 16)', () => {
 
   it('GraphQL: schedule, list, change and cancel', async () => {
     const gql = (query: string, key: string = KEYS.admin) => t.http.post('/graphql').set('x-api-key', key).send({ query }).expect(200);
-    const scheduled = await gql(`mutation { scheduleMaintenance(input: {scope: PROJECT, scopeId: "p-1", toolName: "${TOOL}", from: "${at('15:00')}", until: "${at('16:00')}", reason: "index rebuild"}) { id phase by } }`);
+    const scheduled = await gql(
+      `mutation { scheduleMaintenance(input: {scope: PROJECT, scopeId: "p-1", toolName: "${TOOL}", from: "${at('15:00')}", until: "${at('16:00')}", reason: "index rebuild"}) { id phase by } }`,
+    );
     const id = scheduled.body.data.scheduleMaintenance.id;
     expect(scheduled.body.data.scheduleMaintenance).toMatchObject({ phase: 'UPCOMING', by: 'admin:admin' });
     const listed = await gql(`{ maintenanceWindows(filter: {toolName: "${TOOL}"}) { id scope scopeId } }`, KEYS.audit);
@@ -209,8 +306,14 @@ describe('maintenance windows (issue 16)', () => {
     expect(changed.body.data.changeMaintenance.until).toBe(at('17:00'));
     const bad = await gql(`mutation { changeMaintenance(input: {id: "${id}", until: "${at('13:00')}"}) { until } }`);
     expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'until' });
-    const effective = await gql(`{ effectiveHealth(toolName: "${TOOL}", context: {projectId: "p-1"}) { status maintenance { inForce { id } upcoming { id phase } } } }`, KEYS.audit);
-    expect(effective.body.data.effectiveHealth).toEqual({ status: 'OK', maintenance: { inForce: null, upcoming: { id, phase: 'UPCOMING' } } });
+    const effective = await gql(
+      `{ effectiveHealth(toolName: "${TOOL}", context: {projectId: "p-1"}) { status maintenance { inForce { id } upcoming { id phase } } } }`,
+      KEYS.audit,
+    );
+    expect(effective.body.data.effectiveHealth).toEqual({
+      status: 'OK',
+      maintenance: { inForce: null, upcoming: { id, phase: 'UPCOMING' } },
+    });
     const cancelled = await gql(`mutation { cancelMaintenance(id: "${id}") { phase cancelledBy } }`);
     expect(cancelled.body.data.cancelMaintenance).toEqual({ phase: 'CANCELLED', cancelledBy: 'admin:admin' });
     const forbidden = await gql(`mutation { cancelMaintenance(id: "${id}") { phase } }`, KEYS.audit);
@@ -224,7 +327,10 @@ describe('maintenance windows across instances (P75)', () => {
 
   beforeAll(async () => {
     a = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' }, clock: new FakeClock('2026-05-23T14:00:00Z') });
-    b = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0', MAINTENANCE_CACHE_MS: '200' }, clock: new FakeClock('2026-05-23T14:00:00Z') });
+    b = await createTestApp({
+      env: { MAINTENANCE_TICK_MS: '0', MAINTENANCE_CACHE_MS: '200' },
+      clock: new FakeClock('2026-05-23T14:00:00Z'),
+    });
   });
   afterAll(async () => {
     await a.close();
@@ -233,9 +339,14 @@ describe('maintenance windows across instances (P75)', () => {
   beforeEach(() => resetDatabase(a.connection));
 
   it('a window scheduled on one instance governs calls on the other within its cache age', async () => {
-    const lookupOnB = async () => (await b.http.get(`/v1/tools/${TOOL}/availability?userId=alice`).set('x-api-key', KEYS.dispatcher).expect(200)).body;
+    const lookupOnB = async () =>
+      (await b.http.get(`/v1/tools/${TOOL}/availability?userId=alice`).set('x-api-key', KEYS.dispatcher).expect(200)).body;
     expect((await lookupOnB()).status).toBe('OK'); // B has read the (empty) windows
-    await a.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send({ scope: 'GLOBAL', toolName: TOOL, from: '2026-05-23T13:00:00Z', until: '2026-05-23T15:00:00Z', reason: 'upgrade' }).expect(201);
+    await a.http
+      .post('/v1/maintenance-windows')
+      .set('x-api-key', KEYS.admin)
+      .send({ scope: 'GLOBAL', toolName: TOOL, from: '2026-05-23T13:00:00Z', until: '2026-05-23T15:00:00Z', reason: 'upgrade' })
+      .expect(201);
     const started = Date.now();
     let seen = await lookupOnB();
     while (seen.status !== 'DOWN' && Date.now() - started < 5000) {
@@ -246,7 +357,9 @@ describe('maintenance windows across instances (P75)', () => {
     console.log(`maintenance window visible on the second instance after ${Date.now() - started} ms (MAINTENANCE_CACHE_MS=200)`);
     // Both instances emit on their tick; the outbox keeps one start event.
     await Promise.all([a.app.get(MaintenanceService).emitDueEvents(), b.app.get(MaintenanceService).emitDueEvents()]);
-    const events = (await a.http.get('/v1/events').set('x-api-key', KEYS.audit).expect(200)).body.events.filter((e: { type: string }) => e.type === 'MAINTENANCE_STARTED');
+    const events = (await a.http.get('/v1/events').set('x-api-key', KEYS.audit).expect(200)).body.events.filter(
+      (e: { type: string }) => e.type === 'MAINTENANCE_STARTED',
+    );
     expect(events).toHaveLength(1);
   });
 });

@@ -22,7 +22,15 @@ interface Tool {
 
 interface Trace {
   reason: string;
-  matched: { scope: string; scopeId: string | null; by: string | null; since: string; until: string | null; pinned: boolean; code: string | null } | null;
+  matched: {
+    scope: string;
+    scopeId: string | null;
+    by: string | null;
+    since: string;
+    until: string | null;
+    pinned: boolean;
+    code: string | null;
+  } | null;
   shadowed: { scope: string; scopeId: string | null; status: string }[];
 }
 
@@ -101,7 +109,12 @@ describe('manifest annotation and explain (REST)', () => {
       { name: 'ok_tool', UTC: null, 'Europe/Berlin': null, status: 'OK' },
       { name: 'cooldown_only', UTC: null, 'Europe/Berlin': null, status: 'OK' },
       { name: 'down_no_estimate', UTC: 'unavailable since 13:45', 'Europe/Berlin': 'unavailable since 15:45', status: 'DOWN' },
-      { name: 'down_back_today', UTC: 'currently unavailable — expected back at 15:00', 'Europe/Berlin': 'currently unavailable — expected back at 17:00', status: 'DOWN' },
+      {
+        name: 'down_back_today',
+        UTC: 'currently unavailable — expected back at 15:00',
+        'Europe/Berlin': 'currently unavailable — expected back at 17:00',
+        status: 'DOWN',
+      },
       {
         name: 'down_back_tomorrow',
         UTC: 'currently unavailable — expected back at 2026-05-24 14:30',
@@ -109,13 +122,33 @@ describe('manifest annotation and explain (REST)', () => {
         status: 'DOWN',
       },
       // Same UTC day, but already tomorrow in Berlin: the date is shown there only.
-      { name: 'down_back_tonight', UTC: 'currently unavailable — expected back at 22:30', 'Europe/Berlin': 'currently unavailable — expected back at 2026-05-24 00:30', status: 'DOWN' },
-      { name: 'down_since_yesterday', UTC: 'unavailable since 2026-05-22 21:30', 'Europe/Berlin': 'unavailable since 2026-05-22 23:30', status: 'DOWN' },
+      {
+        name: 'down_back_tonight',
+        UTC: 'currently unavailable — expected back at 22:30',
+        'Europe/Berlin': 'currently unavailable — expected back at 2026-05-24 00:30',
+        status: 'DOWN',
+      },
+      {
+        name: 'down_since_yesterday',
+        UTC: 'unavailable since 2026-05-22 21:30',
+        'Europe/Berlin': 'unavailable since 2026-05-22 23:30',
+        status: 'DOWN',
+      },
       // Yesterday in UTC, but today (00:30) in Berlin: no date there.
-      { name: 'down_since_local_midnight', UTC: 'unavailable since 2026-05-22 22:30', 'Europe/Berlin': 'unavailable since 00:30', status: 'DOWN' },
+      {
+        name: 'down_since_local_midnight',
+        UTC: 'unavailable since 2026-05-22 22:30',
+        'Europe/Berlin': 'unavailable since 00:30',
+        status: 'DOWN',
+      },
       { name: 'down_retesting', UTC: null, 'Europe/Berlin': null, status: 'DOWN', retesting: true },
       { name: 'degraded_retesting', UTC: null, 'Europe/Berlin': null, status: 'DEGRADED', retesting: true },
-      { name: 'degraded_no_failure_yet', UTC: 'intermittent — last failure 30 min ago, retry tolerated', 'Europe/Berlin': 'intermittent — last failure 30 min ago, retry tolerated', status: 'DEGRADED' },
+      {
+        name: 'degraded_no_failure_yet',
+        UTC: 'intermittent — last failure 30 min ago, retry tolerated',
+        'Europe/Berlin': 'intermittent — last failure 30 min ago, retry tolerated',
+        status: 'DEGRADED',
+      },
     ];
 
     async function writeCases(): Promise<void> {
@@ -129,7 +162,12 @@ describe('manifest annotation and explain (REST)', () => {
       await markIntermittent(global('degraded_retesting'), { expectedRecoveryAt: utc('14:20') });
       await markIntermittent(global('degraded_no_failure_yet'));
       // A cooldown never shows (§9): Alice's 403 leaves the tool listed plainly.
-      await post('/v1/cooldowns', { ...at('USER', 'alice', 'cooldown_only'), errorSignature: 'http-403', classification: 'USER_PERMISSION', userId: 'alice' }).expect(200);
+      await post('/v1/cooldowns', {
+        ...at('USER', 'alice', 'cooldown_only'),
+        errorSignature: 'http-403',
+        classification: 'USER_PERMISSION',
+        userId: 'alice',
+      }).expect(200);
     }
 
     it.each(['UTC', 'Europe/Berlin'] as const)('in %s', async (timeZone) => {
@@ -159,13 +197,21 @@ describe('manifest annotation and explain (REST)', () => {
       await writeCases();
       t.clock.set(utc('14:30'));
       const body = await annotate({ tools: [tool('down_back_today'), tool('down_back_tonight')] });
-      expect(body.tools.map((x) => x.suffix)).toEqual(['currently unavailable — expected back at 15:00', 'currently unavailable — expected back at 22:30']);
+      expect(body.tools.map((x) => x.suffix)).toEqual([
+        'currently unavailable — expected back at 15:00',
+        'currently unavailable — expected back at 22:30',
+      ]);
     });
 
     it('counts DEGRADED minutes from lastFailureAt: whole minutes, at least 1', async () => {
       const key = at('PROJECT', 'p-1', 'jira');
       const turn = { tools: [tool('jira')], context: { projectId: 'p-1', userId: 'alice' } };
-      const failure = { toolName: 'jira', context: { projectId: 'p-1', userId: 'alice' }, code: 'BACKEND_FAILED', errorSignature: 'http-502' };
+      const failure = {
+        toolName: 'jira',
+        context: { projectId: 'p-1', userId: 'alice' },
+        code: 'BACKEND_FAILED',
+        errorSignature: 'http-502',
+      };
       await markIntermittent(key);
       expect((await annotate(turn)).tools[0].suffix).toBe('intermittent — last failure 1 min ago, retry tolerated');
 
@@ -199,7 +245,10 @@ describe('manifest annotation and explain (REST)', () => {
           'currently unavailable — expected back at 03:30',
           'unavailable since 01:15',
         ]);
-        expect((await turn('UTC')).tools.map((x) => x.suffix)).toEqual(['currently unavailable — expected back at 01:30', 'unavailable since 00:15']);
+        expect((await turn('UTC')).tools.map((x) => x.suffix)).toEqual([
+          'currently unavailable — expected back at 01:30',
+          'unavailable since 00:15',
+        ]);
 
         // Read after the change (14:00 CEST): `since` still reads 01:15, not 02:15 (an hour that never existed that day).
         t.clock.set('2026-03-29T12:00:00.000Z');
@@ -243,7 +292,15 @@ describe('manifest annotation and explain (REST)', () => {
         suffix: 'currently unavailable — expected back at 14:10',
         reason: {
           reason: 'LIVE_PROBLEM',
-          matched: { scope: 'USER', scopeId: 'alice', by: 'system:token-check', since: utc('14:00'), until: utc('14:10'), pinned: false, code: 'BACKEND_FAILED' },
+          matched: {
+            scope: 'USER',
+            scopeId: 'alice',
+            by: 'system:token-check',
+            since: utc('14:00'),
+            until: utc('14:10'),
+            pinned: false,
+            code: 'BACKEND_FAILED',
+          },
           shadowed: [{ scope: 'GLOBAL', scopeId: null, status: 'DOWN' }],
         },
       });
@@ -260,7 +317,15 @@ describe('manifest annotation and explain (REST)', () => {
           hint: HINT,
           reason: {
             reason: 'LIVE_PROBLEM',
-            matched: { scope: 'GLOBAL', scopeId: null, by: 'system:jira-probe', since: utc('13:00'), until: null, pinned: false, code: 'BACKEND_UNREACHABLE' },
+            matched: {
+              scope: 'GLOBAL',
+              scopeId: null,
+              by: 'system:jira-probe',
+              since: utc('13:00'),
+              until: null,
+              pinned: false,
+              code: 'BACKEND_UNREACHABLE',
+            },
             shadowed: [],
           },
           inputSchema: null,
@@ -272,7 +337,16 @@ describe('manifest annotation and explain (REST)', () => {
       await markDown(global('jira'), { since: utc('13:00') });
       // The admin's pin (D4b), through the domain's own reducer: no REST route pins (admin API).
       const key: HealthKey = { scope: Scope.TENANT, scopeId: 't-1', toolName: 'jira' };
-      const pin = pinEntry({ key, status: ToolStatus.OK, until: new Date(utc('18:00')), reason: 'own Jira instance', by: 'admin:ops', now: t.clock.now(), historyLimit: 20, tenantId: 't-1' });
+      const pin = pinEntry({
+        key,
+        status: ToolStatus.OK,
+        until: new Date(utc('18:00')),
+        reason: 'own Jira instance',
+        by: 'admin:ops',
+        now: t.clock.now(),
+        historyLimit: 20,
+        tenantId: 't-1',
+      });
       await t.app.get(ToolHealthRepository).mutate(key, pin);
       const turn = (context: object) => annotate({ tools: [tool('jira')], context });
 
@@ -288,15 +362,25 @@ describe('manifest annotation and explain (REST)', () => {
         },
       });
       for (const context of [{ tenantId: 't-2' }, {}]) {
-        expect((await turn(context)).tools[0]).toMatchObject({ status: 'DOWN', suffix: 'unavailable since 13:00', reason: { matched: { scope: 'GLOBAL' } } });
+        expect((await turn(context)).tools[0]).toMatchObject({
+          status: 'DOWN',
+          suffix: 'unavailable since 13:00',
+          reason: { matched: { scope: 'GLOBAL' } },
+        });
       }
       // The pin ends: the GLOBAL outage reaches the tenant again.
       t.clock.set(utc('18:00'));
-      expect((await turn({ tenantId: 't-1' })).tools[0]).toMatchObject({ status: 'DOWN', reason: { reason: 'LIVE_PROBLEM', matched: { scope: 'GLOBAL' } } });
+      expect((await turn({ tenantId: 't-1' })).tools[0]).toMatchObject({
+        status: 'DOWN',
+        reason: { reason: 'LIVE_PROBLEM', matched: { scope: 'GLOBAL' } },
+      });
     });
 
     it('no problem: default OK with no matched entry', async () => {
-      const body = await annotate({ tools: [tool('calculator')], context: { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 't-1' } });
+      const body = await annotate({
+        tools: [tool('calculator')],
+        context: { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 't-1' },
+      });
       expect(body.tools[0].reason).toEqual({ reason: 'DEFAULT_OK', matched: null, shadowed: [] });
     });
   });
@@ -311,7 +395,14 @@ describe('manifest annotation and explain (REST)', () => {
     ];
 
     it.each([
-      [[], ['plain', 'probe_safe', 'unmarked'], [['writer_only', 'MISSING_ENGINE_ROLE'], ['two_roles', 'MISSING_ENGINE_ROLE']]],
+      [
+        [],
+        ['plain', 'probe_safe', 'unmarked'],
+        [
+          ['writer_only', 'MISSING_ENGINE_ROLE'],
+          ['two_roles', 'MISSING_ENGINE_ROLE'],
+        ],
+      ],
       [[WRITER], ['plain', 'writer_only', 'probe_safe', 'unmarked'], [['two_roles', 'MISSING_ENGINE_ROLE']]],
       [['repair-actor', WRITER, 'audit-reader'], ['plain', 'writer_only', 'two_roles', 'probe_safe', 'unmarked'], []],
     ])('engine roles %j see only tools whose roles they all hold', async (engineRoles, visible, filtered) => {
@@ -358,7 +449,12 @@ describe('manifest annotation and explain (REST)', () => {
         expect(agrajag.filtered.count).toBe(0);
         expect(agrajag.tools[0].inputSchema).toBeNull();
         agrajag.tools.slice(1).forEach((x, i) => {
-          expect(x).toMatchObject({ description: AGRAJAG_TOOLS[i].description, status: 'OK', suffix: null, inputSchema: AGRAJAG_TOOLS[i].inputSchema });
+          expect(x).toMatchObject({
+            description: AGRAJAG_TOOLS[i].description,
+            status: 'OK',
+            suffix: null,
+            inputSchema: AGRAJAG_TOOLS[i].inputSchema,
+          });
         });
 
         // They are SAFE_PROBE: a probe turn keeps them.
@@ -372,7 +468,11 @@ describe('manifest annotation and explain (REST)', () => {
       });
 
       it('refuses an input tool of the same name when merging (400 on tools)', async () => {
-        const res = await post('/v1/manifest/annotate', { tools: [tool(AGRAJAG[0])], engineRoles: [WRITER], includeAgrajagTools: true }).expect(400);
+        const res = await post('/v1/manifest/annotate', {
+          tools: [tool(AGRAJAG[0])],
+          engineRoles: [WRITER],
+          includeAgrajagTools: true,
+        }).expect(400);
         expect(res.body).toMatchObject({ error: 'INVALID_ARGUMENT', field: 'tools' });
         await post('/v1/manifest/annotate', { tools: [tool(AGRAJAG[0])], engineRoles: [WRITER] }).expect(200);
       });
@@ -384,12 +484,16 @@ describe('manifest annotation and explain (REST)', () => {
       annotate({ tools: [tool('mcp_search')], context: { sessionId: 's-1', userId: 'alice' }, timeZone: 'Europe/Berlin', ...extra });
 
     beforeEach(async () => {
-      await disconnect('s-1', [{ name: 'client_shell' }, { name: 'client_file_read', description: 'Read a file on the user machine.' }], utc('13:58'));
+      await disconnect(
+        's-1',
+        [{ name: 'client_shell' }, { name: 'client_file_read', description: 'Read a file on the user machine.' }],
+        utc('13:58'),
+      );
       await disconnect('s-2', [{ name: 'client_clipboard', description: 'Read the clipboard.' }], utc('13:59'));
       t.clock.set(utc('14:30'));
     });
 
-    it('lists the session\'s DOWN client tools missing from the input, with their stored description', async () => {
+    it("lists the session's DOWN client tools missing from the input, with their stored description", async () => {
       const body = await s1Turn();
       expect(names(body.tools)).toEqual(['mcp_search']);
       expect(body.departed).toEqual([
@@ -403,18 +507,33 @@ describe('manifest annotation and explain (REST)', () => {
           hint: HINT,
           reason: {
             reason: 'LIVE_PROBLEM',
-            matched: { scope: 'SESSION', scopeId: 's-1', by: 'system:foot', since: utc('13:58'), until: null, pinned: false, code: 'BACKEND_UNREACHABLE' },
+            matched: {
+              scope: 'SESSION',
+              scopeId: 's-1',
+              by: 'system:foot',
+              since: utc('13:58'),
+              until: null,
+              pinned: false,
+              code: 'BACKEND_UNREACHABLE',
+            },
             shadowed: [],
           },
           inputSchema: null,
         },
-        expect.objectContaining({ name: 'client_shell', description: 'unavailable since 15:58', suffix: 'unavailable since 15:58', doNotCall: true }),
+        expect.objectContaining({
+          name: 'client_shell',
+          description: 'unavailable since 15:58',
+          suffix: 'unavailable since 15:58',
+          doNotCall: true,
+        }),
       ]);
     });
 
     it('for that session only', async () => {
       const s2 = await annotate({ tools: [], context: { sessionId: 's-2' } });
-      expect(s2.departed.map((x) => [x.name, x.description])).toEqual([['client_clipboard', 'Read the clipboard. (unavailable since 13:59)']]);
+      expect(s2.departed.map((x) => [x.name, x.description])).toEqual([
+        ['client_clipboard', 'Read the clipboard. (unavailable since 13:59)'],
+      ]);
       expect((await annotate({ tools: [], context: { sessionId: 's-3' } })).departed).toEqual([]);
       expect((await annotate({ tools: [], context: { userId: 'alice' } })).departed).toEqual([]);
     });
@@ -423,13 +542,17 @@ describe('manifest annotation and explain (REST)', () => {
       const body = await s1Turn({
         tools: [tool('client_shell'), tool('client_file_read', { requiresEngineRoles: ['repair-actor'] })],
       });
-      expect(body.tools).toEqual([expect.objectContaining({ name: 'client_shell', status: 'DOWN', suffix: 'unavailable since 15:58', doNotCall: true })]);
+      expect(body.tools).toEqual([
+        expect.objectContaining({ name: 'client_shell', status: 'DOWN', suffix: 'unavailable since 15:58', doNotCall: true }),
+      ]);
       expect(body.filtered.tools).toEqual([{ name: 'client_file_read', reason: 'MISSING_ENGINE_ROLE' }]);
       expect(body.departed).toEqual([]);
     });
 
     it('not on a probe turn: departed tools carry no SAFE_PROBE marker', async () => {
-      const { result, commands } = await toolHealthCommands(() => s1Turn({ probeTurn: true, tools: [tool('probe', { safety: 'SAFE_PROBE' })] }));
+      const { result, commands } = await toolHealthCommands(() =>
+        s1Turn({ probeTurn: true, tools: [tool('probe', { safety: 'SAFE_PROBE' })] }),
+      );
       expect(result.departed).toEqual([]);
       expect(commands).toHaveLength(1); // the session's entries are not even read
     });
@@ -466,16 +589,30 @@ describe('manifest annotation and explain (REST)', () => {
     it('a client tool after its client disconnected: temporarily unreachable since HH:MM, not unknown', async () => {
       await disconnect('s-1', [{ name: 'client_file_read' }], utc('13:58'));
       t.clock.set(utc('14:30'));
-      const body = { toolName: 'client_file_read', context: { sessionId: 's-1', userId: 'alice' }, registryKnows: false, timeZone: 'Europe/Berlin' };
+      const body = {
+        toolName: 'client_file_read',
+        context: { sessionId: 's-1', userId: 'alice' },
+        registryKnows: false,
+        timeZone: 'Europe/Berlin',
+      };
       const { result, commands } = await toolHealthCommands(() => explain(body));
       expect(commands).toHaveLength(1);
       expect(result).toEqual({
         code: 'BACKEND_UNREACHABLE',
         usable: false,
-        message: 'Tool client_file_read is temporarily unreachable since 15:58 (the client disconnected); do not call it until it reconnects.',
+        message:
+          'Tool client_file_read is temporarily unreachable since 15:58 (the client disconnected); do not call it until it reconnects.',
         trace: {
           reason: 'LIVE_PROBLEM',
-          matched: { scope: 'SESSION', scopeId: 's-1', by: 'system:foot', since: utc('13:58'), until: null, pinned: false, code: 'BACKEND_UNREACHABLE' },
+          matched: {
+            scope: 'SESSION',
+            scopeId: 's-1',
+            by: 'system:foot',
+            since: utc('13:58'),
+            until: null,
+            pinned: false,
+            code: 'BACKEND_UNREACHABLE',
+          },
           shadowed: [],
         },
       });
@@ -504,10 +641,19 @@ describe('manifest annotation and explain (REST)', () => {
       expect(await explain(body)).toEqual({
         code: 'BACKEND_FAILED',
         usable: false,
-        message: 'Tool mcp_search is currently unavailable — expected back at 15:00 (DOWN at PROJECT scope); do not call it, plan without it.',
+        message:
+          'Tool mcp_search is currently unavailable — expected back at 15:00 (DOWN at PROJECT scope); do not call it, plan without it.',
         trace: {
           reason: 'LIVE_PROBLEM',
-          matched: { scope: 'PROJECT', scopeId: 'p-1', by: 'system:mcp-router', since: utc('14:00'), until: utc('15:00'), pinned: false, code: 'BACKEND_FAILED' },
+          matched: {
+            scope: 'PROJECT',
+            scopeId: 'p-1',
+            by: 'system:mcp-router',
+            since: utc('14:00'),
+            until: utc('15:00'),
+            pinned: false,
+            code: 'BACKEND_FAILED',
+          },
           shadowed: [],
         },
       });
@@ -515,7 +661,9 @@ describe('manifest annotation and explain (REST)', () => {
 
       // The MCP connection closed: the registry lost the backend.
       await markDown(at('PROJECT', 'p-3', 'mcp_search'), { code: 'BACKEND_UNREACHABLE', source: 'mcp-router' });
-      expect(await explain({ toolName: 'mcp_search', context: { projectId: 'p-3' }, registryKnows: false, timeZone: 'Europe/Berlin' })).toMatchObject({
+      expect(
+        await explain({ toolName: 'mcp_search', context: { projectId: 'p-3' }, registryKnows: false, timeZone: 'Europe/Berlin' }),
+      ).toMatchObject({
         code: 'BACKEND_UNREACHABLE',
         usable: false,
         message: 'Tool mcp_search is unavailable since 16:30 (DOWN at PROJECT scope); do not call it, plan without it.',
@@ -531,16 +679,43 @@ describe('manifest annotation and explain (REST)', () => {
     /** What the LLM must see for tool i at 14:30 UTC, derived from the scheme below by hand. */
     function expected(i: number, withSession: boolean) {
       const ok = { status: 'OK', suffix: null, retesting: false, doNotCall: false, reason: 'DEFAULT_OK', matched: null as string | null };
-      const down = (suffix: string, matched: string) => ({ status: 'DOWN', suffix, retesting: false, doNotCall: true, reason: 'LIVE_PROBLEM', matched });
+      const down = (suffix: string, matched: string) => ({
+        status: 'DOWN',
+        suffix,
+        retesting: false,
+        doNotCall: true,
+        reason: 'LIVE_PROBLEM',
+        matched,
+      });
       switch (i % 10) {
-        case 1: return down('unavailable since 13:00', 'GLOBAL');
-        case 2: return down('currently unavailable — expected back at 15:00', 'PROJECT');
-        case 3: return { ...ok, status: 'DEGRADED', suffix: 'intermittent — last failure 30 min ago, retry tolerated', reason: 'LIVE_PROBLEM', matched: 'USER' };
-        case 5: return withSession ? down('unavailable since 13:58', 'SESSION') : ok;
-        case 6: return { ...ok, status: 'DOWN', retesting: true, reason: 'RETESTING', matched: 'TENANT' };
-        case 8: return down('unavailable since 13:00', 'GLOBAL');
-        case 9: return { ...ok, status: 'DEGRADED', suffix: 'intermittent — last failure 30 min ago, retry tolerated', reason: 'LIVE_PROBLEM', matched: 'USER' };
-        default: return ok; // 0: nothing stored; 4: Bob's entry; 7: another project's entry
+        case 1:
+          return down('unavailable since 13:00', 'GLOBAL');
+        case 2:
+          return down('currently unavailable — expected back at 15:00', 'PROJECT');
+        case 3:
+          return {
+            ...ok,
+            status: 'DEGRADED',
+            suffix: 'intermittent — last failure 30 min ago, retry tolerated',
+            reason: 'LIVE_PROBLEM',
+            matched: 'USER',
+          };
+        case 5:
+          return withSession ? down('unavailable since 13:58', 'SESSION') : ok;
+        case 6:
+          return { ...ok, status: 'DOWN', retesting: true, reason: 'RETESTING', matched: 'TENANT' };
+        case 8:
+          return down('unavailable since 13:00', 'GLOBAL');
+        case 9:
+          return {
+            ...ok,
+            status: 'DEGRADED',
+            suffix: 'intermittent — last failure 30 min ago, retry tolerated',
+            reason: 'LIVE_PROBLEM',
+            matched: 'USER',
+          };
+        default:
+          return ok; // 0: nothing stored; 4: Bob's entry; 7: another project's entry
       }
     }
 
@@ -549,12 +724,24 @@ describe('manifest annotation and explain (REST)', () => {
       for (let i = 0; i < N; i++) {
         const name = toolName(i);
         switch (i % 10) {
-          case 1: writes.push(() => markDown(global(name), { since: utc('13:00') })); break;
-          case 2: writes.push(() => markDown(at('PROJECT', 'p-1', name), { expectedRecoveryAt: utc('15:00') })); break;
-          case 3: writes.push(() => markIntermittent(at('USER', 'alice', name))); break;
-          case 4: writes.push(() => markDown(at('USER', 'bob', name))); break;
-          case 6: writes.push(() => markDown(at('TENANT', 't-1', name), { expectedRecoveryAt: utc('14:10') })); break;
-          case 7: writes.push(() => markDown(at('PROJECT', 'p-2', name))); break;
+          case 1:
+            writes.push(() => markDown(global(name), { since: utc('13:00') }));
+            break;
+          case 2:
+            writes.push(() => markDown(at('PROJECT', 'p-1', name), { expectedRecoveryAt: utc('15:00') }));
+            break;
+          case 3:
+            writes.push(() => markIntermittent(at('USER', 'alice', name)));
+            break;
+          case 4:
+            writes.push(() => markDown(at('USER', 'bob', name)));
+            break;
+          case 6:
+            writes.push(() => markDown(at('TENANT', 't-1', name), { expectedRecoveryAt: utc('14:10') }));
+            break;
+          case 7:
+            writes.push(() => markDown(at('PROJECT', 'p-2', name)));
+            break;
           case 8:
             writes.push(() => markDown(at('USER', 'alice', name), { expectedRecoveryAt: utc('14:10') }));
             writes.push(() => markDown(global(name), { since: utc('13:00') }));
@@ -566,7 +753,9 @@ describe('manifest annotation and explain (REST)', () => {
         }
       }
       for (let i = 0; i < writes.length; i += 25) await Promise.all(writes.slice(i, i + 25).map((w) => w()));
-      const clientTools = Array.from({ length: N }, (_, i) => i).filter((i) => i % 10 === 5).map((i) => ({ name: toolName(i) }));
+      const clientTools = Array.from({ length: N }, (_, i) => i)
+        .filter((i) => i % 10 === 5)
+        .map((i) => ({ name: toolName(i) }));
       await disconnect('s-1', [...clientTools, { name: 'client_gone', description: 'Gone with the client.' }], utc('13:58'));
       await disconnect('s-2', [{ name: 'client_elsewhere' }], utc('13:58'));
     }
@@ -611,7 +800,15 @@ describe('manifest annotation and explain (REST)', () => {
           .collection('tool_health')
           .find({}, { projection: { _id: 1, scope: 1, scopeId: 1, toolName: 1 } })
           .toArray();
-        const scopes = new Set(Object.entries({ SESSION: withSession ? 's-1' : undefined, USER: CONTEXT.userId, PROJECT: CONTEXT.projectId, TENANT: CONTEXT.tenantId, GLOBAL: null }).map(([s, id]) => `${s}|${id}`));
+        const scopes = new Set(
+          Object.entries({
+            SESSION: withSession ? 's-1' : undefined,
+            USER: CONTEXT.userId,
+            PROJECT: CONTEXT.projectId,
+            TENANT: CONTEXT.tenantId,
+            GLOBAL: null,
+          }).map(([s, id]) => `${s}|${id}`),
+        );
         const manifestNames = new Set(tools.map((x) => x.name));
         const existing = stored
           .filter((d) => scopes.has(`${d.scope}|${d.scopeId}`) && (manifestNames.has(d.toolName) || (withSession && d.scope === 'SESSION')))
@@ -620,7 +817,9 @@ describe('manifest annotation and explain (REST)', () => {
         expect([...commands[1].command.filter._id.$in].sort()).toEqual(existing);
         expect(existing.length).toBeLessThan(N * (withSession ? 5 : 4));
         if (withSession) {
-          expect(result.departed.map((x) => [x.name, x.description])).toEqual([['client_gone', 'Gone with the client. (unavailable since 13:58)']]);
+          expect(result.departed.map((x) => [x.name, x.description])).toEqual([
+            ['client_gone', 'Gone with the client. (unavailable since 13:58)'],
+          ]);
         } else {
           expect(result.departed).toEqual([]);
         }
@@ -650,7 +849,11 @@ describe('manifest annotation and explain (REST)', () => {
     it('accepts 500 tools and an empty manifest', async () => {
       const many = await annotate({ tools: Array.from({ length: 500 }, (_, i) => tool(`t${i}`, { description: '' })) });
       expect(many.tools).toHaveLength(500);
-      expect(await annotate({ tools: [] })).toEqual({ tools: [], departed: [], filtered: { count: 0, byReason: { MISSING_ENGINE_ROLE: 0, NOT_SAFE_PROBE: 0 }, tools: [] } });
+      expect(await annotate({ tools: [] })).toEqual({
+        tools: [],
+        departed: [],
+        filtered: { count: 0, byReason: { MISSING_ENGINE_ROLE: 0, NOT_SAFE_PROBE: 0 }, tools: [] },
+      });
     });
 
     it('takes null for every optional field, as the OpenAPI document says (nullable): the defaults apply', async () => {
@@ -658,7 +861,9 @@ describe('manifest annotation and explain (REST)', () => {
       const nulls = { context: null, engineRoles: null, timeZone: null, probeTurn: null, includeAgrajagTools: null };
       const body = await annotate({ tools: [{ ...tool('a'), safety: null, requiresEngineRoles: null }], ...nulls });
       expect(body.tools).toEqual([expect.objectContaining({ name: 'a', suffix: 'unavailable since 13:45' })]);
-      expect(await explain({ toolName: 'a', registryKnows: true, context: null, timeZone: null })).toMatchObject({ code: 'BACKEND_FAILED' });
+      expect(await explain({ toolName: 'a', registryKnows: true, context: null, timeZone: null })).toMatchObject({
+        code: 'BACKEND_FAILED',
+      });
     });
 
     it.each([
@@ -686,12 +891,18 @@ describe('manifest annotation and explain (REST)', () => {
 
     it('is described in the OpenAPI document, nullable fields marked', async () => {
       const doc = (await t.http.get('/docs/openapi.json').expect(200)).body;
-      expect(doc.paths['/v1/manifest/annotate'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/AnnotatedManifestView');
-      expect(doc.paths['/v1/manifest/explain'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ExplainToolDto');
+      expect(doc.paths['/v1/manifest/annotate'].post.responses['200'].content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/AnnotatedManifestView',
+      );
+      expect(doc.paths['/v1/manifest/explain'].post.requestBody.content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/ExplainToolDto',
+      );
       const schemas = doc.components.schemas;
       expect(schemas.AnnotatedToolView.properties.suffix).toMatchObject({ type: 'string', nullable: true });
       expect(schemas.AnnotatedToolView.properties.hint).toMatchObject({ nullable: true });
-      expect(schemas.AnnotatedToolView.required).toEqual(expect.arrayContaining(['name', 'description', 'suffix', 'status', 'retesting', 'doNotCall', 'hint', 'reason']));
+      expect(schemas.AnnotatedToolView.required).toEqual(
+        expect.arrayContaining(['name', 'description', 'suffix', 'status', 'retesting', 'doNotCall', 'hint', 'reason']),
+      );
       expect(schemas.CascadeTraceView.properties.matched).toMatchObject({ nullable: true });
       expect(schemas.CascadeMatchView.properties.until).toMatchObject({ format: 'date-time', nullable: true });
       expect(schemas.ExplanationView.properties.code).toMatchObject({ nullable: true });

@@ -37,7 +37,8 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
   }
 
   const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-  const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const countEntries = () => t.connection.db!.collection('tool_health').countDocuments();
 
   it('lists the writer and reader tools to a writer key, with §8 markers, hints and the REST input schemas', async () => {
@@ -58,7 +59,11 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
     for (const name of READERS) {
       const tool = tools.find((x) => x.name === name)!;
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
-      expect(tool._meta).toEqual({ safety: 'SAFE_PROBE', requiresEngineRoles: [], anyOfEngineRoles: ['tool-health-writer', 'audit-reader'] });
+      expect(tool._meta).toEqual({
+        safety: 'SAFE_PROBE',
+        requiresEngineRoles: [],
+        anyOfEngineRoles: ['tool-health-writer', 'audit-reader'],
+      });
     }
   });
 
@@ -74,18 +79,38 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
   it('records a writer verdict that REST then shows', async () => {
     const client = await connect(KEYS.writer);
     const result = await call(client, 'tool_health_set_unavailable', {
-      toolName: 'jira', scope: 'PROJECT', scopeId: 'p-1', classification: 'TECHNICALLY_BROKEN',
-      note: '502 since 14:00', expectedRecoveryAt: '2026-05-23T15:00:00Z', errorSignature: 'http-502',
+      toolName: 'jira',
+      scope: 'PROJECT',
+      scopeId: 'p-1',
+      classification: 'TECHNICALLY_BROKEN',
+      note: '502 since 14:00',
+      expectedRecoveryAt: '2026-05-23T15:00:00Z',
+      errorSignature: 'http-502',
     });
     expect(result.isError).toBeFalsy();
     expect(text(result)).toContain('jira is now DOWN at PROJECT');
     expect(text(result)).toContain('expected recovery 2026-05-23T15:00:00.000Z');
-    expect(result.structuredContent).toMatchObject({ tool: 'tool_health_set_unavailable', entry: { status: 'DOWN', scope: 'PROJECT', scopeId: 'p-1' } });
+    expect(result.structuredContent).toMatchObject({
+      tool: 'tool_health_set_unavailable',
+      entry: { status: 'DOWN', scope: 'PROJECT', scopeId: 'p-1' },
+    });
 
-    const entry = await t.http.get('/v1/entries').query({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' }).set('x-api-key', KEYS.audit).expect(200);
-    expect(entry.body).toMatchObject({ status: 'DOWN', expectedRecoveryAt: '2026-05-23T15:00:00.000Z', lastDiagnosis: { classification: 'TECHNICALLY_BROKEN', by: 'key:writer', note: '502 since 14:00' } });
+    const entry = await t.http
+      .get('/v1/entries')
+      .query({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'jira' })
+      .set('x-api-key', KEYS.audit)
+      .expect(200);
+    expect(entry.body).toMatchObject({
+      status: 'DOWN',
+      expectedRecoveryAt: '2026-05-23T15:00:00.000Z',
+      lastDiagnosis: { classification: 'TECHNICALLY_BROKEN', by: 'key:writer', note: '502 since 14:00' },
+    });
     expect(entry.body.cooldowns[0]).toMatchObject({ errorSignature: 'http-502' });
-    const lookup = await t.http.get('/v1/tools/jira/availability').query({ projectId: 'p-1' }).set('x-api-key', KEYS.dispatcher).expect(200);
+    const lookup = await t.http
+      .get('/v1/tools/jira/availability')
+      .query({ projectId: 'p-1' })
+      .set('x-api-key', KEYS.dispatcher)
+      .expect(200);
     expect(lookup.body).toMatchObject({ status: 'DOWN', reason: 'LIVE_PROBLEM' });
   });
 
@@ -96,13 +121,17 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
   ])('refuses the %s key calling %s with a JSON-RPC error naming the roles, and writes nothing', async (_role, name, key) => {
     const client = await connect(key);
     const args = { toolName: 'jira', scope: 'GLOBAL', classification: 'TECHNICALLY_BROKEN', note: 'x' };
-    const error = await client.callTool({ name, arguments: name === 'tool_health_get' ? { toolName: 'jira', scope: 'GLOBAL' } : args }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await client
+      .callTool({ name, arguments: name === 'tool_health_get' ? { toolName: 'jira', scope: 'GLOBAL' } : args })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toMatch(new RegExp(`FORBIDDEN: key "\\w+" may not call ${name}; it needs one of the roles .*tool-health-writer.*admin`));
+    expect((error as McpError).message).toMatch(
+      new RegExp(`FORBIDDEN: key "\\w+" may not call ${name}; it needs one of the roles .*tool-health-writer.*admin`),
+    );
     expect((error as McpError).data).toMatchObject({ code: 'FORBIDDEN', tool: name });
     expect(await countEntries()).toBe(0);
   });
@@ -114,11 +143,36 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
   });
 
   it.each<[string, string, Record<string, unknown>, string[]]>([
-    ['a classification outside the enum', 'tool_health_set_unavailable', { toolName: 'jira', scope: 'GLOBAL', classification: 'WORKING', note: 'x' }, ['arguments.classification', 'TECHNICALLY_BROKEN, USER_SPECIFIC_TECHNICAL, INTERMITTENT']],
-    ['a scope outside the enum', 'tool_health_clear', { toolName: 'jira', scope: 'WORLD' }, ['arguments.scope', 'SESSION, USER, PROJECT, TENANT, GLOBAL']],
-    ['a missing argument', 'tool_health_set_cooldown', { toolName: 'jira', scope: 'GLOBAL', classification: 'USER_INPUT' }, ['arguments.errorSignature']],
-    ['an argument the tool does not have', 'tool_health_clear', { toolName: 'jira', scope: 'GLOBAL', status: 'OK' }, ['arguments.status is not a parameter']],
-    ['a scope without its id', 'tool_health_set_available', { toolName: 'jira', scope: 'USER', note: 'probe ok' }, ['scopeId', 'required for USER']],
+    [
+      'a classification outside the enum',
+      'tool_health_set_unavailable',
+      { toolName: 'jira', scope: 'GLOBAL', classification: 'WORKING', note: 'x' },
+      ['arguments.classification', 'TECHNICALLY_BROKEN, USER_SPECIFIC_TECHNICAL, INTERMITTENT'],
+    ],
+    [
+      'a scope outside the enum',
+      'tool_health_clear',
+      { toolName: 'jira', scope: 'WORLD' },
+      ['arguments.scope', 'SESSION, USER, PROJECT, TENANT, GLOBAL'],
+    ],
+    [
+      'a missing argument',
+      'tool_health_set_cooldown',
+      { toolName: 'jira', scope: 'GLOBAL', classification: 'USER_INPUT' },
+      ['arguments.errorSignature'],
+    ],
+    [
+      'an argument the tool does not have',
+      'tool_health_clear',
+      { toolName: 'jira', scope: 'GLOBAL', status: 'OK' },
+      ['arguments.status is not a parameter'],
+    ],
+    [
+      'a scope without its id',
+      'tool_health_set_available',
+      { toolName: 'jira', scope: 'USER', note: 'probe ok' },
+      ['scopeId', 'required for USER'],
+    ],
     ['a bad id in a read tool', 'tool_health_lookup', { toolName: 'jira', sessionId: 'a b' }, ['arguments.sessionId']],
     ['a read tool without the scope', 'tool_health_get', { toolName: 'jira' }, ['arguments.scope']],
   ])('answers %s with an isError result naming the argument, writing nothing', async (_label, name, args, expected) => {
@@ -134,20 +188,34 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
     const writer = await connect(KEYS.writer);
     const key = { toolName: 'jira', scope: 'PROJECT', scopeId: 'p-1' };
     const verdicts: [string, Record<string, unknown>][] = [
-      ['tool_health_set_unavailable', { ...key, classification: 'TECHNICALLY_BROKEN', note: 'gateway 502', expectedRecoveryAt: '2026-05-23T15:00:00Z' }],
+      [
+        'tool_health_set_unavailable',
+        { ...key, classification: 'TECHNICALLY_BROKEN', note: 'gateway 502', expectedRecoveryAt: '2026-05-23T15:00:00Z' },
+      ],
       ['tool_health_set_available', { ...key, note: 'probe ok' }],
-      ['tool_health_set_unavailable', { ...key, classification: 'INTERMITTENT', note: 'every third call times out', errorSignature: 'timeout-30s' }],
+      [
+        'tool_health_set_unavailable',
+        { ...key, classification: 'INTERMITTENT', note: 'every third call times out', errorSignature: 'timeout-30s' },
+      ],
     ];
     for (const [name, args] of verdicts) {
       expect((await call(writer, name, args)).isError).toBeFalsy();
       t.clock.advance(60_000);
     }
-    await call(writer, 'tool_health_set_unavailable', { toolName: 'jira', scope: 'GLOBAL', classification: 'TECHNICALLY_BROKEN', note: 'Jira Cloud outage' });
+    await call(writer, 'tool_health_set_unavailable', {
+      toolName: 'jira',
+      scope: 'GLOBAL',
+      classification: 'TECHNICALLY_BROKEN',
+      note: 'Jira Cloud outage',
+    });
 
     const audit = await connect(KEYS.audit); // an audit-reader (Prak) reads too
     const got = await call(audit, 'tool_health_get', key);
     expect(got.isError).toBeFalsy();
-    const entry = (got.structuredContent as { found: boolean; entry: { status: string; history: { classification: string; status: string; by: string }[]; cooldowns: { errorSignature: string }[] } });
+    const entry = got.structuredContent as {
+      found: boolean;
+      entry: { status: string; history: { classification: string; status: string; by: string }[]; cooldowns: { errorSignature: string }[] };
+    };
     expect(entry.found).toBe(true);
     expect(entry.entry.status).toBe('DEGRADED');
     expect(entry.entry.history.map((h) => [h.classification, h.status])).toEqual([
@@ -157,7 +225,9 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
     ]);
     expect(entry.entry.history.every((h) => h.by === 'key:writer')).toBe(true);
     expect(entry.entry.cooldowns.map((c) => c.errorSignature)).toEqual(['timeout-30s']);
-    expect(text(got)).toMatch(/History, newest first: \S+ INTERMITTENT → DEGRADED by key:writer: "every third call times out"; \S+ WORKING → OK .*; \S+ TECHNICALLY_BROKEN → DOWN/);
+    expect(text(got)).toMatch(
+      /History, newest first: \S+ INTERMITTENT → DEGRADED by key:writer: "every third call times out"; \S+ WORKING → OK .*; \S+ TECHNICALLY_BROKEN → DOWN/,
+    );
     expect(text(got)).toContain('timeout-30s (INTERMITTENT, 0 hits) no diagnosis before 2026-05-23T14:02:30.000Z');
 
     const missing = await call(audit, 'tool_health_get', { toolName: 'jira', scope: 'USER', scopeId: 'alice' });
@@ -166,11 +236,15 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
 
     const lookup = await call(writer, 'tool_health_lookup', { toolName: 'jira', projectId: 'p-1', userId: 'alice', tenantId: 'acme' });
     expect(lookup.structuredContent).toMatchObject({
-      toolName: 'jira', status: 'DEGRADED', reason: 'LIVE_PROBLEM',
+      toolName: 'jira',
+      status: 'DEGRADED',
+      reason: 'LIVE_PROBLEM',
       winner: { scope: 'PROJECT', scopeId: 'p-1', status: 'DEGRADED' },
       shadowed: [{ scope: 'GLOBAL', scopeId: null, status: 'DOWN' }],
     });
-    expect(text(lookup)).toMatch(/^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/);
+    expect(text(lookup)).toMatch(
+      /^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/,
+    );
     expect(text(lookup)).toContain('Wider entries it hides: GLOBAL DOWN.');
 
     const elsewhere = await call(writer, 'tool_health_lookup', { toolName: 'jira', projectId: 'p-2' });
@@ -180,7 +254,9 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
   it('answers an unreachable database with an isError result to retry, and a bug with a JSON-RPC error that hides it', async () => {
     const cascade = t.app.get(CascadeService);
     const client = await connect(KEYS.audit);
-    const spy = jest.spyOn(cascade, 'lookupView').mockRejectedValueOnce(Object.assign(new Error('connection 3 closed'), { name: 'MongoNetworkError' }));
+    const spy = jest
+      .spyOn(cascade, 'lookupView')
+      .mockRejectedValueOnce(Object.assign(new Error('connection 3 closed'), { name: 'MongoNetworkError' }));
     try {
       const down = await call(client, 'tool_health_lookup', { toolName: 'jira' });
       expect(down.isError).toBe(true);
@@ -210,14 +286,21 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
         return fetch(target, init);
       };
       const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(url, { fetch: roundRobin, requestInit: { headers: { 'x-api-key': KEYS.writer } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { fetch: roundRobin, requestInit: { headers: { 'x-api-key': KEYS.writer } } }),
+      );
       open.push(client);
       expect((await client.listTools()).tools).toHaveLength(6);
       const args = { toolName: 'jira', scope: 'TENANT', scopeId: 'acme', classification: 'INTERMITTENT', note: 'flaky' };
       expect((await call(client, 'tool_health_set_unavailable', args)).isError).toBeFalsy();
-      expect((await call(client, 'tool_health_set_available', { toolName: 'jira', scope: 'TENANT', scopeId: 'acme', note: 'probe ok' })).isError).toBeFalsy();
+      expect(
+        (await call(client, 'tool_health_set_available', { toolName: 'jira', scope: 'TENANT', scopeId: 'acme', note: 'probe ok' })).isError,
+      ).toBeFalsy();
       const got = await call(client, 'tool_health_get', { toolName: 'jira', scope: 'TENANT', scopeId: 'acme' });
-      expect((got.structuredContent as { entry: { history: { status: string }[] } }).entry.history.map((h) => h.status)).toEqual(['DEGRADED', 'OK']);
+      expect((got.structuredContent as { entry: { history: { status: string }[] } }).entry.history.map((h) => h.status)).toEqual([
+        'DEGRADED',
+        'OK',
+      ]);
       const posts = served.filter((s) => s.startsWith('POST'));
       expect(new Set(posts.map((s) => s.split(' ')[1])).size).toBe(2); // both instances answered MCP messages
     } finally {
@@ -227,7 +310,11 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
 
   describe('over plain HTTP', () => {
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
     it('answers no key and an unknown key with 401 like REST', async () => {
@@ -237,14 +324,26 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
         expect(await res.json()).toMatchObject({ statusCode: 401, error: 'UNAUTHENTICATED' });
       }
       const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
-      await expect(client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-api-key': 'nope' } } }))).rejects.toThrow(/401/);
+      await expect(
+        client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-api-key': 'nope' } } })),
+      ).rejects.toThrow(/401/);
     });
 
     it('keeps no session: no session id is handed out and a request without initialize is answered', async () => {
-      const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } }, { 'x-api-key': KEYS.writer });
+      const init = await post(
+        {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+        },
+        { 'x-api-key': KEYS.writer },
+      );
       expect(init.status).toBe(200);
       expect(init.headers.get('mcp-session-id')).toBeNull();
-      expect(await init.json()).toMatchObject({ result: { serverInfo: { name: 'tool-availability-service' }, capabilities: { tools: {} } } });
+      expect(await init.json()).toMatchObject({
+        result: { serverInfo: { name: 'tool-availability-service' }, capabilities: { tools: {} } },
+      });
       // Another instance would see exactly this: a request with no initialize before it.
       const res = await post(list, { 'x-api-key': KEYS.writer, 'mcp-protocol-version': '2025-06-18' });
       expect(res.status).toBe(200);
@@ -265,13 +364,19 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
       const n = 50;
       const started = process.hrtime.bigint();
       const statuses: unknown[] = [];
-      for (let i = 0; i < n; i += 1) statuses.push((await call(client, 'tool_health_lookup', { toolName: `tool-${i}`, projectId: 'p-1' })).structuredContent?.status);
+      for (let i = 0; i < n; i += 1)
+        statuses.push((await call(client, 'tool_health_lookup', { toolName: `tool-${i}`, projectId: 'p-1' })).structuredContent?.status);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const restStarted = process.hrtime.bigint();
-      for (let i = 0; i < n; i += 1) await (await fetch(new URL(`/v1/tools/tool-${i}/availability?projectId=p-1`, url), { headers: { 'x-api-key': KEYS.writer } })).json();
+      for (let i = 0; i < n; i += 1)
+        await (
+          await fetch(new URL(`/v1/tools/tool-${i}/availability?projectId=p-1`, url), { headers: { 'x-api-key': KEYS.writer } })
+        ).json();
       const restMs = Number(process.hrtime.bigint() - restStarted) / 1e6;
-      console.log(`tool_health_lookup over MCP: ${n} sequential calls in ${ms.toFixed(0)} ms (${(ms / n).toFixed(2)} ms per call, SDK client included); ` +
-        `the same lookup over REST (fetch): ${restMs.toFixed(0)} ms (${(restMs / n).toFixed(2)} ms per call)`);
+      console.log(
+        `tool_health_lookup over MCP: ${n} sequential calls in ${ms.toFixed(0)} ms (${(ms / n).toFixed(2)} ms per call, SDK client included); ` +
+          `the same lookup over REST (fetch): ${restMs.toFixed(0)} ms (${(restMs / n).toFixed(2)} ms per call)`,
+      );
       expect(statuses).toEqual(Array(n).fill('OK'));
     });
   });

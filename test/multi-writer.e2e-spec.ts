@@ -65,7 +65,12 @@ const describeMultiWriter =
                 via(i)
                   .http.post('/v1/outcomes/failure')
                   .set('x-api-key', KEYS.dispatcher)
-                  .send({ toolName: 'jira', context: { userId: `u-${i}`, projectId: 'p-1' }, code: 'BACKEND_FAILED', errorSignature: 'http-502' }),
+                  .send({
+                    toolName: 'jira',
+                    context: { userId: `u-${i}`, projectId: 'p-1' },
+                    code: 'BACKEND_FAILED',
+                    errorSignature: 'http-502',
+                  }),
               ),
             );
             expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
@@ -78,14 +83,26 @@ const describeMultiWriter =
           });
 
           it(`history pushes: ${WRITERS} mark-unavailable writes under a tenant history limit of 100 → ${WRITERS} history items, version +${WRITERS}`, async () => {
-            await a.http.put('/v1/tenants/t-mw/settings/history-limit').set('x-api-key', KEYS.admin).send({ historyLimit: 100 }).expect(200);
+            await a.http
+              .put('/v1/tenants/t-mw/settings/history-limit')
+              .set('x-api-key', KEYS.admin)
+              .send({ historyLimit: 100 })
+              .expect(200);
 
             const answers = await Promise.all(
               Array.from({ length: WRITERS }, (_, i) =>
                 via(i)
                   .http.post('/v1/health/mark-unavailable')
                   .set('x-api-key', KEYS.dispatcher)
-                  .send({ scope: 'PROJECT', scopeId: 'p-mw', toolName: 'jira', tenantId: 't-mw', code: 'BACKEND_FAILED', source: 'gateway', note: `writer-${i}` }),
+                  .send({
+                    scope: 'PROJECT',
+                    scopeId: 'p-mw',
+                    toolName: 'jira',
+                    tenantId: 't-mw',
+                    code: 'BACKEND_FAILED',
+                    source: 'gateway',
+                    note: `writer-${i}`,
+                  }),
               ),
             );
             expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));

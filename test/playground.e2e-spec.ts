@@ -131,7 +131,7 @@ describe('GraphQL playground in headless Chromium, offline', () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
         `${CHROMIUM} is missing, so the playground cannot be tested in a browser. ` +
-          'Run `bash scripts/install-chromium.sh` (installs Debian\'s chromium package with apt-get) and run the tests again.',
+          "Run `bash scripts/install-chromium.sh` (installs Debian's chromium package with apt-get) and run the tests again.",
       );
     }
     t = await createTestApp({ env: { OUTBOX_POLL_MS: '20' } });
@@ -210,11 +210,18 @@ describe('GraphQL playground in headless Chromium, offline', () => {
 
     // A subscription over graphql-ws, same page, same key (sent in connection_init).
     t.clock.advance(1000);
-    await setEditor('.graphiql-query-editor .CodeMirror', 'subscription { toolHealthChanged(toolName: "pg-jira") { toolName status type } }');
+    await setEditor(
+      '.graphiql-query-editor .CodeMirror',
+      'subscription { toolHealthChanged(toolName: "pg-jira") { toolName status type } }',
+    );
     await page.locator('.graphiql-execute-button').click();
     await eventually(() => expect(sockets).toHaveLength(1));
     // Same fake instant as the subscriber's start: delivered even if it lands before the server registered it.
-    await t.http.post('/v1/health/mark-available').set('x-api-key', KEYS.dispatcher).send({ scope: 'GLOBAL', toolName: 'pg-jira', source: 'e2e' }).expect(200);
+    await t.http
+      .post('/v1/health/mark-available')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ scope: 'GLOBAL', toolName: 'pg-jira', source: 'e2e' })
+      .expect(200);
     await eventually(async () => expect(await response()).toMatch(/"toolName": "pg-jira", "status": "OK", "type": "STATUS_CHANGED"/));
   }, 60_000);
 

@@ -24,7 +24,11 @@ describe('presence lists behind the manifest read (P81)', () => {
       .expect(200)
       .then((res) => Object.fromEntries(res.body.tools.map((x: { name: string; status: string }) => [x.name, x.status])));
   const markDown = (t: TestApp, body: object) =>
-    t.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send({ code: 'BACKEND_FAILED', source: 'probe', ...body }).expect(200);
+    t.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ code: 'BACKEND_FAILED', source: 'probe', ...body })
+      .expect(200);
 
   it("sees another instance's first insert at once", async () => {
     const a = await start();

@@ -54,13 +54,18 @@ describe('validation messages', () => {
   afterAll(() => t.close());
 
   const base = { scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search', code: 'BACKEND_FAILED', source: 'mcp' };
-  const markUnavailable = (body: object) => t.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send(body).expect(400);
+  const markUnavailable = (body: object) =>
+    t.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send(body).expect(400);
   const gql = (query: string, key: string = KEYS.admin) => t.http.post('/graphql').set('x-api-key', key).send({ query });
 
   it('REST (class-validator): "toolName must be …", "status should not exist", the date rule in words', async () => {
-    expect((await markUnavailable({ ...base, toolName: 'mcp search!' })).body.message).toBe('toolName must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -');
+    expect((await markUnavailable({ ...base, toolName: 'mcp search!' })).body.message).toBe(
+      'toolName must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -',
+    );
     expect((await markUnavailable({ ...base, status: 'DOWN' })).body.message).toBe('status should not exist');
-    expect((await markUnavailable({ ...base, expectedRecoveryAt: 'tomorrow-ish' })).body.message).toMatch(/^expectedRecoveryAt must be an RFC 3339 date-time/);
+    expect((await markUnavailable({ ...base, expectedRecoveryAt: 'tomorrow-ish' })).body.message).toMatch(
+      /^expectedRecoveryAt must be an RFC 3339 date-time/,
+    );
     const two = await markUnavailable({ ...base, scope: 'GALAXY', code: 'ON_FIRE' });
     expect(two.body.message.split('; ').sort()).toEqual([
       expect.stringMatching(/^code must be one of the following values: /),
@@ -70,7 +75,10 @@ describe('validation messages', () => {
 
   it('GraphQL arguments: "first must not be greater than 500"', async () => {
     const res = await gql('{ healthEvents(first: 501) { pageInfo { hasNextPage } } }');
-    expect(res.body.errors[0]).toMatchObject({ message: 'first must not be greater than 500', extensions: { code: 'BAD_USER_INPUT', field: 'first' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'first must not be greater than 500',
+      extensions: { code: 'BAD_USER_INPUT', field: 'first' },
+    });
   });
 
   it('a wrong role lists each needed role once ("needs one of: admin")', async () => {

@@ -15,7 +15,12 @@ const START = '2026-05-23T14:00:10.000Z';
 const ENV = { WIDER_EVIDENCE_FLUSH_MS: '60000', MAINTENANCE_TICK_MS: '0' };
 const MIN = 60_000;
 
-type Answer = { spawn: boolean; reason: string; coalescingKey: string; widerEvidence: null | { scope: string; scopeId: string | null; distinctUsers: number; distinctProjects: number; since: string } };
+type Answer = {
+  spawn: boolean;
+  reason: string;
+  coalescingKey: string;
+  widerEvidence: null | { scope: string; scopeId: string | null; distinctUsers: number; distinctProjects: number; since: string };
+};
 
 function failing(t: TestApp) {
   return async (userId: string, projectId: string, extra: Record<string, unknown> = {}, tenantId = 'acme'): Promise<Answer> =>
@@ -29,9 +34,15 @@ function failing(t: TestApp) {
 }
 
 const widerEvents = async (t: TestApp) =>
-  ((await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as { id: string; type: string; scope: string; scopeId: string | null; payload: Record<string, unknown> }[]).filter(
-    (e) => e.type === 'WIDER_EVIDENCE',
-  );
+  (
+    (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
+      id: string;
+      type: string;
+      scope: string;
+      scopeId: string | null;
+      payload: Record<string, unknown>;
+    }[]
+  ).filter((e) => e.type === 'WIDER_EVIDENCE');
 
 describe('wider evidence (issue 16)', () => {
   let t: TestApp;
@@ -51,7 +62,12 @@ describe('wider evidence (issue 16)', () => {
 
   it('4 users: no signal; the 5th in a 3rd project: TENANT with the counts and the wider coalescing key; one event per window', async () => {
     const since = new Date(Math.floor(t.clock.now().getTime() / MIN) * MIN).toISOString();
-    for (const [user, project] of [['u1', 'p1'], ['u2', 'p1'], ['u3', 'p2'], ['u4', 'p2']]) {
+    for (const [user, project] of [
+      ['u1', 'p1'],
+      ['u2', 'p1'],
+      ['u3', 'p2'],
+      ['u4', 'p2'],
+    ]) {
       const answer = await fail(user, project);
       expect(answer).toMatchObject({ spawn: true, reason: 'ELIGIBLE', coalescingKey: `${TOOL}:http-502`, widerEvidence: null });
     }
@@ -71,17 +87,26 @@ describe('wider evidence (issue 16)', () => {
     await t.app.get(WiderEvidenceService).flush();
     const events = await widerEvents(t);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ scope: 'TENANT', scopeId: 'acme', payload: { errorSignature: 'http-502', distinctUsers: 5, distinctProjects: 3, coalescingKey: `${TOOL}:http-502@TENANT:acme` } });
+    expect(events[0]).toMatchObject({
+      scope: 'TENANT',
+      scopeId: 'acme',
+      payload: { errorSignature: 'http-502', distinctUsers: 5, distinctProjects: 3, coalescingKey: `${TOOL}:http-502@TENANT:acme` },
+    });
     await fail('u7', 'p4');
     await t.app.get(WiderEvidenceService).flush();
     expect(await widerEvents(t)).toHaveLength(1);
     const gql = await t.http
       .post('/graphql')
       .set('x-api-key', KEYS.audit)
-      .send({ query: '{ healthEvents(first: 50) { edges { node { type scope payload { ... on WiderEvidencePayload { distinctUsers coalescingKey } } } } } }' })
+      .send({
+        query:
+          '{ healthEvents(first: 50) { edges { node { type scope payload { ... on WiderEvidencePayload { distinctUsers coalescingKey } } } } } }',
+      })
       .expect(200);
     expect(gql.body.data.healthEvents.edges.map((e: { node: unknown }) => e.node)).toContainEqual({
-      type: 'WIDER_EVIDENCE', scope: 'TENANT', payload: { distinctUsers: 5, coalescingKey: `${TOOL}:http-502@TENANT:acme` },
+      type: 'WIDER_EVIDENCE',
+      scope: 'TENANT',
+      payload: { distinctUsers: 5, coalescingKey: `${TOOL}:http-502@TENANT:acme` },
     });
   });
 
@@ -98,10 +123,21 @@ describe('wider evidence (issue 16)', () => {
   });
 
   it('the window slides past old failures', async () => {
-    for (const [user, project] of [['u1', 'p1'], ['u2', 'p2'], ['u3', 'p3'], ['u4', 'p3']]) await fail(user, project);
+    for (const [user, project] of [
+      ['u1', 'p1'],
+      ['u2', 'p2'],
+      ['u3', 'p3'],
+      ['u4', 'p3'],
+    ])
+      await fail(user, project);
     t.clock.advance(10 * MIN); // the four are now 10 buckets back: out of the window
     expect((await fail('u5', 'p3')).widerEvidence).toBeNull();
-    for (const [user, project] of [['u1', 'p1'], ['u2', 'p2'], ['u3', 'p3']]) await fail(user, project);
+    for (const [user, project] of [
+      ['u1', 'p1'],
+      ['u2', 'p2'],
+      ['u3', 'p3'],
+    ])
+      await fail(user, project);
     t.clock.advance(9 * MIN); // ...while these are 9 buckets back: still in it
     expect((await fail('u6', 'p3')).widerEvidence).toMatchObject({ distinctUsers: 5, distinctProjects: 3 });
     const service = t.app.get(WiderEvidenceService);
@@ -116,20 +152,42 @@ describe('wider evidence (issue 16)', () => {
   });
 
   it('across tenants: GLOBAL once the counts span two tenants, though neither tenant crosses alone', async () => {
-    for (const [user, project, tenant] of [['a1', 'pa1', 'acme'], ['a2', 'pa2', 'acme'], ['b1', 'pb1', 'bobco'], ['b2', 'pb1', 'bobco']]) {
+    for (const [user, project, tenant] of [
+      ['a1', 'pa1', 'acme'],
+      ['a2', 'pa2', 'acme'],
+      ['b1', 'pb1', 'bobco'],
+      ['b2', 'pb1', 'bobco'],
+    ]) {
       expect((await fail(user, project, {}, tenant)).widerEvidence).toBeNull();
     }
     const answer = await fail('b3', 'pb2', {}, 'bobco');
-    expect(answer).toMatchObject({ coalescingKey: `${TOOL}:http-502@GLOBAL`, widerEvidence: { scope: 'GLOBAL', scopeId: null, distinctUsers: 5, distinctProjects: 4 } });
+    expect(answer).toMatchObject({
+      coalescingKey: `${TOOL}:http-502@GLOBAL`,
+      widerEvidence: { scope: 'GLOBAL', scopeId: null, distinctUsers: 5, distinctProjects: 4 },
+    });
   });
 
   it('user-less failures cannot reach a user threshold; maintenance failures are not counted', async () => {
     for (let i = 0; i < 8; i++) {
-      const res = await t.http.post('/v1/outcomes/failure').set('x-api-key', KEYS.dispatcher).send({ toolName: TOOL, context: { projectId: `p${i}`, tenantId: 'acme' }, code: 'BACKEND_FAILED', errorSignature: 'http-502' }).expect(200);
+      const res = await t.http
+        .post('/v1/outcomes/failure')
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ toolName: TOOL, context: { projectId: `p${i}`, tenantId: 'acme' }, code: 'BACKEND_FAILED', errorSignature: 'http-502' })
+        .expect(200);
       expect(res.body.widerEvidence).toBeNull();
     }
     const now = t.clock.now();
-    await t.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send({ scope: 'GLOBAL', toolName: TOOL, from: now.toISOString(), until: new Date(now.getTime() + 60 * MIN).toISOString(), reason: 'upgrade' }).expect(201);
+    await t.http
+      .post('/v1/maintenance-windows')
+      .set('x-api-key', KEYS.admin)
+      .send({
+        scope: 'GLOBAL',
+        toolName: TOOL,
+        from: now.toISOString(),
+        until: new Date(now.getTime() + 60 * MIN).toISOString(),
+        reason: 'upgrade',
+      })
+      .expect(201);
     for (let i = 0; i < 6; i++) expect(await fail(`m${i}`, `q${i}`)).toMatchObject({ reason: 'UNDER_MAINTENANCE', widerEvidence: null });
   });
 
@@ -145,7 +203,9 @@ describe('wider evidence (issue 16)', () => {
     }
     const perFailureMs = Number(process.hrtime.bigint() - started) / 1e6 / 40;
     const writes = commands.filter((c) => ['insert', 'update', 'delete', 'findAndModify'].includes(c.commandName));
-    console.log(`wider evidence: 40 failures, ${commands.length} commands (${commands.map((c) => c.commandName).join(',')}), ${perFailureMs.toFixed(2)} ms per failure over HTTP`);
+    console.log(
+      `wider evidence: 40 failures, ${commands.length} commands (${commands.map((c) => c.commandName).join(',')}), ${perFailureMs.toFixed(2)} ms per failure over HTTP`,
+    );
     expect(writes.filter((c) => c.command[c.commandName] === 'wider_evidence_buckets')).toEqual([]);
 
     const flushCommands: CommandStartedEvent[] = [];
@@ -188,13 +248,21 @@ describe('wider evidence across two instances (P79)', () => {
   it('share the counting through the buckets: the same answer on both after a flush, one event', async () => {
     const onA = failing(a);
     const onB = failing(b);
-    for (const [user, project] of [['u1', 'p1'], ['u2', 'p1'], ['u3', 'p2']]) expect((await onA(user, project)).widerEvidence).toBeNull();
+    for (const [user, project] of [
+      ['u1', 'p1'],
+      ['u2', 'p1'],
+      ['u3', 'p2'],
+    ])
+      expect((await onA(user, project)).widerEvidence).toBeNull();
     expect((await onB('u4', 'p2')).widerEvidence).toBeNull();
     // Neither instance alone has seen 5 users; each flushes its counts and reads the other's.
     await a.app.get(WiderEvidenceService).flush();
     await b.app.get(WiderEvidenceService).flush();
     const onFifth = await onB('u5', 'p3');
-    expect(onFifth).toMatchObject({ coalescingKey: `${TOOL}:http-502@TENANT:acme`, widerEvidence: { scope: 'TENANT', distinctUsers: 5, distinctProjects: 3 } });
+    expect(onFifth).toMatchObject({
+      coalescingKey: `${TOOL}:http-502@TENANT:acme`,
+      widerEvidence: { scope: 'TENANT', distinctUsers: 5, distinctProjects: 3 },
+    });
     await b.app.get(WiderEvidenceService).flush();
     await a.app.get(WiderEvidenceService).flush();
     // A sees B's 5th user now: a repeat of u1 on A reads the same counts.

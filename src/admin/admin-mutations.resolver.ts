@@ -25,36 +25,62 @@ export class AdminMutationsResolver {
   constructor(private readonly writes: AdminWriteService) {}
 
   @Mutation(() => ToolHealthModel, { description: 'Mark a tool DOWN at one scope, with what the dispatch saw.' })
-  markToolUnavailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  markToolUnavailable(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.markUnavailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolUnavailable.', description: 'The former name of markToolUnavailable.' })
-  markUnavailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, {
+    deprecationReason: 'Use markToolUnavailable.',
+    description: 'The former name of markToolUnavailable.',
+  })
+  markUnavailable(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.markUnavailable(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Mark a tool DEGRADED (works now and then) at one scope.' })
-  markToolIntermittent(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  markToolIntermittent(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.markIntermittent(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolIntermittent.', description: 'The former name of markToolIntermittent.' })
-  markIntermittent(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, {
+    deprecationReason: 'Use markToolIntermittent.',
+    description: 'The former name of markToolIntermittent.',
+  })
+  markIntermittent(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.markIntermittent(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Mark a tool OK again at one scope. NOT_FOUND when nothing is stored.' })
-  markToolAvailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  markToolAvailable(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.markAvailable(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolAvailable.', description: 'The former name of markToolAvailable.' })
-  markAvailable(@Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  markAvailable(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.markAvailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Start or renew the cooldown of one error signature; a repeated cooldown climbs its classification\'s ladder.' })
+  @Mutation(() => ToolHealthModel, {
+    description: "Start or renew the cooldown of one error signature; a repeated cooldown climbs its classification's ladder.",
+  })
   setCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: SetCooldownInput): Promise<ToolHealthModel> {
     return this.writes.setCooldown(input);
   }
@@ -65,23 +91,36 @@ export class AdminMutationsResolver {
   }
 
   @Mutation(() => ToolHealthModel, {
-    description: "Give one cooldown a new window without restarting it: a running cooldown ends at its start plus the new window (or at once, if that has passed); later repetitions climb from it. NOT_FOUND when there is no such cooldown.",
+    description:
+      'Give one cooldown a new window without restarting it: a running cooldown ends at its start plus the new window (or at once, if that has passed); later repetitions climb from it. NOT_FOUND when there is no such cooldown.',
   })
-  changeCooldownWindow(@Args('input', { description: 'Which cooldown, and its new window.' }) input: ChangeCooldownWindowInput): Promise<ToolHealthModel> {
+  changeCooldownWindow(
+    @Args('input', { description: 'Which cooldown, and its new window.' }) input: ChangeCooldownWindowInput,
+  ): Promise<ToolHealthModel> {
     return this.writes.changeCooldownWindow(input);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Record a diagnosis verdict on an entry.' })
-  recordDiagnosis(@Args('input', { description: 'What to write, and to which entry.' }) input: RecordDiagnosisInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  recordDiagnosis(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: RecordDiagnosisInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.recordDiagnosis(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'tool_health_clear: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored.' })
-  clearToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: ClearToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthModel, {
+    description: 'tool_health_clear: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored.',
+  })
+  clearToolHealth(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: ClearToolHealthInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.clearToolHealth(input, by);
   }
 
-  @Mutation(() => SweepResultModel, { description: 'Delete now, everywhere, the cooldowns that expired longer than the grace period ago (as the periodic sweep does).' })
+  @Mutation(() => SweepResultModel, {
+    description: 'Delete now, everywhere, the cooldowns that expired longer than the grace period ago (as the periodic sweep does).',
+  })
   sweepCooldowns(): Promise<SweepResultModel> {
     return this.writes.runSweep();
   }
@@ -92,27 +131,44 @@ export class AdminMutationsResolver {
   }
 
   @Mutation(() => TenantSettingsModel, { description: "Set (or with null reset) how many history items a tenant's entries keep." })
-  setTenantHistoryLimit(@Args('input', { description: 'What to write, and to which entry.' }) input: SetTenantHistoryLimitInput, @CurrentPrincipal() by: Principal): Promise<TenantSettingsModel> {
+  setTenantHistoryLimit(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: SetTenantHistoryLimitInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<TenantSettingsModel> {
     return this.writes.setTenantHistoryLimit(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Pin an entry OK or DOWN until an instant; creates the entry if needed.' })
-  pinToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: PinToolHealthInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  pinToolHealth(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: PinToolHealthInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.pin(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Lift the pin of an entry. NOT_FOUND when it has none.' })
-  unpinToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  unpinToolHealth(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.unpin(input, by);
   }
 
   @Mutation(() => ToolHealthModel, { description: 'Delete one entry for good; returns what was deleted. NOT_FOUND when absent.' })
-  deleteToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput, @CurrentPrincipal() by: Principal): Promise<ToolHealthModel> {
+  deleteToolHealth(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<ToolHealthModel> {
     return this.writes.delete(input, by);
   }
 
-  @Mutation(() => PurgeResultModel, { description: 'Delete for good the entries of a scope not written since `olderThan`, one capped batch; pinned entries are kept.' })
-  purgeToolHealth(@Args('input', { description: 'What to write, and to which entry.' }) input: PurgeToolHealthInput, @CurrentPrincipal() by: Principal): Promise<PurgeResultModel> {
+  @Mutation(() => PurgeResultModel, {
+    description: 'Delete for good the entries of a scope not written since `olderThan`, one capped batch; pinned entries are kept.',
+  })
+  purgeToolHealth(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: PurgeToolHealthInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<PurgeResultModel> {
     return this.writes.purge(input, by);
   }
 }

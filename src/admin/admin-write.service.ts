@@ -97,7 +97,9 @@ export class AdminWriteService {
     const request = { status: input.status, until: input.until, reason: input.reason, by: adminActor(by) };
     validatePin({ ...request, now: this.clock.now() }); // before any read
     const tenantId = await this.tenantFor(key, input.tenantId);
-    const result = await this.store.write(key, tenantId, (env) => pinEntry({ ...request, key, now: env.now, historyLimit: env.historyLimit, tenantId }));
+    const result = await this.store.write(key, tenantId, (env) =>
+      pinEntry({ ...request, key, now: env.now, historyLimit: env.historyLimit, tenantId }),
+    );
     const doc = result.after!;
     this.audit.log(`admin ${by.name} pinned ${doc.id} ${input.status} until ${input.until.toISOString()}: ${doc.pin?.reason}`);
     return doc;
@@ -105,7 +107,9 @@ export class AdminWriteService {
 
   async unpin(input: HealthKeyInput, by: Principal): Promise<ToolHealthDocument> {
     const key = validateKey(input);
-    const result = await this.store.write(key, await this.tenantFor(key), (env) => unpinEntry({ by: adminActor(by), now: env.now, historyLimit: env.historyLimit }));
+    const result = await this.store.write(key, await this.tenantFor(key), (env) =>
+      unpinEntry({ by: adminActor(by), now: env.now, historyLimit: env.historyLimit }),
+    );
     if (!result.before) throw DomainError.notFound(`no health entry for ${describe(key)}`);
     if (!result.written) throw DomainError.notFound(`no pin on ${describe(key)}`);
     this.audit.log(`admin ${by.name} unpinned ${result.after!.id}`);

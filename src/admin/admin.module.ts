@@ -32,8 +32,14 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
 
 @Module({
   imports: [
-    CascadeModule, HealthModule, CooldownModule, DiagnosisModule, EventsModule, TenantsModule,
-    LiveModule, PlaygroundModule,
+    CascadeModule,
+    HealthModule,
+    CooldownModule,
+    DiagnosisModule,
+    EventsModule,
+    TenantsModule,
+    LiveModule,
+    PlaygroundModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [AppConfig, ApiKeyService],
@@ -44,32 +50,32 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
           return config.introspectionEnabled ? out : withoutSuggestions(out);
         };
         return {
-        // Generated in memory; `npm run schema:generate` writes schema.gql and a test keeps them equal.
-        autoSchemaFile: true,
-        sortSchema: true,
-        path: '/graphql',
-        playground: false,
-        introspection: config.introspectionEnabled,
-        // Hardening (issue 6): one operation per request, CSRF-safe requests only, bounded queries.
-        allowBatchedHttpRequests: false,
-        csrfPrevention: true,
-        validationRules: [queryLimitsRule()],
-        parseOptions: { maxTokens: MAX_QUERY_TOKENS }, // P61: huge documents stop at the parser
-        // P61: automatic persisted queries off: a registered hash replayed without `query` is an
-        // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway.
-        persistedQueries: false,
-        includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
-        formatError,
-        plugins: [
-          introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)
-          // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
-          ...(config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : []),
-        ],
-        // D13 live updates over graphql-ws on this path; the key comes in connection_init (4401 / 4403).
-        subscriptions: {
-          'graphql-ws': graphqlWsOptions(keys, formatError, { introspection: config.introspectionEnabled }),
-        },
-      } satisfies ApolloDriverConfig;
+          // Generated in memory; `npm run schema:generate` writes schema.gql and a test keeps them equal.
+          autoSchemaFile: true,
+          sortSchema: true,
+          path: '/graphql',
+          playground: false,
+          introspection: config.introspectionEnabled,
+          // Hardening (issue 6): one operation per request, CSRF-safe requests only, bounded queries.
+          allowBatchedHttpRequests: false,
+          csrfPrevention: true,
+          validationRules: [queryLimitsRule()],
+          parseOptions: { maxTokens: MAX_QUERY_TOKENS }, // P61: huge documents stop at the parser
+          // P61: automatic persisted queries off: a registered hash replayed without `query` is an
+          // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway.
+          persistedQueries: false,
+          includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+          formatError,
+          plugins: [
+            introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)
+            // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
+            ...(config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : []),
+          ],
+          // D13 live updates over graphql-ws on this path; the key comes in connection_init (4401 / 4403).
+          subscriptions: {
+            'graphql-ws': graphqlWsOptions(keys, formatError, { introspection: config.introspectionEnabled }),
+          },
+        } satisfies ApolloDriverConfig;
       },
     }),
   ],

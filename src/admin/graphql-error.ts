@@ -20,7 +20,9 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   }
   // Apollo's own validation and parse errors are the client's: keep their code and message.
   if (existing && existing !== 'INTERNAL_SERVER_ERROR') {
-    return exposeDetails ? formatted : { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: existing } };
+    return exposeDetails
+      ? formatted
+      : { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: existing } };
   }
   return exposeDetails
     ? formatted

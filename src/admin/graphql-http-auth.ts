@@ -32,7 +32,10 @@ interface HookHost {
  * `query` passed the check while automatic persisted queries were on), and so does every
  * method and body form Apollo may accept.
  */
-export function isGraphqlOperationRequest(request: Pick<HookRequest, 'method' | 'url' | 'routeOptions'>, path = GRAPHQL_HTTP_PATH): boolean {
+export function isGraphqlOperationRequest(
+  request: Pick<HookRequest, 'method' | 'url' | 'routeOptions'>,
+  path = GRAPHQL_HTTP_PATH,
+): boolean {
   const q = request.url.indexOf('?');
   const pathname = q < 0 ? request.url : request.url.slice(0, q);
   if (pathname !== path && request.routeOptions?.url !== path) return false;

@@ -7,7 +7,9 @@ const schema = buildSchema(`
 `);
 
 function errorsOf(query: string, maxDepth = 3, maxFields = 6, maxAliases = 3, maxIntrospectionDepth = 16): string[] {
-  return validate(schema, parse(query), [queryLimitsRule({ maxDepth, maxFields, maxAliases, maxIntrospectionDepth })]).map((e) => e.message);
+  return validate(schema, parse(query), [queryLimitsRule({ maxDepth, maxFields, maxAliases, maxIntrospectionDepth })]).map(
+    (e) => e.message,
+  );
 }
 
 describe('queryLimitsRule', () => {
@@ -31,17 +33,25 @@ describe('queryLimitsRule', () => {
   });
 
   it('counts __ fields too (P61): __typename aliases, __schema aliases', () => {
-    expect(errorsOf('{ a: __typename b: __typename c: __typename d: __typename e: __typename f: __typename g: __typename }', 3, 6, 50)).toEqual([
-      'query is too large: the limit is 6 fields',
+    expect(
+      errorsOf('{ a: __typename b: __typename c: __typename d: __typename e: __typename f: __typename g: __typename }', 3, 6, 50),
+    ).toEqual(['query is too large: the limit is 6 fields']);
+    expect(errorsOf('{ a: __typename b: __typename c: __typename d: __typename }', 3, 50, 3)).toEqual([
+      'query has too many aliases: the limit is 3',
     ]);
-    expect(errorsOf('{ a: __typename b: __typename c: __typename d: __typename }', 3, 50, 3)).toEqual(['query has too many aliases: the limit is 3']);
-    expect(errorsOf('{ a: __schema { types { name } } b: __schema { types { name } } }', 3, 3, 50)).toEqual(['query is too large: the limit is 3 fields']);
+    expect(errorsOf('{ a: __schema { types { name } } b: __schema { types { name } } }', 3, 3, 50)).toEqual([
+      'query is too large: the limit is 3 fields',
+    ]);
     expect(errorsOf('{ __typename node { child { child { id } } } }')).toEqual(['query is too deep: the limit is 3 levels']);
   });
 
   it('gives introspection its own depth bound, which the standard introspection query fits', () => {
-    expect(errorsOf(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true }), 10, 400, 50, 16)).toEqual([]);
-    expect(errorsOf('{ __schema { types { fields { type { ofType { ofType { name } } } } } } }', 3, 50, 3, 5)).toEqual(['introspection is too deep: the limit is 5 levels']);
+    expect(
+      errorsOf(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true }), 10, 400, 50, 16),
+    ).toEqual([]);
+    expect(errorsOf('{ __schema { types { fields { type { ofType { ofType { name } } } } } } }', 3, 50, 3, 5)).toEqual([
+      'introspection is too deep: the limit is 5 levels',
+    ]);
   });
 
   it('usesSchemaIntrospection: __schema and __type anywhere, not __typename', () => {
@@ -51,7 +61,8 @@ describe('queryLimitsRule', () => {
   });
 
   it('withoutSuggestions strips "Did you mean …?" and keeps the rest', () => {
-    const message = 'Cannot query field "pinToolHealt" on type "Mutation". Did you mean "pinToolHealth", "unpinToolHealth", or "purgeToolHealth"?';
+    const message =
+      'Cannot query field "pinToolHealt" on type "Mutation". Did you mean "pinToolHealth", "unpinToolHealth", or "purgeToolHealth"?';
     expect(withoutSuggestions({ message }).message).toBe('Cannot query field "pinToolHealt" on type "Mutation".');
     expect(withoutSuggestions({ message: 'query is too deep' })).toEqual({ message: 'query is too deep' });
   });

@@ -58,7 +58,10 @@ export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     }
     const over = (total: Measure) =>
-      total.fields > limits.maxFields || total.depth > limits.maxDepth || total.introspectionDepth > limits.maxIntrospectionDepth || total.aliases > limits.maxAliases;
+      total.fields > limits.maxFields ||
+      total.depth > limits.maxDepth ||
+      total.introspectionDepth > limits.maxIntrospectionDepth ||
+      total.aliases > limits.maxAliases;
 
     // `introspection`: the depth inside a __schema/__type subtree (0 outside one).
     const measure = (set: SelectionSetNode, depth: number, introspection: number, visiting: Set<string>, total: Measure): void => {
@@ -91,7 +94,9 @@ export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
         if (total.depth > limits.maxDepth) {
           context.reportError(new GraphQLError(`query is too deep: the limit is ${limits.maxDepth} levels`, { nodes: [operation] }));
         } else if (total.introspectionDepth > limits.maxIntrospectionDepth) {
-          context.reportError(new GraphQLError(`introspection is too deep: the limit is ${limits.maxIntrospectionDepth} levels`, { nodes: [operation] }));
+          context.reportError(
+            new GraphQLError(`introspection is too deep: the limit is ${limits.maxIntrospectionDepth} levels`, { nodes: [operation] }),
+          );
         } else if (total.fields > limits.maxFields) {
           context.reportError(new GraphQLError(`query is too large: the limit is ${limits.maxFields} fields`, { nodes: [operation] }));
         } else if (total.aliases > limits.maxAliases) {
@@ -110,9 +115,15 @@ export function usesSchemaIntrospection(document: DocumentNode): boolean {
   const walk = (set: SelectionSetNode | undefined): boolean =>
     !!set &&
     set.selections.some((s) =>
-      s.kind === Kind.FIELD ? isIntrospectionRoot(s.name.value) || walk(s.selectionSet) : s.kind === Kind.INLINE_FRAGMENT ? walk(s.selectionSet) : false,
+      s.kind === Kind.FIELD
+        ? isIntrospectionRoot(s.name.value) || walk(s.selectionSet)
+        : s.kind === Kind.INLINE_FRAGMENT
+          ? walk(s.selectionSet)
+          : false,
     );
-  return document.definitions.some((d) => (d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION) && walk(d.selectionSet));
+  return document.definitions.some(
+    (d) => (d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION) && walk(d.selectionSet),
+  );
 }
 
 /**

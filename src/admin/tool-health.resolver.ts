@@ -21,17 +21,19 @@ export class ToolHealthResolver {
     return this.queries.getEntry(key);
   }
 
-  @Query(() => ToolHealthConnection, { description: 'Health documents matching a filter, a page at a time, ordered by id (stable while documents are written).' })
+  @Query(() => ToolHealthConnection, {
+    description: 'Health documents matching a filter, a page at a time, ordered by id (stable while documents are written).',
+  })
   toolHealths(@Args() args: ToolHealthsArgs): Promise<ToolHealthConnection> {
     return this.queries.toolHealths(args);
   }
 
-  @Query(() => EffectiveHealthModel, { description: 'The effective status of a tool for a caller\'s context, with the reason.' })
+  @Query(() => EffectiveHealthModel, { description: "The effective status of a tool for a caller's context, with the reason." })
   effectiveHealth(@Args() args: EffectiveHealthArgs): Promise<EffectiveHealthModel> {
     return this.queries.effectiveHealth(args.toolName, args.context);
   }
 
-  @Query(() => ToolOverviewModel, { description: 'Counts of a tool\'s stored entries by status and by scope.' })
+  @Query(() => ToolOverviewModel, { description: "Counts of a tool's stored entries by status and by scope." })
   toolOverview(@Args() args: ToolNameArgs): Promise<ToolOverviewModel> {
     return this.queries.toolOverview(args.toolName);
   }
@@ -41,7 +43,9 @@ export class ToolHealthResolver {
     return this.queries.cooldownsDueForSweep(args.limit);
   }
 
-  @Query(() => [ToolHealthModel], { description: 'DOWN entries without an expected recovery time that nobody has checked for a while: the tools to probe.' })
+  @Query(() => [ToolHealthModel], {
+    description: 'DOWN entries without an expected recovery time that nobody has checked for a while: the tools to probe.',
+  })
   dueForProbe(@Args() args: LimitArgs): Promise<ToolHealthModel[]> {
     return this.queries.dueForProbe(args.limit);
   }

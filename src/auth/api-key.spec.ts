@@ -64,7 +64,12 @@ describe('parseApiKeys', () => {
 describe('ApiKeyService', () => {
   const config = new AppConfig();
   config.apiKeys = parseApiKeys(
-    [`dispatch:dispatcher:${hashApiKey('k-dispatch')}`, `audit:audit-reader:${hashApiKey('k-audit')}`, `ops:admin:${hashApiKey('k-admin')}`, `agrajag:tool-health-writer+audit-reader:${hashApiKey('k-agrajag')}`].join(','),
+    [
+      `dispatch:dispatcher:${hashApiKey('k-dispatch')}`,
+      `audit:audit-reader:${hashApiKey('k-audit')}`,
+      `ops:admin:${hashApiKey('k-admin')}`,
+      `agrajag:tool-health-writer+audit-reader:${hashApiKey('k-agrajag')}`,
+    ].join(','),
   );
   const service = new ApiKeyService(config);
 

@@ -23,7 +23,8 @@ export class CascadeService {
   async getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
     const valid = validateKey(key);
     const doc = await this.repository.findById(encodeKey(valid));
-    if (!doc) throw DomainError.notFound(`no health entry for ${valid.scope} ${valid.scopeId ?? ''} ${valid.toolName}`.replace(/\s+/g, ' '));
+    if (!doc)
+      throw DomainError.notFound(`no health entry for ${valid.scope} ${valid.scopeId ?? ''} ${valid.toolName}`.replace(/\s+/g, ' '));
     return doc;
   }
 
@@ -54,7 +55,9 @@ export class CascadeService {
       this.maintenance.viewsFor(toolNames, valid, now),
     ]);
     const effective = toolNames.map((name, i) => withMaintenance(resolveCascade(name, valid, entries, now), windows[i], now));
-    const sessionDocs = wholeSession ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId) : [];
+    const sessionDocs = wholeSession
+      ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId)
+      : [];
     return { effective, sessionDocs };
   }
 

@@ -66,9 +66,24 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'debug' }, { logLevel: 'debug' }],
     ['HISTORY_LIMIT_DEFAULT', { HISTORY_LIMIT_DEFAULT: '50' }, { historyLimitDefault: 50 }],
     ['NODE_ENV test', { NODE_ENV: 'test' }, { nodeEnv: 'test', docsEnabled: true }],
-    ['database fault defaults (P40, P41)', {}, { requestDeadlineMs: 700, dbSocketTimeoutMs: 10_000, dbPingIntervalMs: 100, dbPingTimeoutMs: 500, writerLeaseTtlMs: 10_000, writerLeaseRenewMs: 2000 }],
+    [
+      'database fault defaults (P40, P41)',
+      {},
+      {
+        requestDeadlineMs: 700,
+        dbSocketTimeoutMs: 10_000,
+        dbPingIntervalMs: 100,
+        dbPingTimeoutMs: 500,
+        writerLeaseTtlMs: 10_000,
+        writerLeaseRenewMs: 2000,
+      },
+    ],
     ['REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '900' }, { requestDeadlineMs: 900 }],
-    ['writer lease timings', { WRITER_LEASE_TTL_MS: '4000', WRITER_LEASE_RENEW_MS: '500' }, { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 }],
+    [
+      'writer lease timings',
+      { WRITER_LEASE_TTL_MS: '4000', WRITER_LEASE_RENEW_MS: '500' },
+      { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 },
+    ],
   ])('reads %s', (_label, env, expected) => {
     expect(loadConfig({ ...BASE, ...env })).toMatchObject(expected);
   });
@@ -108,7 +123,11 @@ describe('loadConfig', () => {
     ['DB_SOCKET_TIMEOUT_MS with a unit', { DB_SOCKET_TIMEOUT_MS: '10s' }, 'DB_SOCKET_TIMEOUT_MS'],
     ['DB_PING_INTERVAL_MS negative', { DB_PING_INTERVAL_MS: '-5' }, 'DB_PING_INTERVAL_MS'],
     ['WRITER_LEASE_TTL_MS in exponent form', { WRITER_LEASE_TTL_MS: '1e4' }, 'WRITER_LEASE_TTL_MS'],
-    ['WRITER_LEASE_RENEW_MS more than half the TTL', { WRITER_LEASE_TTL_MS: '3000', WRITER_LEASE_RENEW_MS: '2000' }, 'WRITER_LEASE_RENEW_MS'],
+    [
+      'WRITER_LEASE_RENEW_MS more than half the TTL',
+      { WRITER_LEASE_TTL_MS: '3000', WRITER_LEASE_RENEW_MS: '2000' },
+      'WRITER_LEASE_RENEW_MS',
+    ],
   ])('reports %s naming %s', (_label, env, variable) => {
     const problems = problemsOf({ ...BASE, ...env });
     expect(problems.length).toBeGreaterThanOrEqual(1);
@@ -117,10 +136,20 @@ describe('loadConfig', () => {
 
   it('reads the maintenance and wider-evidence settings (issue 16) with their defaults and bounds', () => {
     expect(loadConfig(BASE)).toMatchObject({
-      maintenanceLookaheadMs: 86_400_000, maintenanceCacheMs: 1000, maintenanceTickMs: 5000,
-      widerEvidenceUsers: 5, widerEvidenceProjects: 3, widerEvidenceTenants: 2, widerEvidenceBuckets: 10, widerEvidenceBucketMs: 60_000, widerEvidenceFlushMs: 1000,
+      maintenanceLookaheadMs: 86_400_000,
+      maintenanceCacheMs: 1000,
+      maintenanceTickMs: 5000,
+      widerEvidenceUsers: 5,
+      widerEvidenceProjects: 3,
+      widerEvidenceTenants: 2,
+      widerEvidenceBuckets: 10,
+      widerEvidenceBucketMs: 60_000,
+      widerEvidenceFlushMs: 1000,
     });
-    expect(loadConfig({ ...BASE, WIDER_EVIDENCE_USERS: '8', MAINTENANCE_LOOKAHEAD_MS: '0' })).toMatchObject({ widerEvidenceUsers: 8, maintenanceLookaheadMs: 0 });
+    expect(loadConfig({ ...BASE, WIDER_EVIDENCE_USERS: '8', MAINTENANCE_LOOKAHEAD_MS: '0' })).toMatchObject({
+      widerEvidenceUsers: 8,
+      maintenanceLookaheadMs: 0,
+    });
     const problems = problemsOf({ ...BASE, WIDER_EVIDENCE_USERS: '0', WIDER_EVIDENCE_BUCKET_MS: '10', MAINTENANCE_CACHE_MS: 'soon' });
     expect(problems.map((p) => p.split(' ')[0])).toEqual(['MAINTENANCE_CACHE_MS', 'WIDER_EVIDENCE_USERS', 'WIDER_EVIDENCE_BUCKET_MS']);
   });

@@ -134,7 +134,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.writerLeaseTtlMs = r.int('WRITER_LEASE_TTL_MS', 10_000, 200, 3_600_000);
   config.writerLeaseRenewMs = r.int('WRITER_LEASE_RENEW_MS', 2000, 50, 3_600_000);
   if (config.writerLeaseRenewMs * 2 > config.writerLeaseTtlMs) {
-    r.problems.push(`WRITER_LEASE_RENEW_MS (${config.writerLeaseRenewMs}) must be at most half of WRITER_LEASE_TTL_MS (${config.writerLeaseTtlMs}), so one lost renewal does not lose the lease`);
+    r.problems.push(
+      `WRITER_LEASE_RENEW_MS (${config.writerLeaseRenewMs}) must be at most half of WRITER_LEASE_TTL_MS (${config.writerLeaseTtlMs}), so one lost renewal does not lose the lease`,
+    );
   }
   const apiKeys = r.string('API_KEYS');
   config.apiKeys = [];

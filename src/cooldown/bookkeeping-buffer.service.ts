@@ -45,7 +45,10 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     if (this.config.bookkeepingFlushMs > 0) {
-      this.timer = setInterval(() => void this.flush().catch((e) => this.logger.warn(`flush failed: ${(e as Error).message}`)), this.config.bookkeepingFlushMs);
+      this.timer = setInterval(
+        () => void this.flush().catch((e) => this.logger.warn(`flush failed: ${(e as Error).message}`)),
+        this.config.bookkeepingFlushMs,
+      );
       this.timer.unref();
     }
   }
@@ -64,7 +67,12 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     const pending = this.entry(hit.docId);
     const key = cooldownEntryKey(hit.errorSignature, hit.userId);
     const current = pending.hits.get(key);
-    pending.hits.set(key, { errorSignature: hit.errorSignature, userId: hit.userId, count: (current?.count ?? 0) + 1, lastTriggeredAt: later(current?.lastTriggeredAt, at) });
+    pending.hits.set(key, {
+      errorSignature: hit.errorSignature,
+      userId: hit.userId,
+      count: (current?.count ?? 0) + 1,
+      lastTriggeredAt: later(current?.lastTriggeredAt, at),
+    });
   }
 
   recordFailure(docId: string, at: Date): void {
@@ -79,7 +87,10 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
 
   /** Writes everything buffered so far; concurrent calls queue behind each other. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushNow(), () => this.flushNow());
+    this.flushing = this.flushing.then(
+      () => this.flushNow(),
+      () => this.flushNow(),
+    );
     return this.flushing;
   }
 

@@ -32,15 +32,18 @@ export class CooldownService {
     const classification = assertFailureClassification('classification', dto.classification as ToolHealthClassification);
     const tenantId = tenantOf(key, dto.tenantId);
     const userId = cooldownOwner(key, classification, dto.userId); // D18: 400 for a user-class one without its user
-    const result = await this.store.write(key, tenantId, (env) => (current) =>
-      applyCooldown(current ?? newDocument(key, env.now, tenantId), {
-        errorSignature: dto.errorSignature,
-        userId,
-        classification,
-        durationMs: dto.durationMs,
-        now: env.now,
-        graceMs: env.graceMs,
-      }),
+    const result = await this.store.write(
+      key,
+      tenantId,
+      (env) => (current) =>
+        applyCooldown(current ?? newDocument(key, env.now, tenantId), {
+          errorSignature: dto.errorSignature,
+          userId,
+          classification,
+          durationMs: dto.durationMs,
+          now: env.now,
+          graceMs: env.graceMs,
+        }),
     );
     return result.after!;
   }
@@ -48,8 +51,10 @@ export class CooldownService {
   /** Admin repair: forget one cooldown entirely, ladder included. */
   async clearCooldown(dto: ClearCooldownDto): Promise<ToolHealthDocument> {
     const key = validateKey(dto);
-    const result = await this.store.write(key, null, (env) => (current) =>
-      current ? removeCooldown(current, dto.errorSignature, dto.userId ?? null, env.now) : current,
+    const result = await this.store.write(
+      key,
+      null,
+      (env) => (current) => (current ? removeCooldown(current, dto.errorSignature, dto.userId ?? null, env.now) : current),
     );
     if (!result.after || !result.written) {
       throw DomainError.notFound(`no cooldown ${dto.errorSignature} for user ${dto.userId ?? '(scope-wide)'} on that entry`);
@@ -63,7 +68,12 @@ export class CooldownService {
     const missing = () => DomainError.notFound(`no cooldown ${dto.errorSignature} for user ${dto.userId ?? '(scope-wide)'} on that entry`);
     const result = await this.store.write(key, null, (env) => (current) => {
       if (!current) throw missing();
-      return changeCooldownWindow(current, { errorSignature: dto.errorSignature, userId: dto.userId ?? null, windowMs: dto.windowMs, now: env.now });
+      return changeCooldownWindow(current, {
+        errorSignature: dto.errorSignature,
+        userId: dto.userId ?? null,
+        windowMs: dto.windowMs,
+        now: env.now,
+      });
     });
     return result.after!;
   }
@@ -78,7 +88,11 @@ export class CooldownService {
       const batch = await this.repository.findWithCooldownExpiredBefore(cutoff, SWEEP_BATCH);
       let progressed = false;
       for (const doc of batch) {
-        const result = await this.store.write(doc, doc.tenantId, (env) => (current) => (current ? sweepCooldowns(current, env.now, env.graceMs) : current));
+        const result = await this.store.write(
+          doc,
+          doc.tenantId,
+          (env) => (current) => (current ? sweepCooldowns(current, env.now, env.graceMs) : current),
+        );
         if (result.written && result.before && result.after) {
           progressed = true;
           documents++;

@@ -48,16 +48,23 @@ export class DispatchOutcomeService {
 
     const changed: ChangedEntryView[] = [];
     for (const doc of stale) {
-      const result = await this.store.write(doc, doc.tenantId, (env) => (current) =>
-        current ? applySuccess(current, { ...report, now: env.now, historyLimit: env.historyLimit }) : current,
-      { stored: doc });
+      const result = await this.store.write(
+        doc,
+        doc.tenantId,
+        (env) => (current) => (current ? applySuccess(current, { ...report, now: env.now, historyLimit: env.historyLimit }) : current),
+        { stored: doc },
+      );
       if (result.written && result.after) {
         entries.set(result.after.id, result.after);
         changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
       }
     }
     // A success does not end a maintenance window (issue 16): it still reads DOWN until `until`.
-    return { status: withMaintenance(resolveCascade(toolName, context, entries, now), await this.maintenance.viewFor(toolName, context, now), now).status, changed };
+    return {
+      status: withMaintenance(resolveCascade(toolName, context, entries, now), await this.maintenance.viewFor(toolName, context, now), now)
+        .status,
+      changed,
+    };
   }
 
   async reportFailure(dto: FailureReportDto): Promise<FailureOutcomeView> {
@@ -66,24 +73,55 @@ export class DispatchOutcomeService {
     // Not a tool fault: nothing to read, nothing to touch (§3.1).
     const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context) : new Map<string, ToolHealthDocument>();
     const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
-    const decision = checkFailure({ toolName, context, code: dto.code, errorSignature: dto.errorSignature, classification: dto.classification, entries, now, maintenance });
-    const wider = this.widerEvidence.report({ toolName, context, code: dto.code, errorSignature: dto.errorSignature, classification: dto.classification, decision, entries, now });
+    const decision = checkFailure({
+      toolName,
+      context,
+      code: dto.code,
+      errorSignature: dto.errorSignature,
+      classification: dto.classification,
+      entries,
+      now,
+      maintenance,
+    });
+    const wider = this.widerEvidence.report({
+      toolName,
+      context,
+      code: dto.code,
+      errorSignature: dto.errorSignature,
+      classification: dto.classification,
+      decision,
+      entries,
+      now,
+    });
 
     if (decision.hit) this.bookkeeping.recordHit(decision.hit, now);
     for (const docId of decision.failureMarks) this.bookkeeping.recordFailure(docId, now);
     await this.bookkeeping.settle();
     await this.widerEvidence.settle();
 
-    let cooldown = decision.hit ? { ...keyOf(decision.hit.docId), errorSignature: decision.hit.errorSignature, userId: decision.hit.userId } : null;
+    let cooldown = decision.hit
+      ? { ...keyOf(decision.hit.docId), errorSignature: decision.hit.errorSignature, userId: decision.hit.userId }
+      : null;
     let retryAt = decision.retryAt;
     const write = decision.cooldownWrite;
     if (write) {
-      const result = await this.store.write(write.key, context.tenantId ?? null, (env) => (stored) => {
-        const current = stored ?? newDocument(write.key, env.now, context.tenantId ?? null);
-        // D7 cap: a full document gets no new entry here; the answer stays "do not spawn" (P51).
-        if (!hasRoomForCooldown(current, write.errorSignature, write.userId, env.now)) return stored;
-        return applyCooldown(current, { errorSignature: write.errorSignature, userId: write.userId, classification: write.classification, now: env.now, graceMs: env.graceMs });
-      }, { stored: entries.get(encodeKey(write.key)) ?? null });
+      const result = await this.store.write(
+        write.key,
+        context.tenantId ?? null,
+        (env) => (stored) => {
+          const current = stored ?? newDocument(write.key, env.now, context.tenantId ?? null);
+          // D7 cap: a full document gets no new entry here; the answer stays "do not spawn" (P51).
+          if (!hasRoomForCooldown(current, write.errorSignature, write.userId, env.now)) return stored;
+          return applyCooldown(current, {
+            errorSignature: write.errorSignature,
+            userId: write.userId,
+            classification: write.classification,
+            now: env.now,
+            graceMs: env.graceMs,
+          });
+        },
+        { stored: entries.get(encodeKey(write.key)) ?? null },
+      );
       const entry = result.after && findCooldown(result.after, write.errorSignature, write.userId);
       if (entry && result.after) {
         // P51: the answer agrees with the next check — the new entry and every wider block.

@@ -11,9 +11,12 @@ const validators = new Map<string, ValidateFunction>(AGRAJAG_TOOLS.map((t) => [t
 /** "arguments.scope: must be equal to one of the allowed values (SESSION, USER, …)": LLM-actionable. */
 function describe(error: ErrorObject): { field: string; message: string } {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const field = error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty
-    : error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty
-    : path;
+  const field =
+    error.keyword === 'required'
+      ? (error.params as { missingProperty: string }).missingProperty
+      : error.keyword === 'additionalProperties'
+        ? (error.params as { additionalProperty: string }).additionalProperty
+        : path;
   const allowed = error.keyword === 'enum' ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
   const what = error.keyword === 'additionalProperties' ? 'is not a parameter of this tool' : `${error.message ?? 'is invalid'}${allowed}`;
   return { field: `arguments.${field || '(root)'}`, message: `arguments.${field || '(root)'} ${what}` };

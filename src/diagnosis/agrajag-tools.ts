@@ -55,7 +55,11 @@ export const AGRAJAG_TOOLS: readonly AgrajagToolManifest[] = [
         ...key,
         classification: {
           type: 'string',
-          enum: [ToolHealthClassification.TECHNICALLY_BROKEN, ToolHealthClassification.USER_SPECIFIC_TECHNICAL, ToolHealthClassification.INTERMITTENT],
+          enum: [
+            ToolHealthClassification.TECHNICALLY_BROKEN,
+            ToolHealthClassification.USER_SPECIFIC_TECHNICAL,
+            ToolHealthClassification.INTERMITTENT,
+          ],
         },
         note,
         expectedRecoveryAt: instant,
@@ -68,19 +72,22 @@ export const AGRAJAG_TOOLS: readonly AgrajagToolManifest[] = [
   manifest(
     AgrajagToolName.SET_AVAILABLE,
     'Record that a probe succeeded: the tool works at this scope (a WORKING verdict). Clears DOWN/DEGRADED and ' +
-      'expires technical cooldowns; other users\' permission cooldowns stay.',
+      "expires technical cooldowns; other users' permission cooldowns stay.",
     schema({ ...key, note }, ['toolName', 'scope', 'note']),
   ),
   manifest(
     AgrajagToolName.SET_COOLDOWN,
     'Stop further diagnoses of one error signature for a while without changing the tool status, e.g. a ' +
-      'user\'s http-403 (USER_PERMISSION, give userId) or bad input (USER_INPUT). Defaults: USER_PERMISSION 24 h, ' +
+      "user's http-403 (USER_PERMISSION, give userId) or bad input (USER_INPUT). Defaults: USER_PERMISSION 24 h, " +
       'USER_INPUT 5 min, USER_SPECIFIC_TECHNICAL 15 min doubling, INTERMITTENT 30 s ×4.',
     schema(
       {
         ...key,
         errorSignature: { ...id, description: 'e.g. "http-403", "timeout-30s".' },
-        classification: { type: 'string', enum: Object.values(ToolHealthClassification).filter((c) => c !== ToolHealthClassification.WORKING) },
+        classification: {
+          type: 'string',
+          enum: Object.values(ToolHealthClassification).filter((c) => c !== ToolHealthClassification.WORKING),
+        },
         durationSeconds: { type: 'integer', minimum: 1, maximum: 30 * 24 * 3600, description: 'Override the default window.' },
         userId: { ...id, description: 'Only for a user-specific cooldown.' },
         note,

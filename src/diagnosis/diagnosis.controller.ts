@@ -21,14 +21,22 @@ export class DiagnosisController {
   @Post('diagnoses')
   @HttpCode(200)
   @ApiOkResponse({ type: ToolHealthView })
-  @ApiContract('recordDiagnosis', 'Record a diagnosis verdict', 'The diagnosis engine records what it found about a tool at one scope: its classification, a note, and optionally the expected recovery time, an error signature to cool down and its window. Returns the stored entry.')
+  @ApiContract(
+    'recordDiagnosis',
+    'Record a diagnosis verdict',
+    'The diagnosis engine records what it found about a tool at one scope: its classification, a note, and optionally the expected recovery time, an error signature to cool down and its window. Returns the stored entry.',
+  )
   recordDiagnosis(@Body() dto: RecordDiagnosisDto): Promise<ToolHealthView | null> {
     return this.service.recordDiagnosis(dto);
   }
 
   @Get('agrajag/tools')
   @ApiOkResponse({ type: [AgrajagToolView] })
-  @ApiContract('listAgrajagTools', 'List the diagnosis engine\'s tools', 'The four tools the Agrajag diagnosis engine uses to write its verdicts, each with a description for the LLM and the JSON Schema of its arguments.')
+  @ApiContract(
+    'listAgrajagTools',
+    "List the diagnosis engine's tools",
+    'The four tools the Agrajag diagnosis engine uses to write its verdicts, each with a description for the LLM and the JSON Schema of its arguments.',
+  )
   listTools(): readonly AgrajagToolView[] {
     return AGRAJAG_TOOLS;
   }
@@ -36,9 +44,23 @@ export class DiagnosisController {
   @Post('agrajag/tools/:name/invoke')
   @HttpCode(200)
   @ApiOkResponse({ type: AgrajagToolResultView })
-  @ApiContract('invokeAgrajagTool', 'Call one of the diagnosis engine\'s tools', 'Runs one Agrajag tool with its arguments (validated against the tool\'s schema, see the AgrajagArguments components) and answers a short sentence for the LLM and the entry written. 404 for an unknown tool name.')
-  @ApiParam({ name: 'name', enum: AgrajagToolName, enumName: 'AgrajagToolName', description: 'The tool to call.', example: AgrajagToolName.SET_UNAVAILABLE })
-  invoke(@Param('name') name: string, @Body() dto: InvokeAgrajagToolDto, @CurrentPrincipal() principal: Principal): Promise<AgrajagToolResultView> {
+  @ApiContract(
+    'invokeAgrajagTool',
+    "Call one of the diagnosis engine's tools",
+    "Runs one Agrajag tool with its arguments (validated against the tool's schema, see the AgrajagArguments components) and answers a short sentence for the LLM and the entry written. 404 for an unknown tool name.",
+  )
+  @ApiParam({
+    name: 'name',
+    enum: AgrajagToolName,
+    enumName: 'AgrajagToolName',
+    description: 'The tool to call.',
+    example: AgrajagToolName.SET_UNAVAILABLE,
+  })
+  invoke(
+    @Param('name') name: string,
+    @Body() dto: InvokeAgrajagToolDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<AgrajagToolResultView> {
     return this.service.invokeTool(name, dto.arguments, dto.by ?? `key:${principal.name}`);
   }
 }

@@ -35,7 +35,9 @@ export class DiagnosisService {
     switch (tool) {
       case AgrajagToolName.SET_UNAVAILABLE: {
         const entry = await this.apply({
-          key, by, note,
+          key,
+          by,
+          note,
           classification: a.classification as ToolHealthClassification,
           expectedRecoveryAt: a.expectedRecoveryAt ? new Date(a.expectedRecoveryAt as string) : null,
           errorSignature: (a.errorSignature as string | undefined) ?? null,
@@ -52,15 +54,33 @@ export class DiagnosisService {
         const durationMs = a.durationSeconds === undefined ? undefined : Number(a.durationSeconds) * 1000;
         const userId = cooldownOwner(key, classification, a.userId as string | undefined); // D18
         const signature = a.errorSignature as string;
-        const result = await this.store.write(key, tenantOf(key, null), (env) => (current) =>
-          applyCooldown(current ?? newDocument(key, env.now, tenantOf(key, null)), { errorSignature: signature, userId, classification, durationMs, now: env.now, graceMs: env.graceMs }),
+        const result = await this.store.write(
+          key,
+          tenantOf(key, null),
+          (env) => (current) =>
+            applyCooldown(current ?? newDocument(key, env.now, tenantOf(key, null)), {
+              errorSignature: signature,
+              userId,
+              classification,
+              durationMs,
+              now: env.now,
+              graceMs: env.graceMs,
+            }),
         );
         const until = result.after?.cooldowns.find((c) => c.errorSignature === signature && c.userId === userId)?.nextSpawnAllowedAt;
         return { tool, summary: `No diagnosis of ${signature} on ${key.toolName} until ${until?.toISOString()}.`, entry: result.after };
       }
       case AgrajagToolName.CLEAR: {
-        const result = await this.store.write(key, tenantOf(key, null), (env) => clearEntry({ key, by, note: note ?? undefined, now: env.now, historyLimit: env.historyLimit }));
-        return { tool, summary: result.after ? `${key.toolName} at ${key.scope} was reset to OK.` : `Nothing was stored for ${key.toolName} at ${key.scope}.`, entry: result.after };
+        const result = await this.store.write(key, tenantOf(key, null), (env) =>
+          clearEntry({ key, by, note: note ?? undefined, now: env.now, historyLimit: env.historyLimit }),
+        );
+        return {
+          tool,
+          summary: result.after
+            ? `${key.toolName} at ${key.scope} was reset to OK.`
+            : `Nothing was stored for ${key.toolName} at ${key.scope}.`,
+          entry: result.after,
+        };
       }
     }
   }

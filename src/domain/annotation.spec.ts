@@ -50,15 +50,47 @@ describe('annotationSuffix', () => {
   it.each<[string, ToolHealthDocument[], string | null]>([
     ['no entry: OK', [], null],
     ['an OK entry holding an active cooldown', [doc(Scope.USER, 'alice', { cooldowns: [cooldown] })], null],
-    ['DEGRADED, last failure 2 min ago', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:28') }))], 'intermittent — last failure 2 min ago, retry tolerated'],
-    ['DEGRADED, minutes floored', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: new Date('2026-05-23T14:27:01Z') }))], 'intermittent — last failure 2 min ago, retry tolerated'],
-    ['DEGRADED, 30 s ago reads as 1 min', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: new Date('2026-05-23T14:29:30Z') }))], 'intermittent — last failure 1 min ago, retry tolerated'],
-    ['DEGRADED, failure stamped in the future (clock skew) reads as 1 min', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:35') }))], 'intermittent — last failure 1 min ago, retry tolerated'],
-    ['DEGRADED without lastFailureAt counts from since', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: null }))], 'intermittent — last failure 270 min ago, retry tolerated'],
-    ['DEGRADED with a future estimate still gets the suffix', [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:25'), expectedRecoveryAt: at('14:45') }))], 'intermittent — last failure 5 min ago, retry tolerated'],
+    [
+      'DEGRADED, last failure 2 min ago',
+      [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:28') }))],
+      'intermittent — last failure 2 min ago, retry tolerated',
+    ],
+    [
+      'DEGRADED, minutes floored',
+      [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: new Date('2026-05-23T14:27:01Z') }))],
+      'intermittent — last failure 2 min ago, retry tolerated',
+    ],
+    [
+      'DEGRADED, 30 s ago reads as 1 min',
+      [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: new Date('2026-05-23T14:29:30Z') }))],
+      'intermittent — last failure 1 min ago, retry tolerated',
+    ],
+    [
+      'DEGRADED, failure stamped in the future (clock skew) reads as 1 min',
+      [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:35') }))],
+      'intermittent — last failure 1 min ago, retry tolerated',
+    ],
+    [
+      'DEGRADED without lastFailureAt counts from since',
+      [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: null }))],
+      'intermittent — last failure 270 min ago, retry tolerated',
+    ],
+    [
+      'DEGRADED with a future estimate still gets the suffix',
+      [doc(Scope.PROJECT, 'p1', degraded({ lastFailureAt: at('14:25'), expectedRecoveryAt: at('14:45') }))],
+      'intermittent — last failure 5 min ago, retry tolerated',
+    ],
     ['DEGRADED RETESTING', [doc(Scope.PROJECT, 'p1', degraded({ expectedRecoveryAt: at('14:20') }))], null],
-    ['DOWN, expected back today', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('15:00') }))], 'currently unavailable — expected back at 15:00'],
-    ['DOWN, expected back tomorrow', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('09:00', '2026-05-24') }))], 'currently unavailable — expected back at 2026-05-24 09:00'],
+    [
+      'DOWN, expected back today',
+      [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('15:00') }))],
+      'currently unavailable — expected back at 15:00',
+    ],
+    [
+      'DOWN, expected back tomorrow',
+      [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('09:00', '2026-05-24') }))],
+      'currently unavailable — expected back at 2026-05-24 09:00',
+    ],
     ['DOWN without estimate', [doc(Scope.PROJECT, 'p1', down())], 'unavailable since 14:00'],
     ['DOWN since yesterday', [doc(Scope.PROJECT, 'p1', down({ since: at('22:15', '2026-05-22') }))], 'unavailable since 2026-05-22 22:15'],
     ['DOWN with estimate exactly now: RETESTING', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: NOW }))], null],
@@ -68,13 +100,41 @@ describe('annotationSuffix', () => {
       [doc(Scope.SESSION, 's1', down({ expectedRecoveryAt: at('14:10') })), doc(Scope.GLOBAL, null, down({ since: at('13:00') }))],
       'unavailable since 13:00',
     ],
-    ['the narrower live problem wins', [doc(Scope.USER, 'alice', degraded({ lastFailureAt: at('14:27') })), doc(Scope.GLOBAL, null, down())], 'intermittent — last failure 3 min ago, retry tolerated'],
-    ['pinned DOWN over an OK entry: back when the pin ends', [doc(Scope.TENANT, 't1', pinned(ToolStatus.DOWN))], 'currently unavailable — expected back at 18:00'],
-    ['pinned DOWN over a DEGRADED entry: back when the pin ends', [doc(Scope.TENANT, 't1', { ...degraded(), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 18:00'],
-    ['pinned DOWN over own DOWN expected later than the pin', [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('20:00') }), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 20:00'],
-    ['pinned DOWN over own DOWN expected before the pin ends', [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('16:00') }), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 18:00'],
-    ['pinned DOWN over own DOWN whose estimate passed', [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('14:10') }), ...pinned(ToolStatus.DOWN) })], 'currently unavailable — expected back at 18:00'],
-    ['pinned DOWN over own DOWN without estimate', [doc(Scope.TENANT, 't1', { ...down({ since: at('09:00') }), ...pinned(ToolStatus.DOWN) })], 'unavailable since 09:00'],
+    [
+      'the narrower live problem wins',
+      [doc(Scope.USER, 'alice', degraded({ lastFailureAt: at('14:27') })), doc(Scope.GLOBAL, null, down())],
+      'intermittent — last failure 3 min ago, retry tolerated',
+    ],
+    [
+      'pinned DOWN over an OK entry: back when the pin ends',
+      [doc(Scope.TENANT, 't1', pinned(ToolStatus.DOWN))],
+      'currently unavailable — expected back at 18:00',
+    ],
+    [
+      'pinned DOWN over a DEGRADED entry: back when the pin ends',
+      [doc(Scope.TENANT, 't1', { ...degraded(), ...pinned(ToolStatus.DOWN) })],
+      'currently unavailable — expected back at 18:00',
+    ],
+    [
+      'pinned DOWN over own DOWN expected later than the pin',
+      [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('20:00') }), ...pinned(ToolStatus.DOWN) })],
+      'currently unavailable — expected back at 20:00',
+    ],
+    [
+      'pinned DOWN over own DOWN expected before the pin ends',
+      [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('16:00') }), ...pinned(ToolStatus.DOWN) })],
+      'currently unavailable — expected back at 18:00',
+    ],
+    [
+      'pinned DOWN over own DOWN whose estimate passed',
+      [doc(Scope.TENANT, 't1', { ...down({ expectedRecoveryAt: at('14:10') }), ...pinned(ToolStatus.DOWN) })],
+      'currently unavailable — expected back at 18:00',
+    ],
+    [
+      'pinned DOWN over own DOWN without estimate',
+      [doc(Scope.TENANT, 't1', { ...down({ since: at('09:00') }), ...pinned(ToolStatus.DOWN) })],
+      'unavailable since 09:00',
+    ],
     ['pinned OK hides a wider DOWN', [doc(Scope.TENANT, 't1', pinned(ToolStatus.OK)), doc(Scope.GLOBAL, null, down())], null],
     ['an expired pin no longer counts', [doc(Scope.TENANT, 't1', pinned(ToolStatus.DOWN, at('14:00')))], null],
   ])('%s', (_case, docs, expected) => {
@@ -139,7 +199,14 @@ describe('annotateTool', () => {
 
   it('lets a RETESTING tool be called, without a suffix', () => {
     const tool = annotateTool(manifest, effectiveOf([doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('14:10') }))]), NOW, 'UTC');
-    expect(tool).toMatchObject({ description: 'Search the index.', suffix: null, status: ToolStatus.DOWN, retesting: true, doNotCall: false, hint: null });
+    expect(tool).toMatchObject({
+      description: 'Search the index.',
+      suffix: null,
+      status: ToolStatus.DOWN,
+      retesting: true,
+      doNotCall: false,
+      hint: null,
+    });
   });
 
   it('lets a DEGRADED tool be called, with its suffix', () => {
@@ -169,9 +236,12 @@ describe('departedClientTools', () => {
   const readFile = disconnect('client_file_read', 'Read a file on the client machine.');
   const shell = disconnect('client_shell', null);
   const stillSent = disconnect('client_file_write', 'Write a file.');
-  const reconnected = markAvailable({ key: { scope: Scope.SESSION, scopeId: 's1', toolName: 'client_ide' }, source: 'foot-connect', now: at('14:20'), historyLimit: 20 })(
-    disconnect('client_ide', 'IDE bridge.'),
-  )!;
+  const reconnected = markAvailable({
+    key: { scope: Scope.SESSION, scopeId: 's1', toolName: 'client_ide' },
+    source: 'foot-connect',
+    now: at('14:20'),
+    historyLimit: 20,
+  })(disconnect('client_ide', 'IDE bridge.'))!;
   const pinnedOk = { ...disconnect('client_pinned', 'Pinned.'), ...pinned(ToolStatus.OK) };
   const retesting = { ...disconnect('client_retest', 'Retest.'), expectedRecoveryAt: at('14:10') };
   const userScoped = doc(Scope.USER, 'alice', down(), 'client_user_scoped');
@@ -191,7 +261,12 @@ describe('departedClientTools', () => {
       doNotCall: true,
       hint: DO_NOT_CALL_HINT,
     });
-    expect(departed[0].reason.matched).toMatchObject({ scope: Scope.SESSION, scopeId: 's1', by: 'system:foot-disconnect', since: disconnectedAt });
+    expect(departed[0].reason.matched).toMatchObject({
+      scope: Scope.SESSION,
+      scopeId: 's1',
+      by: 'system:foot-disconnect',
+      since: disconnectedAt,
+    });
     expect(departed[1].description).toBe('unavailable since 14:00');
   });
 

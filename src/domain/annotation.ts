@@ -76,12 +76,7 @@ export function withSuffix(description: string, suffix: string | null): string {
   return base === '' ? suffix : `${base} (${suffix})`;
 }
 
-export function annotateTool(
-  manifest: ToolManifest,
-  effective: EffectiveHealth,
-  now: Date,
-  timeZone: string,
-): AnnotatedTool {
+export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth, now: Date, timeZone: string): AnnotatedTool {
   if (effective.toolName !== manifest.name) {
     throw new Error(`annotateTool: health of ${effective.toolName} given for ${manifest.name}`);
   }

@@ -26,12 +26,7 @@ describe('filterAudience', () => {
 
   it.each([
     // [engine, roles, probeTurn, visible]
-    [
-      'arthur (no roles)',
-      [],
-      false,
-      ['client_file_read', 'jira_create_issue', 'tool_probe_as_user', 'mcp_search', 'empty_roles'],
-    ],
+    ['arthur (no roles)', [], false, ['client_file_read', 'jira_create_issue', 'tool_probe_as_user', 'mcp_search', 'empty_roles']],
     [
       'agrajag (writer)',
       [TOOL_HEALTH_WRITER_ROLE],
@@ -39,13 +34,13 @@ describe('filterAudience', () => {
       ['client_file_read', 'tool_health_set_unavailable', 'jira_create_issue', 'tool_probe_as_user', 'mcp_search', 'empty_roles'],
     ],
     ['agrajag, probe turn', [TOOL_HEALTH_WRITER_ROLE], true, ['tool_health_set_unavailable', 'tool_probe_as_user', 'empty_roles']],
+    ['frankie (writer + repair-actor)', [TOOL_HEALTH_WRITER_ROLE, 'repair-actor'], false, names(manifests)],
     [
-      'frankie (writer + repair-actor)',
-      [TOOL_HEALTH_WRITER_ROLE, 'repair-actor'],
+      'repair-actor alone',
+      ['repair-actor'],
       false,
-      names(manifests),
+      ['client_file_read', 'jira_create_issue', 'tool_probe_as_user', 'mcp_search', 'empty_roles'],
     ],
-    ['repair-actor alone', ['repair-actor'], false, ['client_file_read', 'jira_create_issue', 'tool_probe_as_user', 'mcp_search', 'empty_roles']],
     ['arthur, probe turn', [], true, ['tool_probe_as_user', 'empty_roles']],
   ])('%s', (_engine, roles, probeTurn, visible) => {
     const result = filterAudience(manifests, roles as string[], probeTurn as boolean);

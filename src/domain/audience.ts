@@ -40,11 +40,7 @@ export interface AudienceResult {
  * keeps only SAFE_PROBE tools. The role check is reported first: a tool the engine may never see
  * is filtered for that reason whatever the turn. Input order is kept.
  */
-export function filterAudience(
-  manifests: ToolManifest[],
-  engineRoles: readonly string[],
-  probeTurn: boolean,
-): AudienceResult {
+export function filterAudience(manifests: ToolManifest[], engineRoles: readonly string[], probeTurn: boolean): AudienceResult {
   const held = new Set(engineRoles);
   const visible: ToolManifest[] = [];
   const filtered: FilteredTool[] = [];

@@ -80,7 +80,8 @@ describe('applySuccess: cooldowns (D10)', () => {
     cd('old', C.TECHNICALLY_BROKEN, null, at(-MIN)),
   ];
   const expiredOf = (d: ToolHealthDocument) =>
-    d.cooldowns.filter((e, i) => e.nextSpawnAllowedAt.getTime() !== entries[i].nextSpawnAllowedAt.getTime())
+    d.cooldowns
+      .filter((e, i) => e.nextSpawnAllowedAt.getTime() !== entries[i].nextSpawnAllowedAt.getTime())
       .map((e) => `${e.errorSignature}/${e.userId ?? '*'}`);
 
   it.each([
@@ -88,7 +89,7 @@ describe('applySuccess: cooldowns (D10)', () => {
     ['empty names behave like none', 'alice', [], ['token/alice', '502/*']],
     ['no names, caller without userId: scope-wide only', null, undefined, ['502/*']],
     ['named: exactly those, any class, own or scope-wide', 'alice', ['http-403', 'flaky'], ['http-403/alice', 'flaky/*']],
-    ['named for bob: never alice\'s', 'bob', ['http-403', 'token'], ['http-403/bob', 'token/bob']],
+    ["named for bob: never alice's", 'bob', ['http-403', 'token'], ['http-403/bob', 'token/bob']],
     ['named but unknown', 'alice', ['nope'], []],
   ])('%s', (_label, userId, names, expired) => {
     const before = doc({ cooldowns: entries });

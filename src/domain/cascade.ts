@@ -52,9 +52,7 @@ export function resolveCascade(
     if (doc) considered.push(doc);
   }
 
-  const decisive = considered.find(
-    (doc) => isPinned(doc, now) || (doc.status !== ToolStatus.OK && !isRetesting(doc, now)),
-  );
+  const decisive = considered.find((doc) => isPinned(doc, now) || (doc.status !== ToolStatus.OK && !isRetesting(doc, now)));
   if (decisive) {
     const pinned = isPinned(decisive, now);
     return {
@@ -86,9 +84,7 @@ export function resolveCascade(
 
 function widerProblems(considered: ToolHealthDocument[], winner: ToolHealthDocument, now: Date): ToolHealthDocument[] {
   const rank = scopeRank(winner.scope);
-  return considered.filter(
-    (doc) => scopeRank(doc.scope) > rank && (doc.status !== ToolStatus.OK || isPinned(doc, now)),
-  );
+  return considered.filter((doc) => scopeRank(doc.scope) > rank && (doc.status !== ToolStatus.OK || isPinned(doc, now)));
 }
 
 /** True when the tool should not be called: known DOWN and not RETESTING (§9 recipe hint, D8). */

@@ -53,9 +53,7 @@ describe('formatClock', () => {
   });
 
   it('rejects an unknown zone with a DomainError on timeZone', () => {
-    expect(() => formatClock(d('2026-05-23T14:00:00Z'), d('2026-05-23T14:00:00Z'), 'Mars/Olympus_Mons')).toThrow(
-      DomainError,
-    );
+    expect(() => formatClock(d('2026-05-23T14:00:00Z'), d('2026-05-23T14:00:00Z'), 'Mars/Olympus_Mons')).toThrow(DomainError);
   });
 
   it('rejects an invalid instant', () => {

@@ -60,9 +60,7 @@ describe('applyCooldown: ladders (§6, D9)', () => {
   });
 
   it('USER_SPECIFIC_TECHNICAL: 15 min doubling up to its 24 h cap', () => {
-    expect(ladder(C.USER_SPECIFIC_TECHNICAL, 9)).toEqual([
-      15 * MIN, 30 * MIN, 1 * H, 2 * H, 4 * H, 8 * H, 16 * H, 24 * H, 24 * H,
-    ]);
+    expect(ladder(C.USER_SPECIFIC_TECHNICAL, 9)).toEqual([15 * MIN, 30 * MIN, 1 * H, 2 * H, 4 * H, 8 * H, 16 * H, 24 * H, 24 * H]);
   });
 
   it.each([
@@ -73,9 +71,9 @@ describe('applyCooldown: ladders (§6, D9)', () => {
   });
 
   it('WORKING sets no cooldown', () => {
-    expect(() =>
-      applyCooldown(doc(), { errorSignature: 'sig', userId: null, classification: C.WORKING, now: T0, graceMs: GRACE }),
-    ).toThrow(DomainError);
+    expect(() => applyCooldown(doc(), { errorSignature: 'sig', userId: null, classification: C.WORKING, now: T0, graceMs: GRACE })).toThrow(
+      DomainError,
+    );
   });
 });
 
@@ -83,7 +81,11 @@ describe('applyCooldown: first write', () => {
   it('creates the entry with the class default, no hit, and leaves the input untouched', () => {
     const before = doc();
     const after = applyCooldown(before, {
-      errorSignature: 'http-403', userId: 'alice', classification: C.USER_PERMISSION, now: at(MIN), graceMs: GRACE,
+      errorSignature: 'http-403',
+      userId: 'alice',
+      classification: C.USER_PERMISSION,
+      now: at(MIN),
+      graceMs: GRACE,
     });
     expect(after).not.toBe(before);
     expect(before.cooldowns).toEqual([]);
@@ -102,7 +104,13 @@ describe('applyCooldown: first write', () => {
   });
 
   it('keys entries by (signature, userId): Alice and a scope-wide entry are separate', () => {
-    let d = applyCooldown(doc(), { errorSignature: 'http-403', userId: 'alice', classification: C.USER_PERMISSION, now: T0, graceMs: GRACE });
+    let d = applyCooldown(doc(), {
+      errorSignature: 'http-403',
+      userId: 'alice',
+      classification: C.USER_PERMISSION,
+      now: T0,
+      graceMs: GRACE,
+    });
     d = applyCooldown(d, { errorSignature: 'http-403', userId: null, classification: C.USER_INPUT, now: T0, graceMs: GRACE });
     expect(d.cooldowns.map((e) => [e.userId, e.windowMs])).toEqual([
       ['alice', 24 * H],
@@ -111,7 +119,14 @@ describe('applyCooldown: first write', () => {
   });
 
   it('an explicit duration wins over the default', () => {
-    const d = applyCooldown(doc(), { errorSignature: 's', userId: null, classification: C.USER_PERMISSION, durationMs: 7 * MIN, now: T0, graceMs: GRACE });
+    const d = applyCooldown(doc(), {
+      errorSignature: 's',
+      userId: null,
+      classification: C.USER_PERMISSION,
+      durationMs: 7 * MIN,
+      now: T0,
+      graceMs: GRACE,
+    });
     expect(findCooldown(d, 's', null)).toMatchObject({ windowMs: 7 * MIN, nextSpawnAllowedAt: at(7 * MIN) });
   });
 
@@ -124,7 +139,11 @@ describe('applyCooldown: first write', () => {
 
 describe('applyCooldown: TECHNICALLY_BROKEN is coupled to expectedRecoveryAt', () => {
   const write = (d: ToolHealthDocument, now: Date) =>
-    findCooldown(applyCooldown(d, { errorSignature: 's', userId: null, classification: C.TECHNICALLY_BROKEN, now, graceMs: GRACE }), 's', null)!;
+    findCooldown(
+      applyCooldown(d, { errorSignature: 's', userId: null, classification: C.TECHNICALLY_BROKEN, now, graceMs: GRACE }),
+      's',
+      null,
+    )!;
 
   it.each([
     ['future recovery', at(40 * MIN), at(40 * MIN), 40 * MIN],
@@ -139,7 +158,11 @@ describe('applyCooldown: TECHNICALLY_BROKEN is coupled to expectedRecoveryAt', (
 
   it('a repetition follows the new estimate, not a multiple of the old window', () => {
     const first = applyCooldown(doc({ status: ToolStatus.DOWN, expectedRecoveryAt: at(10 * MIN) }), {
-      errorSignature: 's', userId: null, classification: C.TECHNICALLY_BROKEN, now: T0, graceMs: GRACE,
+      errorSignature: 's',
+      userId: null,
+      classification: C.TECHNICALLY_BROKEN,
+      now: T0,
+      graceMs: GRACE,
     });
     const again = write({ ...first, expectedRecoveryAt: at(3 * H) }, at(11 * MIN));
     expect(again.nextSpawnAllowedAt).toEqual(at(3 * H));
@@ -151,7 +174,11 @@ describe('applyCooldown: writes to an existing entry', () => {
 
   it('while active: only lastClassification changes (no escalation, expiry and counters unchanged)', () => {
     const d = applyCooldown(doc({ cooldowns: [active] }), {
-      errorSignature: 'http-502', userId: null, classification: C.USER_SPECIFIC_TECHNICAL, now: at(5 * MIN), graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.USER_SPECIFIC_TECHNICAL,
+      now: at(5 * MIN),
+      graceMs: GRACE,
     });
     expect(d.cooldowns).toEqual([{ ...active, lastClassification: C.USER_SPECIFIC_TECHNICAL }]);
     expect(d.updatedAt).toEqual(at(5 * MIN));
@@ -159,7 +186,12 @@ describe('applyCooldown: writes to an existing entry', () => {
 
   it('while active: an explicit duration wins and restarts the window from now', () => {
     const d = applyCooldown(doc({ cooldowns: [active] }), {
-      errorSignature: 'http-502', userId: null, classification: C.INTERMITTENT, durationMs: 1 * H, now: at(5 * MIN), graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.INTERMITTENT,
+      durationMs: 1 * H,
+      now: at(5 * MIN),
+      graceMs: GRACE,
     });
     expect(d.cooldowns[0]).toMatchObject({ windowMs: 1 * H, nextSpawnAllowedAt: at(65 * MIN), hits: 3 });
   });
@@ -167,7 +199,11 @@ describe('applyCooldown: writes to an existing entry', () => {
   it('the stored windowMs is the base of the next step: an admin edit changes the ladder', () => {
     const edited = entry({ nextSpawnAllowedAt: at(10 * MIN), windowMs: 3 * MIN });
     const d = applyCooldown(doc({ cooldowns: [edited] }), {
-      errorSignature: 'http-502', userId: null, classification: C.INTERMITTENT, now: at(11 * MIN), graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.INTERMITTENT,
+      now: at(11 * MIN),
+      graceMs: GRACE,
     });
     expect(d.cooldowns[0]).toMatchObject({ windowMs: 12 * MIN, nextSpawnAllowedAt: at(23 * MIN) });
   });
@@ -175,7 +211,11 @@ describe('applyCooldown: writes to an existing entry', () => {
   it('an admin window above the cap is not shrunk by a repetition', () => {
     const edited = entry({ nextSpawnAllowedAt: at(10 * MIN), windowMs: 6 * H });
     const d = applyCooldown(doc({ cooldowns: [edited] }), {
-      errorSignature: 'http-502', userId: null, classification: C.INTERMITTENT, now: at(11 * MIN), graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.INTERMITTENT,
+      now: at(11 * MIN),
+      graceMs: GRACE,
     });
     expect(d.cooldowns[0].windowMs).toBe(6 * H);
   });
@@ -183,7 +223,11 @@ describe('applyCooldown: writes to an existing entry', () => {
   it('an edited constant window is kept on repetition', () => {
     const edited = entry({ lastClassification: C.USER_PERMISSION, nextSpawnAllowedAt: at(10 * MIN), windowMs: 2 * H });
     const d = applyCooldown(doc({ cooldowns: [edited] }), {
-      errorSignature: 'http-502', userId: null, classification: C.USER_PERMISSION, now: at(11 * MIN), graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.USER_PERMISSION,
+      now: at(11 * MIN),
+      graceMs: GRACE,
     });
     expect(d.cooldowns[0].windowMs).toBe(2 * H);
   });
@@ -195,7 +239,11 @@ describe('applyCooldown: writes to an existing entry', () => {
     const expired = entry({ nextSpawnAllowedAt: at(10 * MIN), windowMs: 8 * MIN });
     const now = at(10 * MIN + sinceExpiry);
     const d = applyCooldown(doc({ cooldowns: [expired] }), {
-      errorSignature: 'http-502', userId: null, classification: C.INTERMITTENT, now, graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.INTERMITTENT,
+      now,
+      graceMs: GRACE,
     });
     expect(d.cooldowns[0].windowMs).toBe(window);
     expect(d.cooldowns[0].nextSpawnAllowedAt).toEqual(new Date(now.getTime() + window));
@@ -204,7 +252,11 @@ describe('applyCooldown: writes to an existing entry', () => {
   it('a shorter configured grace period restarts sooner', () => {
     const expired = entry({ nextSpawnAllowedAt: at(10 * MIN), windowMs: 8 * MIN });
     const d = applyCooldown(doc({ cooldowns: [expired] }), {
-      errorSignature: 'http-502', userId: null, classification: C.INTERMITTENT, now: at(20 * MIN), graceMs: 5 * MIN,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.INTERMITTENT,
+      now: at(20 * MIN),
+      graceMs: 5 * MIN,
     });
     expect(d.cooldowns[0].windowMs).toBe(30 * S);
   });
@@ -212,7 +264,11 @@ describe('applyCooldown: writes to an existing entry', () => {
   it('a repetition under a different class starts that class ladder', () => {
     const expired = entry({ lastClassification: C.USER_INPUT, nextSpawnAllowedAt: at(10 * MIN), windowMs: 5 * MIN });
     const d = applyCooldown(doc({ cooldowns: [expired] }), {
-      errorSignature: 'http-502', userId: null, classification: C.USER_PERMISSION, now: at(11 * MIN), graceMs: GRACE,
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.USER_PERMISSION,
+      now: at(11 * MIN),
+      graceMs: GRACE,
     });
     expect(d.cooldowns[0]).toMatchObject({ windowMs: 24 * H, lastClassification: C.USER_PERMISSION });
   });
@@ -220,7 +276,14 @@ describe('applyCooldown: writes to an existing entry', () => {
   it('never mutates its input', () => {
     const before = doc({ cooldowns: [active] });
     const snapshot = structuredClone(before);
-    applyCooldown(before, { errorSignature: 'http-502', userId: null, classification: C.INTERMITTENT, durationMs: H, now: at(5 * MIN), graceMs: GRACE });
+    applyCooldown(before, {
+      errorSignature: 'http-502',
+      userId: null,
+      classification: C.INTERMITTENT,
+      durationMs: H,
+      now: at(5 * MIN),
+      graceMs: GRACE,
+    });
     expect(before).toEqual(snapshot);
   });
 });

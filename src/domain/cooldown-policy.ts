@@ -49,11 +49,7 @@ export function cooldownEntryKey(errorSignature: string, userId: string | null):
   return JSON.stringify([errorSignature, userId]);
 }
 
-export function findCooldown(
-  doc: ToolHealthDocument,
-  errorSignature: string,
-  userId: string | null,
-): CooldownEntry | undefined {
+export function findCooldown(doc: ToolHealthDocument, errorSignature: string, userId: string | null): CooldownEntry | undefined {
   return doc.cooldowns.find((e) => e.errorSignature === errorSignature && e.userId === userId);
 }
 
@@ -61,10 +57,7 @@ export function isCooldownActive(entry: CooldownEntry, now: Date): boolean {
   return entry.nextSpawnAllowedAt.getTime() > now.getTime();
 }
 
-export function assertFailureClassification(
-  field: string,
-  classification: ToolHealthClassification,
-): FailureClassification {
+export function assertFailureClassification(field: string, classification: ToolHealthClassification): FailureClassification {
   if (!Object.values(ToolHealthClassification).includes(classification)) {
     throw DomainError.invalid(field, `unknown classification ${String(classification)}`);
   }
@@ -88,12 +81,7 @@ export function defaultWindowMs(classification: FailureClassification, doc: Tool
  * so an admin's edit moves the ladder. The cap never shrinks a window an admin set above it:
  * a repetition does not make the cooldown shorter.
  */
-function nextWindowMs(
-  classification: FailureClassification,
-  stored: CooldownEntry,
-  doc: ToolHealthDocument,
-  now: Date,
-): number {
+function nextWindowMs(classification: FailureClassification, stored: CooldownEntry, doc: ToolHealthDocument, now: Date): number {
   // A different class is a different diagnosis: its own ladder starts (e.g. USER_INPUT's
   // 5 min must not become the base of a USER_PERMISSION cooldown).
   if (classification !== stored.lastClassification) return defaultWindowMs(classification, doc, now);
@@ -175,9 +163,7 @@ function makeRoom(cooldowns: CooldownEntry[], now: Date): CooldownEntry[] {
     .filter((e) => !isCooldownActive(e, now))
     .sort((a, b) => a.nextSpawnAllowedAt.getTime() - b.nextSpawnAllowedAt.getTime());
   if (expired.length < excess) {
-    throw DomainError.conflict(
-      `a document holds at most ${MAX_COOLDOWN_ENTRIES} cooldown entries and too few of them have expired`,
-    );
+    throw DomainError.conflict(`a document holds at most ${MAX_COOLDOWN_ENTRIES} cooldown entries and too few of them have expired`);
   }
   const dropped = new Set(expired.slice(0, excess));
   return cooldowns.filter((e) => !dropped.has(e));
@@ -187,11 +173,7 @@ function makeRoom(cooldowns: CooldownEntry[], now: Date): CooldownEntry[] {
  * Ends matching active cooldowns now. Entries are kept, not removed, so a failure soon after
  * is still a repetition on the ladder (D10). Same reference when nothing matched.
  */
-export function expireCooldowns(
-  doc: ToolHealthDocument,
-  match: (e: CooldownEntry) => boolean,
-  now: Date,
-): ToolHealthDocument {
+export function expireCooldowns(doc: ToolHealthDocument, match: (e: CooldownEntry) => boolean, now: Date): ToolHealthDocument {
   let changed = false;
   const cooldowns = doc.cooldowns.map((e) => {
     if (!isCooldownActive(e, now) || !match(e)) return e;

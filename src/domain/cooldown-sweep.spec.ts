@@ -16,7 +16,15 @@ function doc(overrides: Partial<ToolHealthDocument> = {}): ToolHealthDocument {
 }
 
 function cd(errorSignature: string, nextSpawnAllowedAt: Date): CooldownEntry {
-  return { errorSignature, userId: null, nextSpawnAllowedAt, hits: 0, lastClassification: C.INTERMITTENT, lastTriggeredAt: null, windowMs: MIN };
+  return {
+    errorSignature,
+    userId: null,
+    nextSpawnAllowedAt,
+    hits: 0,
+    lastClassification: C.INTERMITTENT,
+    lastTriggeredAt: null,
+    windowMs: MIN,
+  };
 }
 
 describe('sweepCooldowns (D9)', () => {
@@ -60,7 +68,11 @@ describe('isDueForProbe (D11)', () => {
     ['OK', { lastCheckedAt: at(-2 * H) }, false],
     [
       'pinned DOWN',
-      { status: ToolStatus.DOWN, lastCheckedAt: at(-2 * H), pin: { status: ToolStatus.DOWN, until: at(H), reason: 'r', by: 'admin:a', at: at(-H) } },
+      {
+        status: ToolStatus.DOWN,
+        lastCheckedAt: at(-2 * H),
+        pin: { status: ToolStatus.DOWN, until: at(H), reason: 'r', by: 'admin:a', at: at(-H) },
+      },
       false,
     ],
   ])('%s → %p', (_label, overrides, due) => {

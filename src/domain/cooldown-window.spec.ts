@@ -49,12 +49,22 @@ describe('changeCooldownWindow (P85)', () => {
   });
 
   it('lengthens a running cooldown from its start', () => {
-    const [e] = changeCooldownWindow(withCooldown(), { errorSignature: 'http-403', userId: 'alice', windowMs: 48 * H, now: at(H) }).cooldowns;
+    const [e] = changeCooldownWindow(withCooldown(), {
+      errorSignature: 'http-403',
+      userId: 'alice',
+      windowMs: 48 * H,
+      now: at(H),
+    }).cooldowns;
     expect(e.nextSpawnAllowedAt).toEqual(at(48 * H));
   });
 
   it('ends a running cooldown now when the new window has already passed', () => {
-    const [e] = changeCooldownWindow(withCooldown(), { errorSignature: 'http-403', userId: 'alice', windowMs: 10 * MIN, now: at(H) }).cooldowns;
+    const [e] = changeCooldownWindow(withCooldown(), {
+      errorSignature: 'http-403',
+      userId: 'alice',
+      windowMs: 10 * MIN,
+      now: at(H),
+    }).cooldowns;
     expect(e.nextSpawnAllowedAt).toEqual(at(H));
     expect(e.windowMs).toBe(10 * MIN);
   });
@@ -64,7 +74,13 @@ describe('changeCooldownWindow (P85)', () => {
     const changed = changeCooldownWindow(expired, { errorSignature: 'http-403', userId: 'alice', windowMs: 40 * MIN, now: at(H) });
     expect(changed.cooldowns[0].nextSpawnAllowedAt).toEqual(at(15 * MIN));
     // the next repetition within the grace period doubles the admin's window (the ladder of USER_SPECIFIC_TECHNICAL)
-    const next = applyCooldown(changed, { errorSignature: 'http-403', userId: 'alice', classification: C.USER_SPECIFIC_TECHNICAL, now: at(H), graceMs: DEFAULT_COOLDOWN_GRACE_MS });
+    const next = applyCooldown(changed, {
+      errorSignature: 'http-403',
+      userId: 'alice',
+      classification: C.USER_SPECIFIC_TECHNICAL,
+      now: at(H),
+      graceMs: DEFAULT_COOLDOWN_GRACE_MS,
+    });
     expect(next.cooldowns[0].windowMs).toBe(80 * MIN);
     expect(next.cooldowns[0].nextSpawnAllowedAt).toEqual(at(H + 80 * MIN));
   });

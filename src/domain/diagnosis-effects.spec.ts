@@ -20,7 +20,15 @@ function doc(key: HealthKey, overrides: Partial<ToolHealthDocument> = {}): ToolH
 }
 
 function cd(errorSignature: string, lastClassification: C, userId: string | null = null): CooldownEntry {
-  return { errorSignature, userId, nextSpawnAllowedAt: at(10 * MIN), hits: 2, lastClassification, lastTriggeredAt: null, windowMs: 10 * MIN };
+  return {
+    errorSignature,
+    userId,
+    nextSpawnAllowedAt: at(10 * MIN),
+    hits: 2,
+    lastClassification,
+    lastTriggeredAt: null,
+    windowMs: 10 * MIN,
+  };
 }
 
 function verdict(v: Partial<DiagnosisVerdict> & Pick<DiagnosisVerdict, 'classification'>): DiagnosisVerdict {
@@ -30,14 +38,32 @@ function verdict(v: Partial<DiagnosisVerdict> & Pick<DiagnosisVerdict, 'classifi
 describe('applyDiagnosis: status classes', () => {
   it('TECHNICALLY_BROKEN → DOWN at PROJECT, history and lastDiagnosis, cooldown until the recovery estimate', () => {
     const after = applyDiagnosis(
-      verdict({ classification: C.TECHNICALLY_BROKEN, expectedRecoveryAt: at(40 * MIN), errorSignature: 'http-502', code: ToolErrorCode.BACKEND_FAILED }),
+      verdict({
+        classification: C.TECHNICALLY_BROKEN,
+        expectedRecoveryAt: at(40 * MIN),
+        errorSignature: 'http-502',
+        code: ToolErrorCode.BACKEND_FAILED,
+      }),
     )(null)!;
     expect(after).toMatchObject({
-      status: ToolStatus.DOWN, since: T0, lastCheckedAt: T0, expectedRecoveryAt: at(40 * MIN), code: ToolErrorCode.BACKEND_FAILED,
-      lastDiagnosis: { classification: C.TECHNICALLY_BROKEN, note: 'probe said so', by: 'agrajag-7', at: T0, code: ToolErrorCode.BACKEND_FAILED },
+      status: ToolStatus.DOWN,
+      since: T0,
+      lastCheckedAt: T0,
+      expectedRecoveryAt: at(40 * MIN),
+      code: ToolErrorCode.BACKEND_FAILED,
+      lastDiagnosis: {
+        classification: C.TECHNICALLY_BROKEN,
+        note: 'probe said so',
+        by: 'agrajag-7',
+        at: T0,
+        code: ToolErrorCode.BACKEND_FAILED,
+      },
     });
     expect(after.history).toHaveLength(1);
-    expect(findCooldown(after, 'http-502', null)).toMatchObject({ nextSpawnAllowedAt: at(40 * MIN), lastClassification: C.TECHNICALLY_BROKEN });
+    expect(findCooldown(after, 'http-502', null)).toMatchObject({
+      nextSpawnAllowedAt: at(40 * MIN),
+      lastClassification: C.TECHNICALLY_BROKEN,
+    });
   });
 
   it.each([Scope.SESSION, Scope.USER])('TECHNICALLY_BROKEN at %s is invalid', (scope) => {
@@ -122,7 +148,17 @@ describe('applyDiagnosis: user classes touch only the cooldown (D11)', () => {
     status: ToolStatus.DEGRADED,
     lastCheckedAt: at(-MIN),
     lastDiagnosis: { classification: C.INTERMITTENT, code: null, note: 'n', by: 'agrajag-1', at: at(-MIN) },
-    history: [{ classification: C.INTERMITTENT, code: null, note: 'n', by: 'agrajag-1', at: at(-MIN), status: ToolStatus.DEGRADED, recoveryAt: null }],
+    history: [
+      {
+        classification: C.INTERMITTENT,
+        code: null,
+        note: 'n',
+        by: 'agrajag-1',
+        at: at(-MIN),
+        status: ToolStatus.DEGRADED,
+        recoveryAt: null,
+      },
+    ],
   });
 
   it.each([
@@ -141,7 +177,9 @@ describe('applyDiagnosis: user classes touch only the cooldown (D11)', () => {
   });
 
   it('on a key without a document it creates a neutral OK document (D7)', () => {
-    const after = applyDiagnosis(verdict({ classification: C.USER_PERMISSION, key: ALICE, errorSignature: 'http-403', userId: 'alice' }))(null)!;
+    const after = applyDiagnosis(verdict({ classification: C.USER_PERMISSION, key: ALICE, errorSignature: 'http-403', userId: 'alice' }))(
+      null,
+    )!;
     expect(after).toMatchObject({ status: ToolStatus.OK, lastDiagnosis: null, history: [], lastCheckedAt: null });
     expect(after.cooldowns).toHaveLength(1);
   });
@@ -153,7 +191,9 @@ describe('applyDiagnosis: user classes touch only the cooldown (D11)', () => {
   });
 
   it('an unknown classification is invalid', () => {
-    expect(() => applyDiagnosis(verdict({ classification: 'SOMETHING' as C }))).toThrow(expect.objectContaining({ field: 'classification' }));
+    expect(() => applyDiagnosis(verdict({ classification: 'SOMETHING' as C }))).toThrow(
+      expect.objectContaining({ field: 'classification' }),
+    );
   });
 });
 
@@ -168,7 +208,13 @@ describe('clearEntry (tool_health_clear)', () => {
     expect(after).toMatchObject({ status: ToolStatus.OK, code: null, since: T0, lastCheckedAt: T0 });
     expect(after.cooldowns.map((e) => e.nextSpawnAllowedAt)).toEqual([T0, T0]);
     expect(after.history.at(-1)).toEqual({
-      classification: null, code: null, note: 'fixed upstream', by: 'agrajag-9', at: T0, status: ToolStatus.OK, recoveryAt: null,
+      classification: null,
+      code: null,
+      note: 'fixed upstream',
+      by: 'agrajag-9',
+      at: T0,
+      status: ToolStatus.OK,
+      recoveryAt: null,
     });
   });
 

@@ -93,7 +93,10 @@ export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
   };
 }
 
-function diagnosis(v: { note?: string | null; by: string; code?: ToolErrorCode | null; now: Date }, classification: ToolHealthClassification | null): Diagnosis {
+function diagnosis(
+  v: { note?: string | null; by: string; code?: ToolErrorCode | null; now: Date },
+  classification: ToolHealthClassification | null,
+): Diagnosis {
   return { classification, code: v.code ?? null, note: v.note ?? null, by: v.by, at: v.now };
 }
 

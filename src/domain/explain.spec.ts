@@ -85,20 +85,52 @@ describe('explainUnknownTool', () => {
       ToolErrorCode.BACKEND_UNREACHABLE,
       'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.',
     ],
-    ['no stored code, registry still serves it', true, { code: null }, ToolErrorCode.BACKEND_FAILED, 'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.'],
-    ['no stored code, registry lost it', false, { code: null }, ToolErrorCode.BACKEND_UNREACHABLE, 'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.'],
-    ['a stored code that is no tool fault is not echoed', true, { code: ToolErrorCode.NOT_REGISTERED }, ToolErrorCode.BACKEND_FAILED, 'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.'],
+    [
+      'no stored code, registry still serves it',
+      true,
+      { code: null },
+      ToolErrorCode.BACKEND_FAILED,
+      'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.',
+    ],
+    [
+      'no stored code, registry lost it',
+      false,
+      { code: null },
+      ToolErrorCode.BACKEND_UNREACHABLE,
+      'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.',
+    ],
+    [
+      'a stored code that is no tool fault is not echoed',
+      true,
+      { code: ToolErrorCode.NOT_REGISTERED },
+      ToolErrorCode.BACKEND_FAILED,
+      'Tool mcp_search is unavailable since 14:00 (DOWN at PROJECT scope); do not call it, plan without it.',
+    ],
   ])('%s', (_case, registryKnows, patch, code, message) => {
-    const result = explain('mcp_search', registryKnows, [doc('mcp_search', Scope.PROJECT, 'p1', { status: ToolStatus.DOWN, since: at('14:00'), ...patch })]);
+    const result = explain('mcp_search', registryKnows, [
+      doc('mcp_search', Scope.PROJECT, 'p1', { status: ToolStatus.DOWN, since: at('14:00'), ...patch }),
+    ]);
     expect(result).toMatchObject({ code, usable: false, message });
     expect(result.trace.matched?.scope).toBe(Scope.PROJECT);
   });
 
   it.each<[string, ToolErrorCode | null, ToolErrorCode, RegExp]>([
-    ['SESSION DOWN without a code reads as a disconnect', null, ToolErrorCode.BACKEND_UNREACHABLE, /temporarily unreachable since 14:00 \(the client disconnected\)/],
-    ['SESSION DOWN with BACKEND_FAILED is a failing client tool, not a disconnect', ToolErrorCode.BACKEND_FAILED, ToolErrorCode.BACKEND_FAILED, /unavailable since 14:00 \(DOWN at SESSION scope\)/],
+    [
+      'SESSION DOWN without a code reads as a disconnect',
+      null,
+      ToolErrorCode.BACKEND_UNREACHABLE,
+      /temporarily unreachable since 14:00 \(the client disconnected\)/,
+    ],
+    [
+      'SESSION DOWN with BACKEND_FAILED is a failing client tool, not a disconnect',
+      ToolErrorCode.BACKEND_FAILED,
+      ToolErrorCode.BACKEND_FAILED,
+      /unavailable since 14:00 \(DOWN at SESSION scope\)/,
+    ],
   ])('%s', (_case, stored, code, message) => {
-    const result = explain('client_shell', true, [doc('client_shell', Scope.SESSION, 's1', { status: ToolStatus.DOWN, since: at('14:00'), code: stored })]);
+    const result = explain('client_shell', true, [
+      doc('client_shell', Scope.SESSION, 's1', { status: ToolStatus.DOWN, since: at('14:00'), code: stored }),
+    ]);
     expect(result.code).toBe(code);
     expect(result.message).toMatch(message);
   });
@@ -111,21 +143,34 @@ describe('explainUnknownTool', () => {
     expect(result).toMatchObject({
       code: ToolErrorCode.BACKEND_FAILED,
       usable: false,
-      message: 'Tool jira_search is currently unavailable — expected back at 18:00 (pinned DOWN by an admin at TENANT scope); do not call it, plan without it.',
+      message:
+        'Tool jira_search is currently unavailable — expected back at 18:00 (pinned DOWN by an admin at TENANT scope); do not call it, plan without it.',
     });
     expect(result.trace.matched).toMatchObject({ pinned: true, by: 'admin:ops' });
   });
 
   it.each<[string, Partial<ToolHealthDocument>, string]>([
-    ['DEGRADED', { status: ToolStatus.DEGRADED, lastFailureAt: at('14:27') }, 'Tool jira_search is available (intermittent — last failure 3 min ago, retry tolerated).'],
-    ['RETESTING', { status: ToolStatus.DOWN, expectedRecoveryAt: at('14:10') }, 'Tool jira_search is available (retesting: the next call tries it).'],
+    [
+      'DEGRADED',
+      { status: ToolStatus.DEGRADED, lastFailureAt: at('14:27') },
+      'Tool jira_search is available (intermittent — last failure 3 min ago, retry tolerated).',
+    ],
+    [
+      'RETESTING',
+      { status: ToolStatus.DOWN, expectedRecoveryAt: at('14:10') },
+      'Tool jira_search is available (retesting: the next call tries it).',
+    ],
   ])('finds a %s tool usable when the registry knows it', (_case, patch, message) => {
-    const result = explain('jira_search', true, [doc('jira_search', Scope.GLOBAL, null, { since: at('14:00'), code: ToolErrorCode.BACKEND_FAILED, ...patch })]);
+    const result = explain('jira_search', true, [
+      doc('jira_search', Scope.GLOBAL, null, { since: at('14:00'), code: ToolErrorCode.BACKEND_FAILED, ...patch }),
+    ]);
     expect(result).toEqual(expect.objectContaining({ code: null, usable: true, message }));
   });
 
   it('finds a RETESTING tool not usable when the registry no longer serves it', () => {
-    const result = explain('jira_search', false, [doc('jira_search', Scope.GLOBAL, null, { status: ToolStatus.DOWN, since: at('14:00'), expectedRecoveryAt: at('14:10') })]);
+    const result = explain('jira_search', false, [
+      doc('jira_search', Scope.GLOBAL, null, { status: ToolStatus.DOWN, since: at('14:00'), expectedRecoveryAt: at('14:10') }),
+    ]);
     expect(result).toMatchObject({ code: ToolErrorCode.BACKEND_UNREACHABLE, usable: false });
   });
 });

@@ -39,8 +39,13 @@ const bob: CallContext = { userId: 'bob', projectId: 'p1', tenantId: 't1' };
 
 function check(context: CallContext, docs: ToolHealthDocument[], extra: Partial<FailureReport> = {}) {
   return checkFailure({
-    toolName: TOOL, context, code: ToolErrorCode.BACKEND_FAILED, errorSignature: 'http-403',
-    entries: byId(...docs), now: T0, ...extra,
+    toolName: TOOL,
+    context,
+    code: ToolErrorCode.BACKEND_FAILED,
+    errorSignature: 'http-403',
+    entries: byId(...docs),
+    now: T0,
+    ...extra,
   });
 }
 
@@ -52,9 +57,13 @@ describe('checkFailure: the §4 story', () => {
   it("Alice's 403 meets her cooldown: no spawn, the hit counts on her USER document", () => {
     const d = check(alice, [globalDown, aliceUser]);
     expect(d).toMatchObject({
-      spawn: false, reason: FailureReason.IN_COOLDOWN, reflectError: true,
+      spawn: false,
+      reason: FailureReason.IN_COOLDOWN,
+      reflectError: true,
       hit: { docId: aliceUser.id, errorSignature: 'http-403', userId: 'alice' },
-      retryAt: at(24 * H), retryAfterSeconds: 24 * 3600, cooldownWrite: null,
+      retryAt: at(24 * H),
+      retryAfterSeconds: 24 * 3600,
+      cooldownWrite: null,
       coalescingKey: 'jira:http-403',
     });
     expect(d.effective.status).toBe(ToolStatus.DOWN);
@@ -65,8 +74,12 @@ describe('checkFailure: the §4 story', () => {
   it("Bob's 403 does not match Alice's entry; no spawn because the tool is known down", () => {
     const d = check(bob, [globalDown, aliceUser]);
     expect(d).toMatchObject({
-      spawn: false, reason: FailureReason.KNOWN_DOWN, reflectError: true, hit: null,
-      retryAt: at(2 * H), retryAfterSeconds: 2 * 3600,
+      spawn: false,
+      reason: FailureReason.KNOWN_DOWN,
+      reflectError: true,
+      hit: null,
+      retryAt: at(2 * H),
+      retryAfterSeconds: 2 * 3600,
     });
     expect(d.failureMarks).toEqual([globalDown.id]);
   });
@@ -80,8 +93,12 @@ describe('checkFailure: matching (D8)', () => {
   });
 
   it('the narrowest matching document counts the hit; retryAt is when the wider one ends too (P51)', () => {
-    const project = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(5 * MIN) })] });
-    const tenant = doc(Scope.TENANT, 't1', { cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(9 * MIN) })] });
+    const project = doc(Scope.PROJECT, 'p1', {
+      cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(5 * MIN) })],
+    });
+    const tenant = doc(Scope.TENANT, 't1', {
+      cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(9 * MIN) })],
+    });
     const d = check(bob, [tenant, project]);
     expect(d.hit?.docId).toBe(project.id);
     expect(d.retryAt).toEqual(at(9 * MIN));
@@ -89,7 +106,10 @@ describe('checkFailure: matching (D8)', () => {
 
   it("within a document the caller's own entry is narrower than the scope-wide one", () => {
     const project = doc(Scope.PROJECT, 'p1', {
-      cooldowns: [cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(5 * MIN) }), cooldown({ userId: 'alice', nextSpawnAllowedAt: at(7 * MIN) })],
+      cooldowns: [
+        cooldown({ lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(5 * MIN) }),
+        cooldown({ userId: 'alice', nextSpawnAllowedAt: at(7 * MIN) }),
+      ],
     });
     expect(check(alice, [project]).hit).toEqual({ docId: project.id, errorSignature: 'http-403', userId: 'alice' });
     expect(check(bob, [project]).hit).toEqual({ docId: project.id, errorSignature: 'http-403', userId: null });
@@ -110,7 +130,7 @@ describe('checkFailure: matching (D8)', () => {
     expect(check({ projectId: 'p1' }, [wide]).hit?.userId).toBeNull();
   });
 
-  it('a scope-wide entry of a user class binds nobody (§6: Bob is never stopped by Alice\'s USER_PERMISSION)', () => {
+  it("a scope-wide entry of a user class binds nobody (§6: Bob is never stopped by Alice's USER_PERMISSION)", () => {
     const legacy = doc(Scope.PROJECT, 'p1', { cooldowns: [cooldown({ userId: null, lastClassification: C.USER_PERMISSION })] });
     expect(check(bob, [legacy])).toMatchObject({ spawn: true, reason: FailureReason.ELIGIBLE, hit: null });
     expect(check({ projectId: 'p1' }, [legacy]).hit).toBeNull();
@@ -149,17 +169,26 @@ describe('checkFailure: checker classification (§7 second row)', () => {
   it('USER_PERMISSION for Alice → cooldown at USER alice, no spawn', () => {
     const d = check(alice, [], { classification: C.USER_PERMISSION });
     expect(d).toMatchObject({
-      spawn: false, reason: FailureReason.CLASSIFIED_BY_CHECKER, reflectError: true, hit: null,
+      spawn: false,
+      reason: FailureReason.CLASSIFIED_BY_CHECKER,
+      reflectError: true,
+      hit: null,
       cooldownWrite: {
         key: { scope: Scope.USER, scopeId: 'alice', toolName: TOOL },
-        errorSignature: 'http-403', userId: 'alice', classification: C.USER_PERMISSION,
+        errorSignature: 'http-403',
+        userId: 'alice',
+        classification: C.USER_PERMISSION,
       },
     });
   });
 
   it("Bob's first 403 without a classification → spawn", () => {
     expect(check(bob, [aliceUser])).toMatchObject({
-      spawn: true, reason: FailureReason.ELIGIBLE, reflectError: false, cooldownWrite: null, hit: null,
+      spawn: true,
+      reason: FailureReason.ELIGIBLE,
+      reflectError: false,
+      cooldownWrite: null,
+      hit: null,
     });
   });
 
@@ -170,17 +199,26 @@ describe('checkFailure: checker classification (§7 second row)', () => {
     [C.USER_SPECIFIC_TECHNICAL, { sessionId: 's1', userId: 'alice' }, { scope: Scope.GLOBAL, scopeId: null }, null],
   ])('%s with context %j → %j, userId %p', (classification, context, key, userId) => {
     expect(check(context, [], { classification }).cooldownWrite).toEqual({
-      key: { ...key, toolName: TOOL }, errorSignature: 'http-403', userId, classification,
+      key: { ...key, toolName: TOOL },
+      errorSignature: 'http-403',
+      userId,
+      classification,
     });
   });
 
   // Changed with D18/P50: a user-class verdict without a user gets no cooldown (it would stop
   // every other user of the scope); the answer is still "do not spawn".
-  it.each([[{ projectId: 'p1', tenantId: 't1' }], [{}], [{ sessionId: 's1' }]])('USER_PERMISSION without a userId (%j) → no cooldown, no spawn', (context) => {
-    expect(check(context, [], { classification: C.USER_PERMISSION })).toMatchObject({
-      spawn: false, reason: FailureReason.CLASSIFIED_BY_CHECKER, cooldownWrite: null, retryAt: null,
-    });
-  });
+  it.each([[{ projectId: 'p1', tenantId: 't1' }], [{}], [{ sessionId: 's1' }]])(
+    'USER_PERMISSION without a userId (%j) → no cooldown, no spawn',
+    (context) => {
+      expect(check(context, [], { classification: C.USER_PERMISSION })).toMatchObject({
+        spawn: false,
+        reason: FailureReason.CLASSIFIED_BY_CHECKER,
+        cooldownWrite: null,
+        retryAt: null,
+      });
+    },
+  );
 
   it('still counts the hit when its active cooldown matched, and then writes nothing (issue 13, P52)', () => {
     const d = check(alice, [globalDown, aliceUser], { classification: C.USER_PERMISSION });
@@ -199,7 +237,10 @@ describe('checkFailure: checker classification (§7 second row)', () => {
   it("a user-class failure marks only the user's own documents (D18)", () => {
     const project = doc(Scope.PROJECT, 'p1', { status: ToolStatus.DEGRADED });
     const session = doc(Scope.SESSION, 's1');
-    const d = check({ ...alice, sessionId: 's1' }, [project, session, globalDown], { classification: C.USER_INPUT, errorSignature: 'schema' });
+    const d = check({ ...alice, sessionId: 's1' }, [project, session, globalDown], {
+      classification: C.USER_INPUT,
+      errorSignature: 'schema',
+    });
     expect(d.failureMarks).toEqual([session.id]);
   });
 
@@ -211,12 +252,16 @@ describe('checkFailure: checker classification (§7 second row)', () => {
   });
 
   it('a checker cooldown under a wider, longer block reports the wider end (P51)', () => {
-    const tenant = doc(Scope.TENANT, 't1', { cooldowns: [cooldown({ errorSignature: 'http-502', lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(2 * H) })] });
+    const tenant = doc(Scope.TENANT, 't1', {
+      cooldowns: [cooldown({ errorSignature: 'http-502', lastClassification: C.INTERMITTENT, nextSpawnAllowedAt: at(2 * H) })],
+    });
     expect(check(alice, [tenant], { classification: C.INTERMITTENT, errorSignature: 'http-502' }).retryAt).toEqual(at(2 * H));
   });
 
-  it('retryAt under a DOWN pin is the pin\'s end when the stored status beneath is not down then (P51)', () => {
-    const pinned = doc(Scope.GLOBAL, null, { pin: { status: ToolStatus.DOWN, until: at(30 * MIN), reason: 'maintenance', by: 'admin:a', at: at(-H) } });
+  it("retryAt under a DOWN pin is the pin's end when the stored status beneath is not down then (P51)", () => {
+    const pinned = doc(Scope.GLOBAL, null, {
+      pin: { status: ToolStatus.DOWN, until: at(30 * MIN), reason: 'maintenance', by: 'admin:a', at: at(-H) },
+    });
     expect(check(bob, [pinned], { errorSignature: 'http-502' })).toMatchObject({ reason: FailureReason.KNOWN_DOWN, retryAt: at(30 * MIN) });
     const stillDown = { ...pinned, status: ToolStatus.DOWN, expectedRecoveryAt: at(H) };
     expect(check(bob, [stillDown], { errorSignature: 'http-502' }).retryAt).toEqual(at(H));
@@ -237,8 +282,14 @@ describe('checkFailure: not a tool fault', () => {
   it.each([ToolErrorCode.NOT_REGISTERED, ToolErrorCode.DISALLOWED])('%s touches nothing', (code) => {
     const d = check(alice, [globalDown, aliceUser], { code, classification: C.USER_PERMISSION });
     expect(d).toMatchObject({
-      spawn: false, reason: FailureReason.NOT_A_TOOL_FAULT, reflectError: true,
-      hit: null, cooldownWrite: null, failureMarks: [], retryAt: null, retryAfterSeconds: null,
+      spawn: false,
+      reason: FailureReason.NOT_A_TOOL_FAULT,
+      reflectError: true,
+      hit: null,
+      cooldownWrite: null,
+      failureMarks: [],
+      retryAt: null,
+      retryAfterSeconds: null,
     });
   });
 
@@ -291,6 +342,8 @@ describe('bookkeeping updaters', () => {
   });
 
   it('ids in failureMarks are the encoded keys', () => {
-    expect(check(alice, [project], { errorSignature: 'http-500' }).failureMarks).toEqual([encodeKey({ scope: Scope.PROJECT, scopeId: 'p1', toolName: TOOL })]);
+    expect(check(alice, [project], { errorSignature: 'http-500' }).failureMarks).toEqual([
+      encodeKey({ scope: Scope.PROJECT, scopeId: 'p1', toolName: TOOL }),
+    ]);
   });
 });

@@ -114,16 +114,22 @@ function checkerTarget(
 /** The failure path of §6/§7 with D8. Pure: the caller applies the hit, marks and write. */
 export function checkFailure(input: FailureReport): FailureDecision {
   const { toolName, context, errorSignature, now } = input;
-  const classification =
-    input.classification == null ? null : assertFailureClassification('classification', input.classification);
+  const classification = input.classification == null ? null : assertFailureClassification('classification', input.classification);
   const effective = withMaintenance(resolveCascade(toolName, context, input.entries, now), input.maintenance, now);
   const coalescingKey = `${toolName}:${errorSignature}`;
   const base = { coalescingKey, effective };
 
   if (!isToolFault(input.code)) {
     return {
-      ...base, spawn: false, reason: FailureReason.NOT_A_TOOL_FAULT, reflectError: true,
-      retryAt: null, retryAfterSeconds: null, hit: null, cooldownWrite: null, failureMarks: [],
+      ...base,
+      spawn: false,
+      reason: FailureReason.NOT_A_TOOL_FAULT,
+      reflectError: true,
+      retryAt: null,
+      retryAfterSeconds: null,
+      hit: null,
+      cooldownWrite: null,
+      failureMarks: [],
     };
   }
 
@@ -141,8 +147,15 @@ export function checkFailure(input: FailureReport): FailureDecision {
   // "Until when" no diagnosis (P51): the first instant at which the next check would answer
   // ELIGIBLE — every binding cooldown and the outage (its pin, its estimate) followed through.
   const noSpawn = (reason: FailureReason, cooldownWrite: CheckerCooldownWrite | null, retryAt: Date | null): FailureDecision => ({
-    ...base, spawn: false, reason, reflectError: true, hit, cooldownWrite, failureMarks,
-    retryAt, retryAfterSeconds: retryAt && Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)),
+    ...base,
+    spawn: false,
+    reason,
+    reflectError: true,
+    hit,
+    cooldownWrite,
+    failureMarks,
+    retryAt,
+    retryAfterSeconds: retryAt && Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)),
   });
 
   // P76: during a window the failure is the announced outage: no spawn, no cooldown, no marks.
@@ -156,7 +169,8 @@ export function checkFailure(input: FailureReport): FailureDecision {
     // a hit like any other (buffered), not a write.
     const stored = target && input.entries.get(encodeKey(target.key));
     const running = stored && findCooldown(stored, errorSignature, target!.userId);
-    const alreadySet = running !== undefined && running !== null && isCooldownActive(running, now) && running.lastClassification === classification;
+    const alreadySet =
+      running !== undefined && running !== null && isCooldownActive(running, now) && running.lastClassification === classification;
     const write = target && !alreadySet ? { ...target, errorSignature, classification } : null;
     // The new entry's expiry is only known once applied; the caller folds it in (spawnBlockedUntil).
     return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, write, spawnBlockedUntil(blockInput));
@@ -164,17 +178,20 @@ export function checkFailure(input: FailureReport): FailureDecision {
   if (matched) return noSpawn(FailureReason.IN_COOLDOWN, null, spawnBlockedUntil(blockInput));
   if (knownDown) return noSpawn(FailureReason.KNOWN_DOWN, null, spawnBlockedUntil(blockInput));
   return {
-    ...base, spawn: true, reason: FailureReason.ELIGIBLE, reflectError: false, retryAt: null, retryAfterSeconds: null,
-    hit: null, cooldownWrite: null, failureMarks,
+    ...base,
+    spawn: true,
+    reason: FailureReason.ELIGIBLE,
+    reflectError: false,
+    retryAt: null,
+    retryAfterSeconds: null,
+    hit: null,
+    cooldownWrite: null,
+    failureMarks,
   };
 }
 
 /** D8: the narrowest matching entry counts the hit. Same reference when the entry is gone. */
-export function recordHit(
-  doc: ToolHealthDocument,
-  hit: { errorSignature: string; userId: string | null },
-  now: Date,
-): ToolHealthDocument {
+export function recordHit(doc: ToolHealthDocument, hit: { errorSignature: string; userId: string | null }, now: Date): ToolHealthDocument {
   const hits = new Map([[cooldownEntryKey(hit.errorSignature, hit.userId), { count: 1, lastTriggeredAt: now }]]);
   return applyBufferedBookkeeping(doc, { hits, lastFailureAt: null });
 }

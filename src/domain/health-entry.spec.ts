@@ -156,7 +156,10 @@ describe('applyStatus (D12, D4b)', () => {
 
   it('OK clears expectedRecoveryAt and code, and its history item has no recoveryAt', () => {
     const before = doc({ status: ToolStatus.DOWN, code: ToolErrorCode.BACKEND_UNREACHABLE, expectedRecoveryAt: at(MIN) });
-    const result = applyStatus(before, write({ status: ToolStatus.OK, expectedRecoveryAt: at(5 * MIN), code: ToolErrorCode.BACKEND_FAILED }));
+    const result = applyStatus(
+      before,
+      write({ status: ToolStatus.OK, expectedRecoveryAt: at(5 * MIN), code: ToolErrorCode.BACKEND_FAILED }),
+    );
     expect(result).toMatchObject({ status: ToolStatus.OK, expectedRecoveryAt: null, code: null });
     expect(result.history[0]).toMatchObject({ status: ToolStatus.OK, recoveryAt: null });
   });

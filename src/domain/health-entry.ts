@@ -43,11 +43,7 @@ export function isPinned(doc: ToolHealthDocument, now: Date): boolean {
 
 /** D5: a problem whose expected recovery has come is RETESTING — computed, never stored. */
 export function isRetesting(doc: ToolHealthDocument, now: Date): boolean {
-  return (
-    doc.status !== ToolStatus.OK &&
-    doc.expectedRecoveryAt !== null &&
-    doc.expectedRecoveryAt.getTime() <= now.getTime()
-  );
+  return doc.status !== ToolStatus.OK && doc.expectedRecoveryAt !== null && doc.expectedRecoveryAt.getTime() <= now.getTime();
 }
 
 /** Ring buffer, newest last (D12). */

@@ -17,8 +17,12 @@ function doc(overrides: Partial<ToolHealthDocument> = {}): ToolHealthDocument {
   return { ...newDocument(KEY, at(-60 * MIN)), version: 4, updatedAt: at(-MIN), ...overrides };
 }
 /** The same document after a write at T0, stored as version 5. */
-const written = (before: ToolHealthDocument, overrides: Partial<ToolHealthDocument> = {}) =>
-  ({ ...before, version: 5, updatedAt: T0, ...overrides });
+const written = (before: ToolHealthDocument, overrides: Partial<ToolHealthDocument> = {}) => ({
+  ...before,
+  version: 5,
+  updatedAt: T0,
+  ...overrides,
+});
 
 function cd(errorSignature: string, nextSpawnAllowedAt: Date, userId: string | null = null): CooldownEntry {
   return { errorSignature, userId, nextSpawnAllowedAt, hits: 0, lastClassification: C.INTERMITTENT, lastTriggeredAt: null, windowMs: MIN };
@@ -36,8 +40,14 @@ describe('healthEventsOf: STATUS_CHANGED', () => {
     const events = healthEventsOf(before, written(before, { status: ToolStatus.DOWN, code: ToolErrorCode.BACKEND_FAILED }));
     expect(events).toEqual([
       {
-        id: `${before.id}:0:5:STATUS_CHANGED`, type: E.STATUS_CHANGED, docId: before.id, scope: Scope.USER, scopeId: 'alice',
-        toolName: 'jira', status: ToolStatus.DOWN, at: T0,
+        id: `${before.id}:0:5:STATUS_CHANGED`,
+        type: E.STATUS_CHANGED,
+        docId: before.id,
+        scope: Scope.USER,
+        scopeId: 'alice',
+        toolName: 'jira',
+        status: ToolStatus.DOWN,
+        at: T0,
         payload: { previousStatus: ToolStatus.OK, expectedRecoveryAt: null, code: ToolErrorCode.BACKEND_FAILED },
       },
     ]);
@@ -62,10 +72,18 @@ describe('healthEventsOf: STATUS_CHANGED', () => {
 describe('healthEventsOf: cooldowns', () => {
   it('COOLDOWN_SET for a new entry and for an expiry moved later; ids carry signature and user', () => {
     const before = doc({ cooldowns: [cd('a', at(MIN)), cd('b', at(MIN), 'alice'), cd('c', at(MIN))] });
-    const after = written(before, { cooldowns: [cd('a', at(5 * MIN)), cd('b', at(MIN), 'alice'), cd('c', at(MIN)), cd('d', at(MIN), 'alice')] });
+    const after = written(before, {
+      cooldowns: [cd('a', at(5 * MIN)), cd('b', at(MIN), 'alice'), cd('c', at(MIN)), cd('d', at(MIN), 'alice')],
+    });
     const events = healthEventsOf(before, after);
     expect(events.map((e) => e.id)).toEqual([`${before.id}:0:5:COOLDOWN_SET:a:*`, `${before.id}:0:5:COOLDOWN_SET:d:alice`]);
-    expect(events[0].payload).toEqual({ errorSignature: 'a', userId: null, nextSpawnAllowedAt: at(5 * MIN), windowMs: MIN, lastClassification: C.INTERMITTENT });
+    expect(events[0].payload).toEqual({
+      errorSignature: 'a',
+      userId: null,
+      nextSpawnAllowedAt: at(5 * MIN),
+      windowMs: MIN,
+      lastClassification: C.INTERMITTENT,
+    });
   });
 
   it('a ladder restart of an expired entry is a COOLDOWN_SET', () => {
@@ -106,7 +124,9 @@ describe('healthEventsOf: INBOX_ITEM', () => {
   it('TECHNICALLY_BROKEN is an inbox item without a user', () => {
     const before = doc();
     const after = written(before, { lastDiagnosis: diag(C.TECHNICALLY_BROKEN, T0) });
-    expect(healthEventsOf(before, after)).toEqual([expect.objectContaining({ type: E.INBOX_ITEM, payload: expect.objectContaining({ userId: null }) })]);
+    expect(healthEventsOf(before, after)).toEqual([
+      expect.objectContaining({ type: E.INBOX_ITEM, payload: expect.objectContaining({ userId: null }) }),
+    ]);
   });
 
   it.each([
@@ -131,7 +151,11 @@ describe('healthEventsOf: INBOX_ITEM', () => {
 describe('healthEventsOf: idempotent ids and real write paths', () => {
   it('the same write gives the same ids; the next version gives different ones', () => {
     const before = doc({ cooldowns: [cd('a', at(MIN))] });
-    const after = written(before, { status: ToolStatus.DOWN, cooldowns: [cd('a', at(9 * MIN))], lastDiagnosis: diag(C.USER_SPECIFIC_TECHNICAL, T0) });
+    const after = written(before, {
+      status: ToolStatus.DOWN,
+      cooldowns: [cd('a', at(9 * MIN))],
+      lastDiagnosis: diag(C.USER_SPECIFIC_TECHNICAL, T0),
+    });
     const first = ids(before, after);
     expect(first).toHaveLength(3);
     expect(ids(structuredClone(before), structuredClone(after))).toEqual(first);
@@ -142,8 +166,15 @@ describe('healthEventsOf: idempotent ids and real write paths', () => {
   it('a USER_SPECIFIC_TECHNICAL verdict emits status, cooldown and inbox events', () => {
     const before = doc();
     const reduced = applyDiagnosis({
-      key: KEY, classification: C.USER_SPECIFIC_TECHNICAL, note: 'token expired', by: 'agrajag-3', errorSignature: 'token', userId: 'alice',
-      now: T0, historyLimit: 20, graceMs: 24 * 60 * MIN,
+      key: KEY,
+      classification: C.USER_SPECIFIC_TECHNICAL,
+      note: 'token expired',
+      by: 'agrajag-3',
+      errorSignature: 'token',
+      userId: 'alice',
+      now: T0,
+      historyLimit: 20,
+      graceMs: 24 * 60 * MIN,
     })(before)!;
     expect(ids(before, { ...reduced, version: 5 })).toEqual([
       `${before.id}:0:5:STATUS_CHANGED`,
@@ -166,9 +197,15 @@ describe('pin and delete events (D4b, D14)', () => {
   it('emits PIN_SET when a pin appears or changes, nothing when it is sent again, PIN_CLEARED when removed', () => {
     expect(healthEventsOf(doc(), pinned).map((e) => e.type)).toEqual([E.PIN_SET]);
     expect(healthEventsOf(pinned, { ...pinned, version: 6 })).toEqual([]);
-    expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: { ...pin, status: ToolStatus.DOWN } }).map((e) => e.type)).toEqual([E.PIN_SET]);
+    expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: { ...pin, status: ToolStatus.DOWN } }).map((e) => e.type)).toEqual([
+      E.PIN_SET,
+    ]);
     expect(healthEventsOf(pinned, { ...pinned, version: 6, pin: null })).toEqual([
-      expect.objectContaining({ type: E.PIN_CLEARED, id: 'USER|alice|jira:0:6:PIN_CLEARED', payload: { pinnedStatus: ToolStatus.OK, until, reason: 'own backend', by: 'admin:ops' } }),
+      expect.objectContaining({
+        type: E.PIN_CLEARED,
+        id: 'USER|alice|jira:0:6:PIN_CLEARED',
+        payload: { pinnedStatus: ToolStatus.OK, until, reason: 'own backend', by: 'admin:ops' },
+      }),
     ]);
   });
 
@@ -195,7 +232,9 @@ describe('issue 11, sequences 8 and 10: ids and pin events (P54, P55)', () => {
   });
 
   it('cooldown id parts are URI-encoded, so ":" and "*" cannot make two ids collide', () => {
-    const before = doc({ cooldowns: [cd('x:a', at(5 * MIN), 'b'), cd('x', at(5 * MIN), 'a:b'), cd('s', at(5 * MIN), '*'), cd('s', at(5 * MIN))] });
+    const before = doc({
+      cooldowns: [cd('x:a', at(5 * MIN), 'b'), cd('x', at(5 * MIN), 'a:b'), cd('s', at(5 * MIN), '*'), cd('s', at(5 * MIN))],
+    });
     const after = written(before, { cooldowns: before.cooldowns.map((e) => ({ ...e, nextSpawnAllowedAt: T0 })) });
     const ids = healthEventsOf(before, after).map((e) => e.id);
     expect(ids).toHaveLength(4);

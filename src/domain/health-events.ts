@@ -168,8 +168,13 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
   const pinBefore = before?.pin ?? null;
   const pinAfter = after.pin;
   const samePin =
-    pinBefore !== null && pinAfter !== null && pinBefore.status === pinAfter.status && pinBefore.until.getTime() === pinAfter.until.getTime() &&
-    pinBefore.reason === pinAfter.reason && pinBefore.by === pinAfter.by && pinBefore.at.getTime() === pinAfter.at.getTime();
+    pinBefore !== null &&
+    pinAfter !== null &&
+    pinBefore.status === pinAfter.status &&
+    pinBefore.until.getTime() === pinAfter.until.getTime() &&
+    pinBefore.reason === pinAfter.reason &&
+    pinBefore.by === pinAfter.by &&
+    pinBefore.at.getTime() === pinAfter.at.getTime();
   if (pinAfter && !samePin) {
     // A re-sent pin by another admin (or later) is a new act with its own history item: an event too.
     events.push({ ...base(HealthEventType.PIN_SET), type: HealthEventType.PIN_SET, payload: pinPayload(pinAfter) });

@@ -7,15 +7,13 @@ import { CallContext, HealthKey } from './tool-health-document';
 /** Strings built from the escape alphabet, so '%7C', '%25', '%00', '|' and their overlaps occur often. */
 const escapeHeavy = fc.string({ unit: fc.constantFrom('|', '%', '0', '2', '5', '7', 'C', 'c', 'a'), maxLength: 12 });
 const literals = fc.constantFrom('', '|', '%', '%00', '%7C', '%7c', '%25', '%2500', '|%', '%|', '||', '%%', '%257C', 'a|b', 'null');
-const anyString = fc.oneof(
-  literals,
-  escapeHeavy,
-  fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
-);
+const anyString = fc.oneof(literals, escapeHeavy, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));
 const scopeArb = fc.constantFrom(...Object.values(Scope));
 /** encodeKey claims to be injective for any strings, so the scope is fuzzed too (cast like decodeKey does). */
-const scopeOrAny = fc.oneof(scopeArb, anyString.map((s) => s as Scope));
+const scopeOrAny = fc.oneof(
+  scopeArb,
+  anyString.map((s) => s as Scope),
+);
 const keyArb: fc.Arbitrary<HealthKey> = fc.record({
   scope: scopeOrAny,
   scopeId: fc.option(anyString, { nil: null, freq: 3 }),
@@ -126,11 +124,27 @@ describe('validateKey (D3a, D6)', () => {
   it.each<[string, { scope: unknown; scopeId?: unknown; toolName: unknown }, HealthKey]>([
     ['GLOBAL with null', { scope: 'GLOBAL', scopeId: null, toolName: 'jira' }, { scope: Scope.GLOBAL, scopeId: null, toolName: 'jira' }],
     ['GLOBAL without scopeId', { scope: 'GLOBAL', toolName: 'jira' }, { scope: Scope.GLOBAL, scopeId: null, toolName: 'jira' }],
-    ['SESSION', { scope: 'SESSION', scopeId: 's-1', toolName: 'client_file_read' }, { scope: Scope.SESSION, scopeId: 's-1', toolName: 'client_file_read' }],
-    ['USER', { scope: 'USER', scopeId: 'alice@example.org', toolName: 'jira' }, { scope: Scope.USER, scopeId: 'alice@example.org', toolName: 'jira' }],
-    ['PROJECT', { scope: 'PROJECT', scopeId: 'org/proj', toolName: 'mcp:search' }, { scope: Scope.PROJECT, scopeId: 'org/proj', toolName: 'mcp:search' }],
+    [
+      'SESSION',
+      { scope: 'SESSION', scopeId: 's-1', toolName: 'client_file_read' },
+      { scope: Scope.SESSION, scopeId: 's-1', toolName: 'client_file_read' },
+    ],
+    [
+      'USER',
+      { scope: 'USER', scopeId: 'alice@example.org', toolName: 'jira' },
+      { scope: Scope.USER, scopeId: 'alice@example.org', toolName: 'jira' },
+    ],
+    [
+      'PROJECT',
+      { scope: 'PROJECT', scopeId: 'org/proj', toolName: 'mcp:search' },
+      { scope: Scope.PROJECT, scopeId: 'org/proj', toolName: 'mcp:search' },
+    ],
     ['TENANT', { scope: 'TENANT', scopeId: 't_1.x', toolName: 'a' }, { scope: Scope.TENANT, scopeId: 't_1.x', toolName: 'a' }],
-    ['every allowed character', { scope: 'USER', scopeId: 'Az09._:@/-', toolName: 'Az09._:@/-' }, { scope: Scope.USER, scopeId: 'Az09._:@/-', toolName: 'Az09._:@/-' }],
+    [
+      'every allowed character',
+      { scope: 'USER', scopeId: 'Az09._:@/-', toolName: 'Az09._:@/-' },
+      { scope: Scope.USER, scopeId: 'Az09._:@/-', toolName: 'Az09._:@/-' },
+    ],
     ['256-char tool name', { scope: 'GLOBAL', scopeId: null, toolName: id256 }, { scope: Scope.GLOBAL, scopeId: null, toolName: id256 }],
     ['256-char scope id', { scope: 'USER', scopeId: id256, toolName: 'jira' }, { scope: Scope.USER, scopeId: id256, toolName: 'jira' }],
   ])('accepts %s', (_label, input, expected) => {
@@ -175,7 +189,11 @@ describe('validateKey (D3a, D6)', () => {
 describe('validateContext (D6)', () => {
   it.each<[string, CallContext, CallContext]>([
     ['empty', {}, {}],
-    ['all parts', { sessionId: 's1', userId: 'alice', projectId: 'p1', tenantId: 't1' }, { sessionId: 's1', userId: 'alice', projectId: 'p1', tenantId: 't1' }],
+    [
+      'all parts',
+      { sessionId: 's1', userId: 'alice', projectId: 'p1', tenantId: 't1' },
+      { sessionId: 's1', userId: 'alice', projectId: 'p1', tenantId: 't1' },
+    ],
     ['null parts dropped', { sessionId: null, userId: 'alice', projectId: null, tenantId: null }, { userId: 'alice' }],
     ['undefined parts dropped', { sessionId: undefined, tenantId: 't1' }, { tenantId: 't1' }],
   ])('accepts %s', (_label, input, expected) => {
@@ -211,7 +229,11 @@ describe('cascadeKeys (§4, D6)', () => {
     ['empty context: GLOBAL only', {}, [key(Scope.GLOBAL, null)]],
     ['nulls are absent', { sessionId: null, userId: null, projectId: null, tenantId: null }, [key(Scope.GLOBAL, null)]],
     ['session only', { sessionId: 's1' }, [key(Scope.SESSION, 's1'), key(Scope.GLOBAL, null)]],
-    ['user and tenant, gaps skipped', { userId: 'u1', tenantId: 't1' }, [key(Scope.USER, 'u1'), key(Scope.TENANT, 't1'), key(Scope.GLOBAL, null)]],
+    [
+      'user and tenant, gaps skipped',
+      { userId: 'u1', tenantId: 't1' },
+      [key(Scope.USER, 'u1'), key(Scope.TENANT, 't1'), key(Scope.GLOBAL, null)],
+    ],
     [
       'field order in the context does not matter',
       { tenantId: 't1', projectId: 'p1', userId: 'u1', sessionId: 's1' },

@@ -31,7 +31,12 @@ const LOOKAHEAD = 24 * HOUR;
 
 function window(over: Partial<MaintenanceWindow> = {}): MaintenanceWindow {
   return {
-    ...scheduleWindow({ scope: Scope.GLOBAL, toolName: TOOL, from: at(-HOUR), until: at(HOUR), reason: 'Jira upgrade' }, 'w1', 'admin:ops', at(-2 * HOUR)),
+    ...scheduleWindow(
+      { scope: Scope.GLOBAL, toolName: TOOL, from: at(-HOUR), until: at(HOUR), reason: 'Jira upgrade' },
+      'w1',
+      'admin:ops',
+      at(-2 * HOUR),
+    ),
     ...over,
   };
 }
@@ -95,7 +100,9 @@ describe('withMaintenance', () => {
   });
 
   it('yields to a narrower pin or live problem (D4, D4b), which keeps the window as information', () => {
-    const pinned = doc(Scope.TENANT, 't1', { pin: { status: ToolStatus.OK, until: at(5 * HOUR), reason: 'own Jira', by: 'admin:x', at: NOW } });
+    const pinned = doc(Scope.TENANT, 't1', {
+      pin: { status: ToolStatus.OK, until: at(5 * HOUR), reason: 'own Jira', by: 'admin:x', at: NOW },
+    });
     const effective = withMaintenance(resolveCascade(TOOL, CTX, entries(pinned), NOW), view(window()), NOW);
     expect(effective.reason).toBe(CascadeReason.PINNED);
     expect(effective.status).toBe(ToolStatus.OK);
@@ -115,7 +122,11 @@ describe('withMaintenance', () => {
 
 describe('annotation with windows', () => {
   const suffix = (w: MaintenanceWindow, now = NOW, docs: ToolHealthDocument[] = [], zone = 'UTC') =>
-    annotationSuffix(withMaintenance(resolveCascade(TOOL, CTX, entries(...docs), now), maintenanceFor([w], TOOL, CTX, now, LOOKAHEAD), now), now, zone);
+    annotationSuffix(
+      withMaintenance(resolveCascade(TOOL, CTX, entries(...docs), now), maintenanceFor([w], TOOL, CTX, now, LOOKAHEAD), now),
+      now,
+      zone,
+    );
 
   it('says "under maintenance — expected back at HH:MM", with the date when not today', () => {
     expect(suffix(window())).toBe('under maintenance — expected back at 15:30');
@@ -144,13 +155,27 @@ describe('annotation with windows', () => {
 describe('failure check under maintenance', () => {
   const report = (over: Partial<Parameters<typeof checkFailure>[0]> = {}) =>
     checkFailure({
-      toolName: TOOL, context: CTX, code: ToolErrorCode.BACKEND_FAILED, errorSignature: 'http-502', entries: new Map(), now: NOW,
-      maintenance: maintenanceFor([window()], TOOL, CTX, NOW, LOOKAHEAD), ...over,
+      toolName: TOOL,
+      context: CTX,
+      code: ToolErrorCode.BACKEND_FAILED,
+      errorSignature: 'http-502',
+      entries: new Map(),
+      now: NOW,
+      maintenance: maintenanceFor([window()], TOOL, CTX, NOW, LOOKAHEAD),
+      ...over,
     });
 
   it('never spawns, reason UNDER_MAINTENANCE, retry at the window end, nothing marked', () => {
     const decision = report({ entries: entries(doc(Scope.GLOBAL, null)) });
-    expect(decision).toMatchObject({ spawn: false, reason: FailureReason.UNDER_MAINTENANCE, reflectError: true, retryAfterSeconds: 3600, hit: null, cooldownWrite: null, failureMarks: [] });
+    expect(decision).toMatchObject({
+      spawn: false,
+      reason: FailureReason.UNDER_MAINTENANCE,
+      reflectError: true,
+      retryAfterSeconds: 3600,
+      hit: null,
+      cooldownWrite: null,
+      failureMarks: [],
+    });
     expect(decision.retryAt).toEqual(at(HOUR));
   });
 
@@ -167,7 +192,12 @@ describe('failure check under maintenance', () => {
 
 describe('schedule / change / cancel', () => {
   const schedule = (over: Record<string, unknown> = {}) =>
-    scheduleWindow({ scope: Scope.GLOBAL, toolName: TOOL, from: at(HOUR), until: at(2 * HOUR), reason: 'upgrade', ...over } as never, 'w', 'admin:ops', NOW);
+    scheduleWindow(
+      { scope: Scope.GLOBAL, toolName: TOOL, from: at(HOUR), until: at(2 * HOUR), reason: 'upgrade', ...over } as never,
+      'w',
+      'admin:ops',
+      NOW,
+    );
   const invalid = (fn: () => unknown, field: string) => {
     try {
       fn();
@@ -189,12 +219,22 @@ describe('schedule / change / cancel', () => {
 
   it('lets a coming window move, an in-force one only end differently, an ended one not at all', () => {
     const w = schedule();
-    expect(changeWindow(w, { from: at(2 * HOUR), until: at(3 * HOUR) }, 'admin:b', NOW)).toMatchObject({ from: at(2 * HOUR), version: 2, by: 'admin:b' });
+    expect(changeWindow(w, { from: at(2 * HOUR), until: at(3 * HOUR) }, 'admin:b', NOW)).toMatchObject({
+      from: at(2 * HOUR),
+      version: 2,
+      by: 'admin:b',
+    });
     const running = at(90 * MIN);
     expect(changeWindow(w, { until: at(5 * HOUR) }, 'admin:b', running).until).toEqual(at(5 * HOUR));
-    expect(() => changeWindow(w, { from: at(80 * MIN) }, 'admin:b', running)).toThrow(expect.objectContaining({ code: DomainErrorCode.CONFLICT }));
-    expect(() => changeWindow(w, { until: at(3 * HOUR) }, 'admin:b', at(2 * HOUR))).toThrow(expect.objectContaining({ code: DomainErrorCode.CONFLICT }));
-    expect(() => cancelWindow(cancelWindow(w, 'admin:b', NOW), 'admin:b', NOW)).toThrow(expect.objectContaining({ code: DomainErrorCode.CONFLICT }));
+    expect(() => changeWindow(w, { from: at(80 * MIN) }, 'admin:b', running)).toThrow(
+      expect.objectContaining({ code: DomainErrorCode.CONFLICT }),
+    );
+    expect(() => changeWindow(w, { until: at(3 * HOUR) }, 'admin:b', at(2 * HOUR))).toThrow(
+      expect.objectContaining({ code: DomainErrorCode.CONFLICT }),
+    );
+    expect(() => cancelWindow(cancelWindow(w, 'admin:b', NOW), 'admin:b', NOW)).toThrow(
+      expect.objectContaining({ code: DomainErrorCode.CONFLICT }),
+    );
   });
 
   it('owes a start event once begun, an end event once over, none for one cancelled before its start', () => {

@@ -119,7 +119,8 @@ export function withMaintenance(effective: EffectiveHealth, view: MaintenanceVie
     winner: windowAsEntry(window, now),
     considered: effective.considered,
     shadowed: effective.considered.filter(
-      (doc) => scopeRank(doc.scope) >= rank && (doc.status !== ToolStatus.OK || (doc.pin !== null && doc.pin.until.getTime() > now.getTime())),
+      (doc) =>
+        scopeRank(doc.scope) >= rank && (doc.status !== ToolStatus.OK || (doc.pin !== null && doc.pin.until.getTime() > now.getTime())),
     ),
     maintenance: view,
   };
@@ -194,7 +195,8 @@ function checkTimes(from: Date, until: Date, now: Date): void {
 
 function checkReason(reason: unknown): string {
   if (typeof reason !== 'string' || reason.trim() === '') throw DomainError.invalid('reason', 'must be a non-empty string');
-  if (reason.length > MAX_MAINTENANCE_REASON_LENGTH) throw DomainError.invalid('reason', `must be at most ${MAX_MAINTENANCE_REASON_LENGTH} characters`);
+  if (reason.length > MAX_MAINTENANCE_REASON_LENGTH)
+    throw DomainError.invalid('reason', `must be at most ${MAX_MAINTENANCE_REASON_LENGTH} characters`);
   return reason;
 }
 
@@ -267,5 +269,12 @@ export interface MaintenancePayload {
 }
 
 export function maintenancePayload(window: MaintenanceWindow): MaintenancePayload {
-  return { windowId: window.id, from: window.from, until: window.until, reason: window.reason, by: window.by, cancelledAt: window.cancelledAt };
+  return {
+    windowId: window.id,
+    from: window.from,
+    until: window.until,
+    reason: window.reason,
+    by: window.by,
+    cancelledAt: window.cancelledAt,
+  };
 }

@@ -130,7 +130,11 @@ describe('unpinEntry (D4b)', () => {
     const doc = unpin(later)(pinned)!;
     expect(doc.pin).toBeNull();
     expect(doc.updatedAt).toEqual(later);
-    expect(doc.history[1]).toMatchObject({ by: 'admin:ops', classification: null, note: 'unpinned (was OK until 2026-05-24T14:00:00.000Z)' });
+    expect(doc.history[1]).toMatchObject({
+      by: 'admin:ops',
+      classification: null,
+      note: 'unpinned (was OK until 2026-05-24T14:00:00.000Z)',
+    });
   });
 
   it('says so when the pin had already ended', () => {

@@ -25,8 +25,14 @@ const doc = (scope: Scope, scopeId: string | null, overrides: Partial<ToolHealth
 });
 const pin = (status: ToolStatus.OK | ToolStatus.DOWN, until: Date): Pin => ({ status, until, reason: 'r', by: 'admin:a', at: at(-H) });
 const entry = (o: Partial<CooldownEntry>): CooldownEntry => ({
-  errorSignature: 'http-502', userId: null, nextSpawnAllowedAt: at(10 * MIN), hits: 0,
-  lastClassification: C.INTERMITTENT, lastTriggeredAt: null, windowMs: 10 * MIN, ...o,
+  errorSignature: 'http-502',
+  userId: null,
+  nextSpawnAllowedAt: at(10 * MIN),
+  hits: 0,
+  lastClassification: C.INTERMITTENT,
+  lastTriggeredAt: null,
+  windowMs: 10 * MIN,
+  ...o,
 });
 const byId = (...docs: ToolHealthDocument[]) => new Map(docs.map((d) => [d.id, d]));
 
@@ -53,12 +59,23 @@ describe('reach of a call (D18)', () => {
 describe('failureMarkTargets (D18)', () => {
   const session = doc(Scope.SESSION, 's1');
   it('a technical failure marks the reach', () => {
-    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification: null, inCooldown: false })).toEqual([session.id, user.id, project.id, globalDown.id]);
-    expect(failureMarkTargets([project, acmePinned, globalDown], T0, { classification: C.INTERMITTENT, inCooldown: false })).toEqual([project.id, acmePinned.id]);
+    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification: null, inCooldown: false })).toEqual([
+      session.id,
+      user.id,
+      project.id,
+      globalDown.id,
+    ]);
+    expect(failureMarkTargets([project, acmePinned, globalDown], T0, { classification: C.INTERMITTENT, inCooldown: false })).toEqual([
+      project.id,
+      acmePinned.id,
+    ]);
   });
 
-  it.each([C.USER_PERMISSION, C.USER_INPUT])('%s marks only the caller\'s own SESSION and USER documents', (classification) => {
-    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification, inCooldown: false })).toEqual([session.id, user.id]);
+  it.each([C.USER_PERMISSION, C.USER_INPUT])("%s marks only the caller's own SESSION and USER documents", (classification) => {
+    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification, inCooldown: false })).toEqual([
+      session.id,
+      user.id,
+    ]);
   });
 
   it('a failure in cooldown marks nothing', () => {
@@ -87,11 +104,14 @@ describe('cooldownOwner (D18)', () => {
   it('a user-class cooldown at USER belongs to that user', () => {
     expect(cooldownOwner(key(Scope.USER, 'alice'), C.USER_INPUT, null)).toBe('alice');
   });
-  it.each([Scope.SESSION, Scope.PROJECT, Scope.TENANT, Scope.GLOBAL])('a user-class cooldown at %s without a user is refused, naming userId', (scope) => {
-    expect(() => cooldownOwner(key(scope, scope === Scope.GLOBAL ? null : 'x'), C.USER_PERMISSION, undefined)).toThrow(
-      expect.objectContaining({ code: DomainErrorCode.INVALID_ARGUMENT, field: 'userId' }),
-    );
-  });
+  it.each([Scope.SESSION, Scope.PROJECT, Scope.TENANT, Scope.GLOBAL])(
+    'a user-class cooldown at %s without a user is refused, naming userId',
+    (scope) => {
+      expect(() => cooldownOwner(key(scope, scope === Scope.GLOBAL ? null : 'x'), C.USER_PERMISSION, undefined)).toThrow(
+        expect.objectContaining({ code: DomainErrorCode.INVALID_ARGUMENT, field: 'userId' }),
+      );
+    },
+  );
   it('technical cooldowns stay scope-wide', () => {
     expect(cooldownOwner(key(Scope.GLOBAL, null), C.TECHNICALLY_BROKEN, undefined)).toBeNull();
   });
@@ -121,10 +141,19 @@ describe('spawnBlockedUntil (P51)', () => {
     expect(ask([project])).toBeNull();
   });
   it('the latest of overlapping cooldowns', () => {
-    expect(ask([doc(Scope.PROJECT, 'p1', { cooldowns: [entry({ nextSpawnAllowedAt: at(30_000) })] }), doc(Scope.GLOBAL, null, { cooldowns: [entry({ nextSpawnAllowedAt: at(2 * H) })] })])).toEqual(at(2 * H));
+    expect(
+      ask([
+        doc(Scope.PROJECT, 'p1', { cooldowns: [entry({ nextSpawnAllowedAt: at(30_000) })] }),
+        doc(Scope.GLOBAL, null, { cooldowns: [entry({ nextSpawnAllowedAt: at(2 * H) })] }),
+      ]),
+    ).toEqual(at(2 * H));
   });
   it('a cooldown followed by an outage that outlasts it', () => {
-    const down = doc(Scope.GLOBAL, null, { status: ToolStatus.DOWN, expectedRecoveryAt: at(3 * H), cooldowns: [entry({ nextSpawnAllowedAt: at(MIN) })] });
+    const down = doc(Scope.GLOBAL, null, {
+      status: ToolStatus.DOWN,
+      expectedRecoveryAt: at(3 * H),
+      cooldowns: [entry({ nextSpawnAllowedAt: at(MIN) })],
+    });
     expect(ask([down])).toEqual(at(3 * H));
   });
   it('a DOWN pin, then the stored DOWN beneath', () => {

@@ -89,7 +89,11 @@ export function cooldownOwner(key: HealthKey, classification: ToolHealthClassifi
  * for GLOBAL (the default), otherwise the one the stored document records, else the writer's hint
  * (only when the write creates the document).
  */
-export function documentTenant(key: HealthKey, stored: Pick<ToolHealthDocument, 'tenantId'> | null, hint: string | null | undefined): string | null {
+export function documentTenant(
+  key: HealthKey,
+  stored: Pick<ToolHealthDocument, 'tenantId'> | null,
+  hint: string | null | undefined,
+): string | null {
   if (key.scope === Scope.GLOBAL) return null;
   if (key.scope === Scope.TENANT) return key.scopeId;
   return stored?.tenantId ?? hint ?? null;

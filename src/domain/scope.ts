@@ -7,13 +7,7 @@ export enum Scope {
   GLOBAL = 'GLOBAL',
 }
 
-export const CASCADE_ORDER: readonly Scope[] = [
-  Scope.SESSION,
-  Scope.USER,
-  Scope.PROJECT,
-  Scope.TENANT,
-  Scope.GLOBAL,
-];
+export const CASCADE_ORDER: readonly Scope[] = [Scope.SESSION, Scope.USER, Scope.PROJECT, Scope.TENANT, Scope.GLOBAL];
 
 /** Narrower scopes have a smaller rank. */
 export function scopeRank(scope: Scope): number {

@@ -2,7 +2,15 @@ import { ToolHealthClassification as C } from './classification';
 import { newDocument } from './health-entry';
 import { encodeKey } from './health-key';
 import { Scope } from './scope';
-import { MarkIntermittent, MarkUnavailable, SystemWrite, markAvailable, markIntermittent, markUnavailable, systemActor } from './system-writes';
+import {
+  MarkIntermittent,
+  MarkUnavailable,
+  SystemWrite,
+  markAvailable,
+  markIntermittent,
+  markUnavailable,
+  systemActor,
+} from './system-writes';
 import { ToolErrorCode } from './tool-error-code';
 import { HealthKey, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -25,7 +33,13 @@ const unavailable = (patch: Partial<MarkUnavailable> = {}): MarkUnavailable => (
   code: ToolErrorCode.BACKEND_UNREACHABLE,
   ...patch,
 });
-const intermittent = (patch: Partial<MarkIntermittent> = {}): MarkIntermittent => ({ key: KEY, source: 'mcp', now: T0, historyLimit: 20, ...patch });
+const intermittent = (patch: Partial<MarkIntermittent> = {}): MarkIntermittent => ({
+  key: KEY,
+  source: 'mcp',
+  now: T0,
+  historyLimit: 20,
+  ...patch,
+});
 const available = (patch: Partial<SystemWrite> = {}): SystemWrite => ({ key: KEY, source: 'foot', now: T0, historyLimit: 20, ...patch });
 
 const pin = (status: OKorDOWN, until = at(60 * MIN)): Pin => ({ status, until, reason: 'r', by: 'admin:ops', at: at(-MIN) });
@@ -43,11 +57,27 @@ describe('systemActor (D3b)', () => {
 describe('system writes on a missing document', () => {
   it.each<[string, () => ToolHealthDocument | null, ToolStatus, ToolErrorCode | null, string]>([
     ['markUnavailable', () => markUnavailable(unavailable())(null), DOWN, ToolErrorCode.BACKEND_UNREACHABLE, 'system:foot'],
-    ['markIntermittent with a code', () => markIntermittent(intermittent({ code: ToolErrorCode.BACKEND_FAILED }))(null), DEGRADED, ToolErrorCode.BACKEND_FAILED, 'system:mcp'],
+    [
+      'markIntermittent with a code',
+      () => markIntermittent(intermittent({ code: ToolErrorCode.BACKEND_FAILED }))(null),
+      DEGRADED,
+      ToolErrorCode.BACKEND_FAILED,
+      'system:mcp',
+    ],
     ['markIntermittent without a code', () => markIntermittent(intermittent())(null), DEGRADED, null, 'system:mcp'],
   ])('%s creates the document', (_label, run, status, code, by) => {
     const result = run()!;
-    expect(result).toMatchObject({ id: encodeKey(KEY), ...KEY, status, code, since: T0, lastCheckedAt: T0, createdAt: T0, updatedAt: T0, version: 0 });
+    expect(result).toMatchObject({
+      id: encodeKey(KEY),
+      ...KEY,
+      status,
+      code,
+      since: T0,
+      lastCheckedAt: T0,
+      createdAt: T0,
+      updatedAt: T0,
+      version: 0,
+    });
     expect(result.lastDiagnosis).toEqual({ classification: null, code, note: null, by, at: T0 });
     expect(result.history).toHaveLength(1);
     expect(result.history[0]).toMatchObject({ classification: null, code, status, by, at: T0 });
@@ -60,9 +90,22 @@ describe('system writes on a missing document', () => {
 
 describe('markUnavailable (§7 first row, D3b, D12)', () => {
   it('records classification null, by system:<source>, the code, the note and the recovery estimate', () => {
-    const result = markUnavailable(unavailable({ source: 'mcp-close', note: 'connection closed', expectedRecoveryAt: at(30 * MIN) }))(doc());
-    const diagnosis = { classification: null, code: ToolErrorCode.BACKEND_UNREACHABLE, note: 'connection closed', by: 'system:mcp-close', at: T0 };
-    expect(result).toMatchObject({ status: DOWN, code: ToolErrorCode.BACKEND_UNREACHABLE, expectedRecoveryAt: at(30 * MIN), lastDiagnosis: diagnosis });
+    const result = markUnavailable(unavailable({ source: 'mcp-close', note: 'connection closed', expectedRecoveryAt: at(30 * MIN) }))(
+      doc(),
+    );
+    const diagnosis = {
+      classification: null,
+      code: ToolErrorCode.BACKEND_UNREACHABLE,
+      note: 'connection closed',
+      by: 'system:mcp-close',
+      at: T0,
+    };
+    expect(result).toMatchObject({
+      status: DOWN,
+      code: ToolErrorCode.BACKEND_UNREACHABLE,
+      expectedRecoveryAt: at(30 * MIN),
+      lastDiagnosis: diagnosis,
+    });
     expect(result!.history).toEqual([{ ...diagnosis, status: DOWN, recoveryAt: at(30 * MIN) }]);
   });
 
@@ -82,7 +125,12 @@ describe('markUnavailable (§7 first row, D3b, D12)', () => {
   it('a repeated write updates the code and estimate but not since', () => {
     const first = markUnavailable(unavailable({ now: at(-10 * MIN), code: ToolErrorCode.BACKEND_UNREACHABLE }))(null)!;
     const second = markUnavailable(unavailable({ code: ToolErrorCode.BACKEND_FAILED, expectedRecoveryAt: at(MIN) }))(first)!;
-    expect(second).toMatchObject({ since: at(-10 * MIN), lastCheckedAt: T0, code: ToolErrorCode.BACKEND_FAILED, expectedRecoveryAt: at(MIN) });
+    expect(second).toMatchObject({
+      since: at(-10 * MIN),
+      lastCheckedAt: T0,
+      code: ToolErrorCode.BACKEND_FAILED,
+      expectedRecoveryAt: at(MIN),
+    });
     expect(second.history.map((h) => h.code)).toEqual([ToolErrorCode.BACKEND_UNREACHABLE, ToolErrorCode.BACKEND_FAILED]);
   });
 
@@ -108,7 +156,17 @@ describe('markUnavailable (§7 first row, D3b, D12)', () => {
   });
 
   it('keeps cooldowns, pin and createdAt', () => {
-    const cooldowns = [{ errorSignature: 'http-403', userId: 'alice', nextSpawnAllowedAt: at(MIN), hits: 2, lastClassification: C.USER_PERMISSION, lastTriggeredAt: null, windowMs: MIN }];
+    const cooldowns = [
+      {
+        errorSignature: 'http-403',
+        userId: 'alice',
+        nextSpawnAllowedAt: at(MIN),
+        hits: 2,
+        lastClassification: C.USER_PERMISSION,
+        lastTriggeredAt: null,
+        windowMs: MIN,
+      },
+    ];
     const before = doc({ cooldowns });
     const result = markUnavailable(unavailable())(before)!;
     expect(result.cooldowns).toEqual(cooldowns);
@@ -144,7 +202,11 @@ describe('markAvailable', () => {
     ['DOWN → OK', DOWN, T0],
     ['DEGRADED → OK', DEGRADED, T0],
   ])('%s', (_label, from, since) => {
-    const before = doc({ status: from, code: from === OK ? null : ToolErrorCode.BACKEND_UNREACHABLE, expectedRecoveryAt: from === OK ? null : at(MIN) });
+    const before = doc({
+      status: from,
+      code: from === OK ? null : ToolErrorCode.BACKEND_UNREACHABLE,
+      expectedRecoveryAt: from === OK ? null : at(MIN),
+    });
     const result = markAvailable(available({ note: 'reconnected' }))(before)!;
     expect(result).toMatchObject({ status: OK, since, code: null, expectedRecoveryAt: null, lastCheckedAt: T0 });
     expect(result.history[result.history.length - 1]).toEqual({

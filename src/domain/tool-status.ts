@@ -4,4 +4,3 @@ export enum ToolStatus {
   DEGRADED = 'DEGRADED',
   DOWN = 'DOWN',
 }
-

@@ -22,7 +22,10 @@ const S: WiderEvidenceSettings = { users: 5, projects: 3, tenants: 2, buckets: 1
 const NOW = new Date('2026-05-23T14:30:30Z');
 const MIN = 60_000;
 const start = (minutesAgo: number) => windowStarts(NOW, S)[S.buckets - 1] - minutesAgo * MIN;
-const bucket = (minutesAgo: number, users: string[], projects: string[], tenants: string[] = []) => ({ start: start(minutesAgo), sets: { users, projects, tenants } });
+const bucket = (minutesAgo: number, users: string[], projects: string[], tenants: string[] = []) => ({
+  start: start(minutesAgo),
+  sets: { users, projects, tenants },
+});
 const counts = (users: number, projects: number, tenants = 1): DistinctCounts => ({ users, projects, tenants, since: NOW });
 
 describe('windowStarts', () => {
@@ -37,7 +40,12 @@ describe('windowStarts', () => {
 describe('countDistinct', () => {
   it('unions the window buckets and ignores those that slid out', () => {
     const result = countDistinct(
-      [bucket(0, ['a', 'b'], ['p1']), bucket(3, ['b', 'c'], ['p1', 'p2'], ['t1']), bucket(9, ['d'], ['p3']), bucket(10, ['e', 'f'], ['p4'])],
+      [
+        bucket(0, ['a', 'b'], ['p1']),
+        bucket(3, ['b', 'c'], ['p1', 'p2'], ['t1']),
+        bucket(9, ['d'], ['p3']),
+        bucket(10, ['e', 'f'], ['p4']),
+      ],
       NOW,
       S,
     );
@@ -54,7 +62,11 @@ describe('judgeWiderEvidence', () => {
     expect(judgeWiderEvidence({ tenantId: 't1', counts: counts(4, 3) }, counts(4, 3), S)).toBeNull();
     expect(judgeWiderEvidence({ tenantId: 't1', counts: counts(5, 2) }, counts(5, 2), S)).toBeNull();
     expect(judgeWiderEvidence({ tenantId: 't1', counts: counts(5, 3) }, counts(5, 3), S)).toEqual({
-      scope: Scope.TENANT, scopeId: 't1', distinctUsers: 5, distinctProjects: 3, since: NOW,
+      scope: Scope.TENANT,
+      scopeId: 't1',
+      distinctUsers: 5,
+      distinctProjects: 3,
+      since: NOW,
     });
   });
 
@@ -65,7 +77,9 @@ describe('judgeWiderEvidence', () => {
   });
 
   it('follows configured thresholds', () => {
-    expect(judgeWiderEvidence({ tenantId: 't1', counts: counts(2, 1) }, counts(2, 1), { ...S, users: 2, projects: 1 })).toMatchObject({ scope: Scope.TENANT });
+    expect(judgeWiderEvidence({ tenantId: 't1', counts: counts(2, 1) }, counts(2, 1), { ...S, users: 2, projects: 1 })).toMatchObject({
+      scope: Scope.TENANT,
+    });
   });
 });
 
@@ -115,7 +129,7 @@ describe('the incremental tally', () => {
   it('answers like countDistinct at every step, the window sliding', () => {
     // A seeded pseudo-random run: 400 failures over 30 minutes, ids from small pools.
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const tally = newTally();
     const buckets = new Map<number, { users: Set<string>; projects: Set<string>; tenants: Set<string> }>();
     let now = new Date('2026-05-23T14:00:00Z').getTime();
@@ -130,7 +144,11 @@ describe('the incremental tally', () => {
       sets.projects.forEach((p) => b.projects.add(p));
       sets.tenants.forEach((t) => b.tenants.add(t));
       tallyAdd(tally, start, sets);
-      const reference = countDistinct([...buckets].map(([s, sets]) => ({ start: s, sets })), at, S);
+      const reference = countDistinct(
+        [...buckets].map(([s, sets]) => ({ start: s, sets })),
+        at,
+        S,
+      );
       expect(tallyCounts(tally, at, S)).toEqual(reference);
     }
   });

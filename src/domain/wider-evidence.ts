@@ -99,7 +99,11 @@ export interface DistinctCounts {
 }
 
 /** Distinct ids over the window's buckets (each given by its start; several sources per start are unioned). */
-export function countDistinct(buckets: Iterable<{ start: number; sets: BucketSets }>, now: Date, settings: WiderEvidenceSettings): DistinctCounts {
+export function countDistinct(
+  buckets: Iterable<{ start: number; sets: BucketSets }>,
+  now: Date,
+  settings: WiderEvidenceSettings,
+): DistinctCounts {
   const oldest = windowStarts(now, settings)[0];
   const newest = bucketStart(now, settings);
   const users = new Set<string>();
@@ -147,7 +151,13 @@ export function judgeWiderEvidence(
     return { scope: Scope.GLOBAL, scopeId: null, distinctUsers: global.users, distinctProjects: global.projects, since: global.since! };
   }
   if (tenant && crosses(tenant.counts)) {
-    return { scope: Scope.TENANT, scopeId: tenant.tenantId, distinctUsers: tenant.counts.users, distinctProjects: tenant.counts.projects, since: tenant.counts.since! };
+    return {
+      scope: Scope.TENANT,
+      scopeId: tenant.tenantId,
+      distinctUsers: tenant.counts.users,
+      distinctProjects: tenant.counts.projects,
+      since: tenant.counts.since!,
+    };
   }
   return null;
 }
@@ -229,5 +239,10 @@ export function tallyCounts(tally: Tally, now: Date, settings: WiderEvidenceSett
   }
   let since: number | null = null;
   for (const b of tally.buckets) since = since === null || b < since ? b : since;
-  return { users: tally.users.size, projects: tally.projects.size, tenants: tally.tenants.size, since: since === null ? null : new Date(since) };
+  return {
+    users: tally.users.size,
+    projects: tally.projects.size,
+    tenants: tally.tenants.size,
+    since: since === null ? null : new Date(since),
+  };
 }

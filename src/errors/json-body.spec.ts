@@ -20,7 +20,11 @@ describe('parseJsonBody (P63)', () => {
   });
 
   it('refuses a duplicate key, naming it with its path', () => {
-    expect(refusal('{"scope":"GLOBAL","toolName":"x","scope":"USER"}')).toMatchObject({ field: 'scope', message: 'scope: duplicate key', code: 'INVALID_ARGUMENT' });
+    expect(refusal('{"scope":"GLOBAL","toolName":"x","scope":"USER"}')).toMatchObject({
+      field: 'scope',
+      message: 'scope: duplicate key',
+      code: 'INVALID_ARGUMENT',
+    });
     expect(refusal('{"a":[1,{"k":1},{"k":2,"k":3}]}')).toMatchObject({ field: 'a[2].k' });
     expect(refusal('{"context":{"userId":"u","user\\u0049d":"v"}}')).toMatchObject({ field: 'context.userId' });
     // the same key in sibling objects is fine
@@ -28,14 +32,20 @@ describe('parseJsonBody (P63)', () => {
   });
 
   it('refuses __proto__, constructor and prototype keys at any depth, naming the field', () => {
-    expect(refusal('{"__proto__":{"x":1}}')).toMatchObject({ field: '__proto__', message: '__proto__: the key "__proto__" is not accepted' });
+    expect(refusal('{"__proto__":{"x":1}}')).toMatchObject({
+      field: '__proto__',
+      message: '__proto__: the key "__proto__" is not accepted',
+    });
     expect(refusal('{"context":{"constructor":{"prototype":{}}}}')).toMatchObject({ field: 'context.constructor' });
     expect(refusal('{"list":[{"a":1},{"prototype":1}]}')).toMatchObject({ field: 'list[1].prototype' });
     expect(parseJsonBody('{"note":"__proto__ constructor"}')).toEqual({ note: '__proto__ constructor' }); // values are fine
   });
 
   it('refuses nesting beyond the limit with a 400, whatever the depth (5 000, 1 000 000)', () => {
-    expect(refusal(`${'['.repeat(5000)}${']'.repeat(5000)}`)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('nested deeper than 32 levels') });
+    expect(refusal(`${'['.repeat(5000)}${']'.repeat(5000)}`)).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('nested deeper than 32 levels'),
+    });
     expect(refusal(`{"a":${'{"a":'.repeat(40)}1${'}'.repeat(41)}`)).toMatchObject({ field: expect.stringMatching(/^a(\.a)+$/) });
     expect(refusal('[[[1]]]', 2)).toMatchObject({ field: '[0][0]', message: '[0][0]: nested deeper than 2 levels' });
     expect(refusal(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`).code).toBe('INVALID_ARGUMENT');
@@ -50,7 +60,12 @@ describe('parseJsonBody (P63)', () => {
 
 describe('checkJsonCharset (P63)', () => {
   it('accepts no charset and UTF-8 in any spelling, refuses others with 415 naming content-type', () => {
-    for (const ok of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8']) {
+    for (const ok of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=utf8',
+    ]) {
       expect(() => checkJsonCharset(ok)).not.toThrow();
     }
     for (const bad of ['application/json; charset=utf-16', 'application/json; charset=ISO-8859-1']) {

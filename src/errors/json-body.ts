@@ -22,7 +22,11 @@ function pathOf(stack: readonly (string | number)[]): string {
 export function checkJsonCharset(contentType: string | undefined): void {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
   if (match && !/^utf-?8$/i.test(match[1])) {
-    throw new DomainError(DomainErrorCode.UNSUPPORTED_MEDIA_TYPE, `content-type: charset ${match[1]} is not supported; send UTF-8 JSON`, 'content-type');
+    throw new DomainError(
+      DomainErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      `content-type: charset ${match[1]} is not supported; send UTF-8 JSON`,
+      'content-type',
+    );
   }
 }
 

@@ -7,7 +7,8 @@ import { HTTP_STATUS_OF } from './error-codes';
 const ERROR_BODY = 'ErrorBody';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
-const { INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } = DomainErrorCode;
+const { INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } =
+  DomainErrorCode;
 
 /**
  * The one place that says which error answers each REST operation can give (P82). The OpenAPI
@@ -81,12 +82,21 @@ const DESCRIPTION: Record<DomainErrorCode, string> = {
 const EXAMPLE: Record<DomainErrorCode, { statusCode: number; error: DomainErrorCode; message: string; field?: string }> = {
   [INVALID_ARGUMENT]: { statusCode: 400, error: INVALID_ARGUMENT, message: 'scopeId: must be null for GLOBAL', field: 'scopeId' },
   [UNAUTHENTICATED]: { statusCode: 401, error: UNAUTHENTICATED, message: 'an API key is required (header x-api-key)' },
-  [FORBIDDEN]: { statusCode: 403, error: FORBIDDEN, message: 'key "reader" lacks a role for this operation (needs one of: dispatcher, admin)' },
+  [FORBIDDEN]: {
+    statusCode: 403,
+    error: FORBIDDEN,
+    message: 'key "reader" lacks a role for this operation (needs one of: dispatcher, admin)',
+  },
   [NOT_FOUND]: { statusCode: 404, error: NOT_FOUND, message: 'no health entry for PROJECT p-1 jira_search' },
   [CONFLICT]: { statusCode: 409, error: CONFLICT, message: 'too many concurrent writes to PROJECT:p-1:jira_search; retry' },
   [UNAVAILABLE]: { statusCode: 503, error: UNAVAILABLE, message: 'the database is unavailable; retry shortly' },
   [PAYLOAD_TOO_LARGE]: { statusCode: 413, error: PAYLOAD_TOO_LARGE, message: 'body: request body is too large', field: 'body' },
-  [UNSUPPORTED_MEDIA_TYPE]: { statusCode: 415, error: UNSUPPORTED_MEDIA_TYPE, message: 'content-type: must be application/json', field: 'content-type' },
+  [UNSUPPORTED_MEDIA_TYPE]: {
+    statusCode: 415,
+    error: UNSUPPORTED_MEDIA_TYPE,
+    message: 'content-type: must be application/json',
+    field: 'content-type',
+  },
 };
 
 /** Tool names may contain `/`; in a path segment it must be percent-encoded (P66). */
@@ -119,7 +129,12 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
     required: ['statusCode', 'error', 'message'],
     properties: {
       statusCode: { type: 'integer', description: 'The HTTP status, repeated.', example: 400 },
-      error: { type: 'string', enum: Object.values(DomainErrorCode), description: 'What went wrong, as a stable code.', example: INVALID_ARGUMENT },
+      error: {
+        type: 'string',
+        enum: Object.values(DomainErrorCode),
+        description: 'What went wrong, as a stable code.',
+        example: INVALID_ARGUMENT,
+      },
       message: { type: 'string', description: 'What went wrong, in words.', example: 'scopeId: must be null for GLOBAL' },
       field: { type: 'string', description: 'The request field the error is about, when there is one.', example: 'scopeId' },
     },

@@ -1,4 +1,11 @@
-import { MongoClientClosedError, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import {
+  MongoClientClosedError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 import { DomainErrorCode } from '../domain/domain-error';
 import { isDatabaseUnavailable, toDomainError } from './to-domain-error';
 
@@ -17,7 +24,10 @@ describe('toDomainError: the database going away is a 503, never a 500', () => {
     ['a raw ECONNRESET', socketError('read ECONNRESET', 'ECONNRESET')],
   ])('%s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
-    expect(toDomainError(error)).toMatchObject({ code: DomainErrorCode.UNAVAILABLE, message: 'the database is unavailable; retry shortly' });
+    expect(toDomainError(error)).toMatchObject({
+      code: DomainErrorCode.UNAVAILABLE,
+      message: 'the database is unavailable; retry shortly',
+    });
   });
 
   it.each([

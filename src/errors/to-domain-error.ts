@@ -20,7 +20,8 @@ export function toDomainError(error: unknown): DomainError | null {
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 && e.code?.startsWith('FST_')) {
     // P63: a too-large body is a 413 and a body that is not JSON a 415, each naming its field.
     if (e.statusCode === 413) return new DomainError(DomainErrorCode.PAYLOAD_TOO_LARGE, 'body: request body is too large', 'body');
-    if (e.statusCode === 415) return new DomainError(DomainErrorCode.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json', 'content-type');
+    if (e.statusCode === 415)
+      return new DomainError(DomainErrorCode.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json', 'content-type');
     return new DomainError(DomainErrorCode.INVALID_ARGUMENT, `body: ${e.message ?? 'malformed request'}`, 'body');
   }
   return null;
@@ -40,6 +41,7 @@ function fromHttpException(error: HttpException): DomainError {
   if (status === 503) return new DomainError(DomainErrorCode.UNAVAILABLE, message);
   // Fastify's body refusals reach the filter as HttpExceptions (P63).
   if (status === 413) return new DomainError(DomainErrorCode.PAYLOAD_TOO_LARGE, 'body: request body is too large', 'body');
-  if (status === 415) return new DomainError(DomainErrorCode.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json', 'content-type');
+  if (status === 415)
+    return new DomainError(DomainErrorCode.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json', 'content-type');
   return new DomainError(DomainErrorCode.INVALID_ARGUMENT, message);
 }

@@ -23,7 +23,10 @@ export function fieldMessage(field: string, property: string, constraint: string
 function flatten(errors: ValidationError[], parent = ''): { field: string; message: string }[] {
   return errors.flatMap((e) => {
     const field = parent ? (/^\d+$/.test(e.property) ? `${parent}[${e.property}]` : `${parent}.${e.property}`) : e.property;
-    const own = Object.entries(e.constraints ?? {}).map(([constraint, message]) => ({ field, message: fieldMessage(field || 'body', e.property, constraint, message) }));
+    const own = Object.entries(e.constraints ?? {}).map(([constraint, message]) => ({
+      field,
+      message: fieldMessage(field || 'body', e.property, constraint, message),
+    }));
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }
@@ -50,13 +53,30 @@ export function createValidationPipe(): ValidationPipe {
 /** A JSON Schema (draft-07 subset Ajv compiles); `nullable` as in OpenAPI 3.0. */
 export type JsonSchema = Record<string, unknown>;
 
-const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
+const ajv = new Ajv({
+  allErrors: false,
+  strict: true,
+  allowUnionTypes: true,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+});
 
-const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', number: 'a number', integer: 'an integer' };
+const ARTICLE: Record<string, string> = {
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  boolean: 'true or false',
+  number: 'a number',
+  integer: 'an integer',
+};
 
 /** "context.userId", "errorSignatures[3]": the field names class-validator's pipe reported. */
 function fieldOf(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
@@ -71,7 +91,10 @@ function describeError(error: ErrorObject, patternMessages: ReadonlyMap<string, 
     case 'pattern':
       return { field: fieldOf(error.instancePath), message: patternMessages.get(String(p.pattern)) ?? `must match ${String(p.pattern)}` };
     case 'enum':
-      return { field: fieldOf(error.instancePath), message: `must be one of ${(p.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}` };
+      return {
+        field: fieldOf(error.instancePath),
+        message: `must be one of ${(p.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`,
+      };
     case 'type': {
       const types = (Array.isArray(p.type) ? p.type : String(p.type).split(',')).filter((t) => t !== 'null');
       return { field: fieldOf(error.instancePath), message: `must be ${types.map((t) => ARTICLE[t] ?? t).join(' or ')}` };
@@ -93,7 +116,10 @@ function describeError(error: ErrorObject, patternMessages: ReadonlyMap<string, 
  * a 400 whose message and `field` name the offending field. `patternMessages` maps a pattern's
  * source to a readable message (e.g. the D3a id rule).
  */
-export function compileBodyValidator<T>(schema: JsonSchema, patternMessages: ReadonlyMap<string, string> = new Map()): (body: unknown) => T {
+export function compileBodyValidator<T>(
+  schema: JsonSchema,
+  patternMessages: ReadonlyMap<string, string> = new Map(),
+): (body: unknown) => T {
   const validate: ValidateFunction = ajv.compile(schema);
   return (body: unknown): T => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {

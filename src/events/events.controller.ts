@@ -16,7 +16,11 @@ export class EventsController {
 
   @Get()
   @ApiOkResponse({ type: EventPageView })
-  @ApiContract('readEvents', 'Read the event log', 'Status changes, cooldowns set and expired, pins and diagnosis notes, oldest first, one page at a time: pass the endCursor of a page as after to read the next one.')
+  @ApiContract(
+    'readEvents',
+    'Read the event log',
+    'Status changes, cooldowns set and expired, pins and diagnosis notes, oldest first, one page at a time: pass the endCursor of a page as after to read the next one.',
+  )
   read(@Query() query: EventsQueryDto): Promise<EventPageView> {
     return this.service.read(query.after, query.limit);
   }

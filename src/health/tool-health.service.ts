@@ -17,7 +17,16 @@ export class ToolHealthService {
   async markUnavailable(dto: MarkUnavailableDto): Promise<ToolHealthDocument> {
     const key = validateKey(dto);
     const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
-      markUnavailable({ ...env, key, source: dto.source, code: dto.code, note: dto.note, since: dto.since, expectedRecoveryAt: dto.expectedRecoveryAt, tenantId: tenantOf(key, dto.tenantId) }),
+      markUnavailable({
+        ...env,
+        key,
+        source: dto.source,
+        code: dto.code,
+        note: dto.note,
+        since: dto.since,
+        expectedRecoveryAt: dto.expectedRecoveryAt,
+        tenantId: tenantOf(key, dto.tenantId),
+      }),
     );
     return result.after!;
   }
@@ -25,7 +34,15 @@ export class ToolHealthService {
   async markIntermittent(dto: MarkIntermittentDto): Promise<ToolHealthDocument> {
     const key = validateKey(dto);
     const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
-      markIntermittent({ ...env, key, source: dto.source, code: dto.code, note: dto.note, expectedRecoveryAt: dto.expectedRecoveryAt, tenantId: tenantOf(key, dto.tenantId) }),
+      markIntermittent({
+        ...env,
+        key,
+        source: dto.source,
+        code: dto.code,
+        note: dto.note,
+        expectedRecoveryAt: dto.expectedRecoveryAt,
+        tenantId: tenantOf(key, dto.tenantId),
+      }),
     );
     return result.after!;
   }
@@ -44,13 +61,26 @@ export class ToolHealthService {
   async clientDisconnected(sessionId: string, dto: ClientDisconnectDto): Promise<SessionToolsResultView> {
     validateId('sessionId', sessionId);
     const tenantId = dto.tenantId ?? null;
-    const changed = await this.eachTool(sessionId, dto.tools.map((t) => t.name), async (key, index) => {
-      const tool = dto.tools[index];
-      const result = await this.store.write(key, tenantId, (env) =>
-        markUnavailable({ ...env, key, source: dto.source, code: ToolErrorCode.BACKEND_UNREACHABLE, since: dto.at, note: 'client disconnected', description: tool.description ?? null, tenantId }),
-      );
-      return result.written;
-    });
+    const changed = await this.eachTool(
+      sessionId,
+      dto.tools.map((t) => t.name),
+      async (key, index) => {
+        const tool = dto.tools[index];
+        const result = await this.store.write(key, tenantId, (env) =>
+          markUnavailable({
+            ...env,
+            key,
+            source: dto.source,
+            code: ToolErrorCode.BACKEND_UNREACHABLE,
+            since: dto.at,
+            note: 'client disconnected',
+            description: tool.description ?? null,
+            tenantId,
+          }),
+        );
+        return result.written;
+      },
+    );
     return { sessionId, changed };
   }
 

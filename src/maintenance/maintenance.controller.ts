@@ -6,7 +6,13 @@ import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { Clock } from '../common/clock';
 import { ApiContract } from '../errors/openapi-errors';
-import { ChangeMaintenanceDto, ListMaintenanceQueryDto, MaintenanceWindowView, ScheduleMaintenanceDto, toMaintenanceWindowView } from './dto/maintenance.dto';
+import {
+  ChangeMaintenanceDto,
+  ListMaintenanceQueryDto,
+  MaintenanceWindowView,
+  ScheduleMaintenanceDto,
+  toMaintenanceWindowView,
+} from './dto/maintenance.dto';
 import { MaintenanceService } from './maintenance.service';
 
 /** Issue 16: planned outages, scheduled by admins (P75). Reads are open to audit-readers too (D17). */
@@ -33,7 +39,11 @@ export class MaintenanceController {
 
   @Get()
   @Roles(Role.AUDIT_READER)
-  @ApiContract('listMaintenanceWindows', 'List maintenance windows', 'The scheduled, running and past windows, filtered by tool, scope or phase.')
+  @ApiContract(
+    'listMaintenanceWindows',
+    'List maintenance windows',
+    'The scheduled, running and past windows, filtered by tool, scope or phase.',
+  )
   @ApiOkResponse({ type: [MaintenanceWindowView] })
   async list(@Query() query: ListMaintenanceQueryDto): Promise<MaintenanceWindowView[]> {
     const now = this.clock.now();
@@ -42,16 +52,28 @@ export class MaintenanceController {
 
   @Patch(':id')
   @Roles(Role.ADMIN)
-  @ApiContract('changeMaintenance', 'Change a maintenance window', 'Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.')
+  @ApiContract(
+    'changeMaintenance',
+    'Change a maintenance window',
+    'Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.',
+  )
   @ApiOkResponse({ type: MaintenanceWindowView })
-  async change(@Param('id') id: string, @Body() dto: ChangeMaintenanceDto, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
+  async change(
+    @Param('id') id: string,
+    @Body() dto: ChangeMaintenanceDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.change(id, dto, principal), this.clock.now());
   }
 
   @Delete(':id')
   @HttpCode(200)
   @Roles(Role.ADMIN)
-  @ApiContract('cancelMaintenance', 'Cancel a maintenance window', 'Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.')
+  @ApiContract(
+    'cancelMaintenance',
+    'Cancel a maintenance window',
+    'Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.',
+  )
   @ApiOkResponse({ type: MaintenanceWindowView, description: 'the cancelled window' })
   async cancel(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, principal), this.clock.now());

@@ -17,7 +17,8 @@ export class MaintenanceWindowModel {
   @Field({ description: 'When the tool is expected back.' }) until: Date;
   @Field({ description: 'Why the tool is under maintenance, in words an LLM may read.' }) reason: string;
   @Field({ description: '"admin:<key name>" of the last change' }) by: string;
-  @Field(() => MaintenancePhase, { description: 'Coming, in force, over or cancelled, at the time of the answer.' }) phase: MaintenancePhase;
+  @Field(() => MaintenancePhase, { description: 'Coming, in force, over or cancelled, at the time of the answer.' })
+  phase: MaintenancePhase;
   @Field({ description: 'When the window was scheduled.' }) createdAt: Date;
   @Field({ description: 'When the window last changed.' }) updatedAt: Date;
   @Field(() => Date, { nullable: true, description: 'When the window was cancelled; null when it was not.' }) cancelledAt: Date | null;
@@ -105,6 +106,8 @@ export class MaintenanceWindowsFilter {
 /** What a lookup says about maintenance: the window in force and the next one coming . */
 @ObjectType('MaintenanceSummary', { description: 'What a lookup says about maintenance: the window in force and the next one coming.' })
 export class MaintenanceSummaryModel {
-  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'The window in force now; null when none is.' }) inForce: MaintenanceWindowModel | null;
-  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' }) upcoming: MaintenanceWindowModel | null;
+  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'The window in force now; null when none is.' })
+  inForce: MaintenanceWindowModel | null;
+  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' })
+  upcoming: MaintenanceWindowModel | null;
 }

@@ -20,7 +20,12 @@ export class MaintenanceResolver {
   @Query(() => [MaintenanceWindowModel], { description: 'Maintenance windows, newest start first; by default only those not yet over.' })
   @Roles(Role.AUDIT_READER)
   async maintenanceWindows(
-    @Args('filter', { type: () => MaintenanceWindowsFilter, nullable: true, description: 'Which windows; all coming and running ones when absent.' }) filter?: MaintenanceWindowsFilter | null,
+    @Args('filter', {
+      type: () => MaintenanceWindowsFilter,
+      nullable: true,
+      description: 'Which windows; all coming and running ones when absent.',
+    })
+    filter?: MaintenanceWindowsFilter | null,
   ): Promise<MaintenanceWindowModel[]> {
     const f = filter ? nullsAbsent(filter) : {};
     const now = this.clock.now();
@@ -28,22 +33,35 @@ export class MaintenanceResolver {
     return found.map((w) => toMaintenanceWindowView(w, now));
   }
 
-  @Mutation(() => MaintenanceWindowModel, { description: 'Schedule a maintenance window: while in force the tool reads DOWN, expected back at its end.' })
+  @Mutation(() => MaintenanceWindowModel, {
+    description: 'Schedule a maintenance window: while in force the tool reads DOWN, expected back at its end.',
+  })
   @Roles(Role.ADMIN)
-  async scheduleMaintenance(@Args('input', { description: 'The window to schedule.' }) input: ScheduleMaintenanceInput, @CurrentPrincipal() by: Principal): Promise<MaintenanceWindowModel> {
+  async scheduleMaintenance(
+    @Args('input', { description: 'The window to schedule.' }) input: ScheduleMaintenanceInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<MaintenanceWindowModel> {
     return toMaintenanceWindowView(await this.service.schedule(input, by), this.clock.now());
   }
 
-  @Mutation(() => MaintenanceWindowModel, { description: 'Move, extend, shorten or re-word a window that has not ended (its start only before it began).' })
+  @Mutation(() => MaintenanceWindowModel, {
+    description: 'Move, extend, shorten or re-word a window that has not ended (its start only before it began).',
+  })
   @Roles(Role.ADMIN)
-  async changeMaintenance(@Args('input', { description: 'The window and what changes.' }) input: ChangeMaintenanceInput, @CurrentPrincipal() by: Principal): Promise<MaintenanceWindowModel> {
+  async changeMaintenance(
+    @Args('input', { description: 'The window and what changes.' }) input: ChangeMaintenanceInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<MaintenanceWindowModel> {
     const { id, ...change } = nullsAbsent(input);
     return toMaintenanceWindowView(await this.service.change(id, change, by), this.clock.now());
   }
 
   @Mutation(() => MaintenanceWindowModel, { description: 'Cancel a window that has not ended; one in force ends now.' })
   @Roles(Role.ADMIN)
-  async cancelMaintenance(@Args('id', { type: () => ID, description: 'The window to cancel.' }) id: string, @CurrentPrincipal() by: Principal): Promise<MaintenanceWindowModel> {
+  async cancelMaintenance(
+    @Args('id', { type: () => ID, description: 'The window to cancel.' }) id: string,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<MaintenanceWindowModel> {
     return toMaintenanceWindowView(await this.service.cancel(id, by), this.clock.now());
   }
 }

@@ -154,9 +154,16 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return window;
   }
 
-  async list(filter: { toolName?: string; scope?: Scope; scopeId?: string | null; includeEnded?: boolean; limit?: number }): Promise<MaintenanceWindow[]> {
+  async list(filter: {
+    toolName?: string;
+    scope?: Scope;
+    scopeId?: string | null;
+    includeEnded?: boolean;
+    limit?: number;
+  }): Promise<MaintenanceWindow[]> {
     if (filter.toolName !== undefined) validateId('toolName', filter.toolName);
-    if (filter.scope !== undefined && filter.scopeId !== undefined) validateKey({ scope: filter.scope, scopeId: filter.scopeId, toolName: filter.toolName ?? 'x' });
+    if (filter.scope !== undefined && filter.scopeId !== undefined)
+      validateKey({ scope: filter.scope, scopeId: filter.scopeId, toolName: filter.toolName ?? 'x' });
     return this.windows.list({
       toolName: filter.toolName,
       scope: filter.scope,
@@ -216,7 +223,8 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
         await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_ENDED, window, stored?.status ?? ToolStatus.OK, endAt));
         written++;
       }
-      const ended = due.end || window.endedEventAt !== null || (window.cancelledAt !== null && !due.start && window.startedEventAt === null);
+      const ended =
+        due.end || window.endedEventAt !== null || (window.cancelledAt !== null && !due.start && window.startedEventAt === null);
       await this.windows.markEvents(window.id, {
         startedEventAt: due.start ? now : undefined,
         endedEventAt: due.end ? now : undefined,

@@ -23,15 +23,25 @@ export class ManifestController {
   @Post('annotate')
   @HttpCode(200)
   @ApiOkResponse({ type: AnnotatedManifestView })
-  @ApiContract('annotateManifest', 'Annotate a turn\'s tool manifest', 'Takes the tools an LLM is about to see in one turn and answers the ones it may see, in input order, each with a suffix for its description (unavailable since…, intermittent…), its effective status and whether to call it; plus the session\'s client tools that left with their client, and how many tools were filtered out and why.')
-  annotate(@SchemaBody(AnnotateManifestDto, ANNOTATE.schema, ANNOTATE.patternMessages) dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
+  @ApiContract(
+    'annotateManifest',
+    "Annotate a turn's tool manifest",
+    "Takes the tools an LLM is about to see in one turn and answers the ones it may see, in input order, each with a suffix for its description (unavailable since…, intermittent…), its effective status and whether to call it; plus the session's client tools that left with their client, and how many tools were filtered out and why.",
+  )
+  annotate(
+    @SchemaBody(AnnotateManifestDto, ANNOTATE.schema, ANNOTATE.patternMessages) dto: AnnotateManifestDto,
+  ): Promise<AnnotatedManifestView> {
     return this.service.annotate(dto);
   }
 
   @Post('explain')
   @HttpCode(200)
   @ApiOkResponse({ type: ExplanationView })
-  @ApiContract('explainTool', 'Explain a tool the LLM cannot call', 'What to tell the LLM instead of "Unknown tool": for a tool name, the caller\'s context and whether the registry serves the name, the error code to report and a message for the LLM (for example that a client\'s tool is unreachable since the client disconnected).')
+  @ApiContract(
+    'explainTool',
+    'Explain a tool the LLM cannot call',
+    'What to tell the LLM instead of "Unknown tool": for a tool name, the caller\'s context and whether the registry serves the name, the error code to report and a message for the LLM (for example that a client\'s tool is unreachable since the client disconnected).',
+  )
   explain(@Body() dto: ExplainToolDto): Promise<ExplanationView> {
     return this.service.explain(dto);
   }

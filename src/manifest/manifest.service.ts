@@ -99,7 +99,10 @@ function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: bool
   if (!includeAgrajagTools) return merged;
   for (const tool of AGRAJAG_TOOLS) {
     if (seen.has(tool.name)) {
-      throw DomainError.invalid('tools', `${tool.name} is one of the service's Agrajag tools; leave it out when includeAgrajagTools is set`);
+      throw DomainError.invalid(
+        'tools',
+        `${tool.name} is one of the service's Agrajag tools; leave it out when includeAgrajagTools is set`,
+      );
     }
     merged.push({
       name: tool.name,

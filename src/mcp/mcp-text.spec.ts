@@ -14,15 +14,27 @@ function entry(history: [ToolHealthClassification | null, ToolStatus][]): ToolHe
   return {
     ...doc,
     status: history.at(-1)?.[1] ?? ToolStatus.OK,
-    history: history.map(([classification, status], i) => ({ classification, status, code: null, note: `n${i}`, by: 'agrajag-1', at: at(i), recoveryAt: null })),
+    history: history.map(([classification, status], i) => ({
+      classification,
+      status,
+      code: null,
+      note: `n${i}`,
+      by: 'agrajag-1',
+      at: at(i),
+      recoveryAt: null,
+    })),
   };
 }
 
 describe('MCP result texts (P72)', () => {
   it('lists history newest first and says how many older items it left out', () => {
-    const doc = entry(Array.from({ length: 12 }, (_, i) => [ToolHealthClassification.INTERMITTENT, i % 2 ? ToolStatus.OK : ToolStatus.DEGRADED]));
+    const doc = entry(
+      Array.from({ length: 12 }, (_, i) => [ToolHealthClassification.INTERMITTENT, i % 2 ? ToolStatus.OK : ToolStatus.DEGRADED]),
+    );
     const text = describeHistory(doc);
-    expect(text).toMatch(/^History, newest first \(2 older not shown; all are in structuredContent\): 2026-05-23T14:11:00.000Z INTERMITTENT → OK by agrajag-1: "n11"; 2026-05-23T14:10/);
+    expect(text).toMatch(
+      /^History, newest first \(2 older not shown; all are in structuredContent\): 2026-05-23T14:11:00.000Z INTERMITTENT → OK by agrajag-1: "n11"; 2026-05-23T14:10/,
+    );
     expect(text).not.toContain('"n1"');
   });
 
@@ -33,24 +45,37 @@ describe('MCP result texts (P72)', () => {
 
   it('describes a DOWN entry with its recovery estimate and a stored OK entry without one', () => {
     const down = { ...entry([[ToolHealthClassification.TECHNICALLY_BROKEN, ToolStatus.DOWN]]), expectedRecoveryAt: at(30) };
-    expect(describeEntry(down)).toMatch(/^jira at PROJECT p-1: DOWN since .*, expected recovery 2026-05-23T14:30:00.000Z\. No diagnosis yet\./);
-    expect(describeEntry(entry([]))).toMatch(/^jira at PROJECT p-1: OK since 2026-05-23T14:00:00.000Z\. No diagnosis yet\. No history\. No cooldowns\.$/);
+    expect(describeEntry(down)).toMatch(
+      /^jira at PROJECT p-1: DOWN since .*, expected recovery 2026-05-23T14:30:00.000Z\. No diagnosis yet\./,
+    );
+    expect(describeEntry(entry([]))).toMatch(
+      /^jira at PROJECT p-1: OK since 2026-05-23T14:00:00.000Z\. No diagnosis yet\. No history\. No cooldowns\.$/,
+    );
   });
 
   it('says why the cascade decided and what the winner hides', () => {
     const winner = entry([[ToolHealthClassification.INTERMITTENT, ToolStatus.DEGRADED]]);
     const text = describeEffective({
-      toolName: 'jira', status: ToolStatus.DEGRADED, retesting: false, reason: CascadeReason.LIVE_PROBLEM, winner,
-      considered: [], shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DOWN, retesting: false, pinned: false }],
+      toolName: 'jira',
+      status: ToolStatus.DEGRADED,
+      retesting: false,
+      reason: CascadeReason.LIVE_PROBLEM,
+      winner,
+      considered: [],
+      shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DOWN, retesting: false, pinned: false }],
       trace: { reason: CascadeReason.LIVE_PROBLEM, matched: null, shadowed: [] },
       maintenance: null,
     });
-    expect(text).toMatch(/^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/);
+    expect(text).toMatch(
+      /^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/,
+    );
     expect(text).toMatch(/Wider entries it hides: GLOBAL DOWN\.$/);
   });
 
   it('turns an error into its code, its message and what to do', () => {
-    expect(describeError(DomainError.invalid('arguments.scope', 'must be one of SESSION, USER.'))).toBe('INVALID_ARGUMENT: arguments.scope: must be one of SESSION, USER. Fix the argument and call again.');
+    expect(describeError(DomainError.invalid('arguments.scope', 'must be one of SESSION, USER.'))).toBe(
+      'INVALID_ARGUMENT: arguments.scope: must be one of SESSION, USER. Fix the argument and call again.',
+    );
     expect(describeError(new DomainError(DomainErrorCode.NOT_FOUND, 'gone'))).toBe('NOT_FOUND: gone.');
   });
 });

@@ -18,10 +18,13 @@ function where(doc: Pick<ToolHealthDocument, 'scope' | 'scopeId'>): string {
 /** Up to `limit` history items, newest first (history is stored oldest first, D12). */
 export function describeHistory(doc: ToolHealthDocument, limit = 10): string {
   if (doc.history.length === 0) return 'No history.';
-  const items = doc.history.slice(-limit).reverse().map((h) => {
-    const verdict = h.classification ?? 'cleared';
-    return `${h.at.toISOString()} ${verdict} → ${h.status} by ${h.by}${h.note ? `: "${h.note}"` : ''}`;
-  });
+  const items = doc.history
+    .slice(-limit)
+    .reverse()
+    .map((h) => {
+      const verdict = h.classification ?? 'cleared';
+      return `${h.at.toISOString()} ${verdict} → ${h.status} by ${h.by}${h.note ? `: "${h.note}"` : ''}`;
+    });
   const older = doc.history.length > limit ? ` (${doc.history.length - limit} older not shown; all are in structuredContent)` : '';
   return `History, newest first${older}: ${items.join('; ')}.`;
 }
@@ -29,12 +32,16 @@ export function describeHistory(doc: ToolHealthDocument, limit = 10): string {
 export function describeCooldowns(doc: ToolHealthDocument): string {
   if (doc.cooldowns.length === 0) return 'No cooldowns.';
   return `Cooldowns: ${doc.cooldowns
-    .map((c) => `${c.errorSignature}${c.userId ? ` for user ${c.userId}` : ''} (${c.lastClassification}, ${c.hits} hits) no diagnosis before ${c.nextSpawnAllowedAt.toISOString()}`)
+    .map(
+      (c) =>
+        `${c.errorSignature}${c.userId ? ` for user ${c.userId}` : ''} (${c.lastClassification}, ${c.hits} hits) no diagnosis before ${c.nextSpawnAllowedAt.toISOString()}`,
+    )
     .join('; ')}.`;
 }
 
 export function describeEntry(doc: ToolHealthDocument): string {
-  const head = `${doc.toolName} at ${where(doc)}: ${doc.status} since ${doc.since.toISOString()}` +
+  const head =
+    `${doc.toolName} at ${where(doc)}: ${doc.status} since ${doc.since.toISOString()}` +
     (doc.status === 'OK' ? '.' : `, expected recovery ${iso(doc.expectedRecoveryAt)}.`);
   const last = doc.lastDiagnosis
     ? ` Last diagnosis: ${doc.lastDiagnosis.classification ?? 'cleared'} by ${doc.lastDiagnosis.by} at ${doc.lastDiagnosis.at.toISOString()}${doc.lastDiagnosis.note ? ` ("${doc.lastDiagnosis.note}")` : ''}.`
@@ -55,9 +62,8 @@ const REASON_TEXT: Record<CascadeReason, string> = {
 export function describeEffective(effective: EffectiveHealthView): string {
   const head = `${effective.toolName} for this caller: ${effective.status}${effective.retesting ? ' (retesting)' : ''} — ${REASON_TEXT[effective.reason]} (${effective.reason}).`;
   const winner = effective.winner ? ` Decided by: ${describeEntry(effective.winner)}` : '';
-  const hidden = effective.shadowed.length > 0
-    ? ` Wider entries it hides: ${effective.shadowed.map((d) => `${where(d)} ${d.status}`).join(', ')}.`
-    : '';
+  const hidden =
+    effective.shadowed.length > 0 ? ` Wider entries it hides: ${effective.shadowed.map((d) => `${where(d)} ${d.status}`).join(', ')}.` : '';
   const m = effective.maintenance;
   const window = m?.inForce
     ? ` Under maintenance until ${m.inForce.until.toISOString()} ("${m.inForce.reason}").`

@@ -49,7 +49,11 @@ describe('MCP tool catalogue (issue 15)', () => {
 
   it.each<[string, unknown, RegExp]>([
     ['a missing scope', { toolName: 'jira' }, /arguments\.scope/],
-    ['a scope outside the enum', { toolName: 'jira', scope: 'WORLD' }, /arguments\.scope must be equal to one of the allowed values \(SESSION, USER, PROJECT, TENANT, GLOBAL\)/],
+    [
+      'a scope outside the enum',
+      { toolName: 'jira', scope: 'WORLD' },
+      /arguments\.scope must be equal to one of the allowed values \(SESSION, USER, PROJECT, TENANT, GLOBAL\)/,
+    ],
     ['an unknown argument', { toolName: 'jira', scope: 'GLOBAL', since: 'x' }, /arguments\.since is not a parameter of this tool/],
     ['a bad tool name', { toolName: 'a b', scope: 'GLOBAL' }, /arguments\.toolName must match pattern/],
   ])('tool_health_get refuses %s naming the argument', (_label, args, message) => {

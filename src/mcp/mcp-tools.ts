@@ -71,9 +71,18 @@ function writer(manifest: AgrajagToolManifest): McpToolDefinition {
 }
 
 const READ_ROLES = [Role.TOOL_HEALTH_WRITER, Role.AUDIT_READER];
-const contextId = (what: string) => ({ type: 'string', pattern: ID_PATTERN_SOURCE, description: `The caller's ${what}; omit when the call has none.` });
+const contextId = (what: string) => ({
+  type: 'string',
+  pattern: ID_PATTERN_SOURCE,
+  description: `The caller's ${what}; omit when the call has none.`,
+});
 
-function reader(name: McpReadToolName, description: string, inputSchema: Record<string, unknown>, outputSchema: Record<string, unknown>): McpToolDefinition {
+function reader(
+  name: McpReadToolName,
+  description: string,
+  inputSchema: Record<string, unknown>,
+  outputSchema: Record<string, unknown>,
+): McpToolDefinition {
   const title = TITLES[name];
   return {
     name,

@@ -55,5 +55,9 @@ function methodNotAllowed(reply: RawReply): void {
   reply
     .code(405)
     .header('allow', 'POST')
-    .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to /mcp' }, id: null });
+    .send({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to /mcp' },
+      id: null,
+    });
 }

@@ -2,7 +2,14 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Principal, actorOf } from '../auth/principal';
 import { CascadeService } from '../cascade/cascade.service';
 import { DiagnosisService } from '../diagnosis/diagnosis.service';
@@ -15,7 +22,7 @@ import { McpReadToolName, McpToolDefinition, findTool, mayCall, rolesFor, visibl
 
 const SERVER_INFO = { name: 'tool-availability-service', title: 'Tool availability', version: '1' };
 const INSTRUCTIONS =
-  'Tool health state (status per scope, cooldowns per error signature). Read a tool\'s entry with tool_health_get ' +
+  "Tool health state (status per scope, cooldowns per error signature). Read a tool's entry with tool_health_get " +
   'or its effective status for a caller with tool_health_lookup before you classify; record a verdict with the ' +
   'tool_health_set_* tools. None of these tools touches the tool being diagnosed (SAFE_PROBE).';
 
@@ -70,7 +77,9 @@ export class McpService {
       // The reply is hijacked (McpController): no Nest filter can answer for us any more.
       this.logger.error(error instanceof Error ? error.stack : String(error));
       if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'internal error' }, id: null }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'internal error' }, id: null }));
       }
     }
   }
@@ -90,14 +99,25 @@ export class McpService {
   async call(principal: Principal, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     const tool = findTool(name);
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `no tool named ${name}; this key's tools are: ${visibleTools(principal).map((t) => t.name).join(', ') || 'none'}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no tool named ${name}; this key's tools are: ${
+          visibleTools(principal)
+            .map((t) => t.name)
+            .join(', ') || 'none'
+        }`,
+      );
     }
     if (!mayCall(principal, tool)) {
-      throw new McpError(ErrorCode.InvalidParams, `FORBIDDEN: key "${principal.name}" may not call ${name}; it needs one of the roles ${rolesFor(tool).join(', ')} (D17)`, {
-        code: DomainErrorCode.FORBIDDEN,
-        tool: name,
-        requiredRoles: rolesFor(tool),
-      });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `FORBIDDEN: key "${principal.name}" may not call ${name}; it needs one of the roles ${rolesFor(tool).join(', ')} (D17)`,
+        {
+          code: DomainErrorCode.FORBIDDEN,
+          tool: name,
+          requiredRoles: rolesFor(tool),
+        },
+      );
     }
     try {
       const { text, structured } = await this.run(tool, args ?? {}, principal);
@@ -112,12 +132,18 @@ export class McpService {
     }
   }
 
-  private async run(tool: McpToolDefinition, args: Record<string, unknown>, principal: Principal): Promise<{ text: string; structured: object }> {
+  private async run(
+    tool: McpToolDefinition,
+    args: Record<string, unknown>,
+    principal: Principal,
+  ): Promise<{ text: string; structured: object }> {
     switch (tool.name) {
       case McpReadToolName.GET: {
         validateGet(args);
         const entry = await this.cascade.getEntry(args as { scope: unknown; scopeId?: unknown; toolName: unknown }).catch(nullIfNotFound);
-        const text = entry ? describeEntry(entry) : `Nothing is stored for ${String(args.toolName)} at ${String(args.scope)}${args.scopeId ? ` ${String(args.scopeId)}` : ''}: it was never diagnosed or reported there.`;
+        const text = entry
+          ? describeEntry(entry)
+          : `Nothing is stored for ${String(args.toolName)} at ${String(args.scope)}${args.scopeId ? ` ${String(args.scopeId)}` : ''}: it was never diagnosed or reported there.`;
         return { text, structured: { summary: text, found: entry !== null, entry } };
       }
       case McpReadToolName.LOOKUP: {

@@ -16,7 +16,11 @@ export class MetricsController {
   @Get()
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format 0.0.4', schema: { type: 'string' } })
-  @ApiContract('scrapeMetrics', 'Prometheus metrics', 'Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format.')
+  @ApiContract(
+    'scrapeMetrics',
+    'Prometheus metrics',
+    'Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format.',
+  )
   async scrape(@Res({ passthrough: true }) reply: { header(name: string, value: string): unknown }): Promise<string> {
     const { contentType, body } = await this.metrics.render();
     reply.header('content-type', contentType);

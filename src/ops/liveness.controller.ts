@@ -21,7 +21,11 @@ export class LivenessController {
   @Get('live')
   @HttpCode(200)
   @ApiOkResponse({ type: ProbeView })
-  @ApiContract('checkLiveness', 'Is the process alive?', 'Answers 200 while the process runs, without touching the database. For an orchestrator\'s liveness probe; needs no API key.')
+  @ApiContract(
+    'checkLiveness',
+    'Is the process alive?',
+    "Answers 200 while the process runs, without touching the database. For an orchestrator's liveness probe; needs no API key.",
+  )
   live(): ProbeView {
     return { status: 'ok' };
   }
@@ -29,7 +33,11 @@ export class LivenessController {
   @Get('ready')
   @ApiOkResponse({ type: ProbeView })
   @ApiServiceUnavailableResponse({ type: ProbeView })
-  @ApiContract('checkReadiness', 'Can the service take traffic?', 'Answers 200 when the database answers and 503 when it does not (or while the service shuts down). For an orchestrator\'s readiness probe; needs no API key.')
+  @ApiContract(
+    'checkReadiness',
+    'Can the service take traffic?',
+    "Answers 200 when the database answers and 503 when it does not (or while the service shuts down). For an orchestrator's readiness probe; needs no API key.",
+  )
   ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): ProbeView {
     const { ready, database, reason } = this.readiness.check();
     reply.status(ready ? 200 : 503);

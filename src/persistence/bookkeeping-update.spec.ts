@@ -3,7 +3,7 @@ import { APPLIED_FLUSH_IDS, bookkeepingUpdate } from './bookkeeping-update';
 const at = (s: number) => new Date(Date.UTC(2026, 4, 23, 14, 0, s));
 
 describe('bookkeepingUpdate (P42)', () => {
-  it('adds each entry\'s hits through its own array filter, moves instants forward only, records the flush id', () => {
+  it("adds each entry's hits through its own array filter, moves instants forward only, records the flush id", () => {
     const op = bookkeepingUpdate(
       {
         id: 'PROJECT|p|t',
@@ -30,16 +30,26 @@ describe('bookkeepingUpdate (P42)', () => {
   });
 
   it('touches no other field: no $set, no replacement, updatedAt untouched (D13)', () => {
-    const { update } = bookkeepingUpdate({ id: 'x', hits: [{ errorSignature: 's', userId: null, count: 2, lastTriggeredAt: at(1) }], lastFailureAt: null }, 'f');
+    const { update } = bookkeepingUpdate(
+      { id: 'x', hits: [{ errorSignature: 's', userId: null, count: 2, lastTriggeredAt: at(1) }], lastFailureAt: null },
+      'f',
+    );
     expect(Object.keys(update).sort()).toEqual(['$inc', '$max', '$push']);
     expect(JSON.stringify(update)).not.toContain('updatedAt');
   });
 
   it('lastFailureAt alone: no array filters; zero counts are skipped', () => {
-    const op = bookkeepingUpdate({ id: 'x', hits: [{ errorSignature: 's', userId: null, count: 0, lastTriggeredAt: at(1) }], lastFailureAt: at(2) }, 'f');
+    const op = bookkeepingUpdate(
+      { id: 'x', hits: [{ errorSignature: 's', userId: null, count: 0, lastTriggeredAt: at(1) }], lastFailureAt: at(2) },
+      'f',
+    );
     expect(op).toEqual({
       filter: { _id: 'x', appliedFlushIds: { $ne: 'f' } },
-      update: { $inc: { version: 1 }, $max: { lastFailureAt: at(2) }, $push: { appliedFlushIds: { $each: ['f'], $slice: -APPLIED_FLUSH_IDS } } },
+      update: {
+        $inc: { version: 1 },
+        $max: { lastFailureAt: at(2) },
+        $push: { appliedFlushIds: { $each: ['f'], $slice: -APPLIED_FLUSH_IDS } },
+      },
     });
   });
 });

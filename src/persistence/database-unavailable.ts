@@ -42,4 +42,3 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
   return (typeof name === 'string' && DB_UNAVAILABLE.has(name)) || (typeof code === 'string' && SOCKET_ERROR_CODES.has(code));
 }
-

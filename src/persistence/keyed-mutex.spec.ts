@@ -37,7 +37,11 @@ describe('KeyedMutex', () => {
 
   it('keeps going after a failed job', async () => {
     const mutex = new KeyedMutex();
-    await expect(mutex.run('k', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      mutex.run('k', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(mutex.run('k', async () => 42)).resolves.toBe(42);
   });
 

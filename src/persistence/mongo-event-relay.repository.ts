@@ -104,8 +104,12 @@ export class MongoEventRelayRepository extends EventRelayRepository {
       if (ids.length === 0) return [];
     }
     const filter = ids ? { _id: { $in: ids }, 'pendingEvents.0': { $exists: true } } : { 'pendingEvents.0': { $exists: true } };
-    const records = await this.documents.find(filter, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT }).toArray();
-    const pending = records.map((r) => ({ docId: r._id, events: (r.pendingEvents ?? []) as HealthEvent[] })).filter((p) => p.events.length > 0);
+    const records = await this.documents
+      .find(filter, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT })
+      .toArray();
+    const pending = records
+      .map((r) => ({ docId: r._id, events: (r.pendingEvents ?? []) as HealthEvent[] }))
+      .filter((p) => p.events.length > 0);
     if (ids && !docIds) {
       // Markers whose documents hold nothing pending (relayed by their writer's instance, or gone).
       const live = new Set(pending.map((p) => p.docId));
@@ -134,7 +138,9 @@ export class MongoEventRelayRepository extends EventRelayRepository {
     // Only the pending list is touched: never a whole-document replace (the bookkeeping flush
     // writes its own fields in parallel).
     await this.documents.bulkWrite(
-      relayed.map((p) => ({ updateOne: { filter: { _id: p.docId }, update: { $pull: { pendingEvents: { id: { $in: p.events.map((e) => e.id) } } } } as never } })),
+      relayed.map((p) => ({
+        updateOne: { filter: { _id: p.docId }, update: { $pull: { pendingEvents: { id: { $in: p.events.map((e) => e.id) } } } } as never },
+      })),
       { ordered: false, comment: RELAY_COMMENT },
     );
   }
@@ -156,7 +162,9 @@ export class MongoEventRelayRepository extends EventRelayRepository {
   async findPinsEndedBy(now: Date, limit: number): Promise<string[]> {
     // The pin markers (P97), a collection as small as the pins ever set; the document itself is
     // read by the caller, which decides whether its pin really ended.
-    const markers = await this.pinMarkers.find({ until: { $lte: now } }, { projection: { _id: 1 }, sort: { until: 1 }, limit, comment: RELAY_COMMENT }).toArray();
+    const markers = await this.pinMarkers
+      .find({ until: { $lte: now } }, { projection: { _id: 1 }, sort: { until: 1 }, limit, comment: RELAY_COMMENT })
+      .toArray();
     return markers.map((m) => m._id);
   }
 

@@ -23,7 +23,9 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
     // An id already there was relayed before (the relay stopped before clearing it): skip it, so
     // it keeps its first position. `_id` $in: the _id index.
     const ids = events.map((e) => e.id);
-    const existing = new Set((await this.records.find({ _id: { $in: ids } }, { projection: { _id: 1 }, comment: RELAY_COMMENT }).toArray()).map((r) => r._id));
+    const existing = new Set(
+      (await this.records.find({ _id: { $in: ids } }, { projection: { _id: 1 }, comment: RELAY_COMMENT }).toArray()).map((r) => r._id),
+    );
     const records = events
       .filter((e) => !existing.has(e.id))
       .map((e) => {
@@ -52,7 +54,11 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
 
   async lastPosition(): Promise<string | null> {
     // The { position: 1 } index, read backwards.
-    const [last] = await this.records.find({}, { projection: { position: 1 }, comment: RELAY_COMMENT }).sort({ position: -1 }).limit(1).toArray();
+    const [last] = await this.records
+      .find({}, { projection: { position: 1 }, comment: RELAY_COMMENT })
+      .sort({ position: -1 })
+      .limit(1)
+      .toArray();
     return last?.position ?? null;
   }
 }

@@ -13,7 +13,9 @@ function toDomain(record: MaintenanceWindowRecord): MaintenanceWindow {
 
 function toRecord(window: MaintenanceWindow): MaintenanceWindowRecord {
   const { id, ...rest } = window;
-  const done = window.endedEventAt !== null || (window.cancelledAt !== null && window.startedEventAt === null && window.cancelledAt.getTime() <= window.from.getTime());
+  const done =
+    window.endedEventAt !== null ||
+    (window.cancelledAt !== null && window.startedEventAt === null && window.cancelledAt.getTime() <= window.from.getTime());
   return { ...rest, _id: id, eventsDone: done };
 }
 
@@ -67,12 +69,17 @@ export class MongoMaintenanceWindowRepository extends MaintenanceWindowRepositor
 
   // Served by { eventsDone: 1, from: 1 }.
   async findOwingEvents(now: Date, limit: number): Promise<MaintenanceWindow[]> {
-    const records = await this.records.find({ eventsDone: false, from: { $lte: now } }).sort({ from: 1 }).limit(limit).toArray();
+    const records = await this.records
+      .find({ eventsDone: false, from: { $lte: now } })
+      .sort({ from: 1 })
+      .limit(limit)
+      .toArray();
     return records.map(toDomain);
   }
 
   async markEvents(id: string, marks: { startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean }): Promise<void> {
-    if (marks.startedEventAt) await this.records.updateOne({ _id: id, startedEventAt: null }, { $set: { startedEventAt: marks.startedEventAt } });
+    if (marks.startedEventAt)
+      await this.records.updateOne({ _id: id, startedEventAt: null }, { $set: { startedEventAt: marks.startedEventAt } });
     if (marks.endedEventAt) await this.records.updateOne({ _id: id, endedEventAt: null }, { $set: { endedEventAt: marks.endedEventAt } });
     if (marks.eventsDone) await this.records.updateOne({ _id: id }, { $set: { eventsDone: true } });
   }

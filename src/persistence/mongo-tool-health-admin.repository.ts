@@ -51,9 +51,12 @@ export class MongoToolHealthAdminRepository extends ToolHealthAdminRepository {
   async countAllByScopeAndStatus(maxTimeMs: number): Promise<ScopeStatusCount[]> {
     // A scan by nature (no filter): called at most once per TTL per instance (DocumentCounts).
     const groups = await this.records
-      .aggregate<{ _id: { scope: Scope; status: ToolStatus }; count: number }>([{ $group: { _id: { scope: '$scope', status: '$status' }, count: { $sum: 1 } } }], {
-        maxTimeMS: maxTimeMs,
-      })
+      .aggregate<{ _id: { scope: Scope; status: ToolStatus }; count: number }>(
+        [{ $group: { _id: { scope: '$scope', status: '$status' }, count: { $sum: 1 } } }],
+        {
+          maxTimeMS: maxTimeMs,
+        },
+      )
       .toArray();
     return groups.map((g) => ({ scope: g._id.scope, status: g._id.status, count: g.count }));
   }
@@ -72,7 +75,13 @@ export class MongoToolHealthAdminRepository extends ToolHealthAdminRepository {
       // Events not yet relayed would be lost with the document (P53): it goes on a later purge.
       'pendingEvents.0': { $exists: false },
     };
-    const ids = (await this.records.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit + 1).toArray()).map((r) => r._id);
+    const ids = (
+      await this.records
+        .find(filter, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit + 1)
+        .toArray()
+    ).map((r) => r._id);
     const batch = ids.slice(0, limit);
     if (batch.length === 0) return { deleted: 0, hasMore: false };
     // The filter again: a document written between the find and the delete is no longer "old".

@@ -45,7 +45,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     private readonly liveness: DatabaseLiveness,
   ) {
     super();
-    this.presence = new ToolPresence(() => presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ?? (presenceModel.collection as unknown as Collection<ToolPresenceRecord>));
+    this.presence = new ToolPresence(
+      () =>
+        presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ??
+        (presenceModel.collection as unknown as Collection<ToolPresenceRecord>),
+    );
     this.singleWriter = config.dbSingleWriter;
     this.records = model.collection as unknown as Collection<ToolHealthRecord>;
   }
@@ -91,7 +95,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return this.reader.find(filter, { batchSize: ids.length + 1 }).toArray();
   });
 
-  async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, ToolHealthDocument>> {
+  async findManifestEntries(
+    context: CallContext,
+    toolNames: readonly string[],
+    wholeSession: boolean,
+  ): Promise<Map<string, ToolHealthDocument>> {
     const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));
     const session = wholeSession && context.sessionId ? scopePrefix(Scope.SESSION, context.sessionId) : null;
     const wanted = new Set(toolNames);
@@ -106,7 +114,8 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       // Writes to one key queue on the lock; in an outage each would wait out its own server
       // selection, k queued writes k × the timeout. One that queued behind a failure fails at once,
       // and so does one whose request already answered 503 at its deadline (P41).
-      if (this.unavailableAt >= queuedAt || this.liveness.abandoned(queuedAt)) throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
+      if (this.unavailableAt >= queuedAt || this.liveness.abandoned(queuedAt))
+        throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
       try {
         for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
           const before = await this.findById(id);
@@ -177,9 +186,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return result.matchedCount === 1;
   }
 
-
   async findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
-    const records = await this.records.find({ 'cooldowns.nextSpawnAllowedAt': { $lt: cutoff } }).limit(limit).toArray();
+    const records = await this.records
+      .find({ 'cooldowns.nextSpawnAllowedAt': { $lt: cutoff } })
+      .limit(limit)
+      .toArray();
     return records.map(toDomain);
   }
 
@@ -191,5 +202,4 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       .toArray();
     return records.map(toDomain);
   }
-
 }

@@ -20,7 +20,13 @@ export class MongoWiderEvidenceRepository extends WiderEvidenceRepository {
       updateOne: {
         filter: { _id: a.id },
         update: {
-          $setOnInsert: { toolName: a.key.toolName, errorSignature: a.key.errorSignature, tenantId: a.key.tenantId, start: a.start, expiresAt: a.expiresAt },
+          $setOnInsert: {
+            toolName: a.key.toolName,
+            errorSignature: a.key.errorSignature,
+            tenantId: a.key.tenantId,
+            start: a.start,
+            expiresAt: a.expiresAt,
+          },
           $addToSet: { users: { $each: [...a.users] }, projects: { $each: [...a.projects] }, tenants: { $each: [...a.tenants] } },
         },
         upsert: true,
@@ -33,7 +39,13 @@ export class MongoWiderEvidenceRepository extends WiderEvidenceRepository {
   async findBuckets(ids: readonly string[]): Promise<StoredBucket[]> {
     if (ids.length === 0) return [];
     const records = await this.records.find({ _id: { $in: [...ids] } }).toArray();
-    return records.map((r) => ({ id: r._id, start: r.start.getTime(), users: r.users ?? [], projects: r.projects ?? [], tenants: r.tenants ?? [] }));
+    return records.map((r) => ({
+      id: r._id,
+      start: r.start.getTime(),
+      users: r.users ?? [],
+      projects: r.projects ?? [],
+      tenants: r.tenants ?? [],
+    }));
   }
 
   // Served by { expiresAt: 1 }.

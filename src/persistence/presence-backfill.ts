@@ -37,7 +37,8 @@ export class PresenceBackfill implements OnModuleInit {
         updateOne: { filter: { _id: prefix }, update: { $addToSet: { tools: { $each: [...tools] } } }, upsert: true },
       }));
       pending = new Map();
-      if (ops.length) await (lists as unknown as { bulkWrite: (o: unknown, p: unknown) => Promise<unknown> }).bulkWrite(ops, { ordered: false });
+      if (ops.length)
+        await (lists as unknown as { bulkWrite: (o: unknown, p: unknown) => Promise<unknown> }).bulkWrite(ops, { ordered: false });
     };
     const cursor = this.records.collection.find({}, { projection: { scope: 1, scopeId: 1, toolName: 1 }, batchSize: BATCH });
     for await (const doc of cursor) {

@@ -1,7 +1,11 @@
 import { ReadCoalescer } from './read-coalescer';
 
 type Rec = { _id: string; v: number };
-const db = new Map<string, Rec>([['a', { _id: 'a', v: 1 }], ['b', { _id: 'b', v: 2 }], ['c', { _id: 'c', v: 3 }]]);
+const db = new Map<string, Rec>([
+  ['a', { _id: 'a', v: 1 }],
+  ['b', { _id: 'b', v: 2 }],
+  ['c', { _id: 'c', v: 3 }],
+]);
 
 function coalescer(maxIds?: number) {
   const queries: string[][] = [];
@@ -35,7 +39,11 @@ describe('ReadCoalescer', () => {
   it('splits batches that would grow past the id limit, but serves a larger single read whole', async () => {
     const { c, queries } = coalescer(3);
     await Promise.all([c.read(['a', 'b']), c.read(['c', 'x']), c.read(['p', 'q', 'r', 's'])]);
-    expect(queries).toEqual([['a', 'b'], ['c', 'x'], ['p', 'q', 'r', 's']]);
+    expect(queries).toEqual([
+      ['a', 'b'],
+      ['c', 'x'],
+      ['p', 'q', 'r', 's'],
+    ]);
   });
 
   it('fails every caller of a failed query, and recovers for the next turn', async () => {

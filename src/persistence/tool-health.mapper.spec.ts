@@ -20,7 +20,7 @@ describe('tool-health mapper: the flush ids of P42', () => {
     expect(Object.keys(doc)).not.toContain('appliedFlushIds');
   });
 
-  it('survive a reducer\'s spread and are written back by toRecord', () => {
+  it("survive a reducer's spread and are written back by toRecord", () => {
     const reduced = { ...toDomain(record), version: 4 };
     expect(toRecord(reduced)).toMatchObject({ _id: 'PROJECT|p|t', version: 4, appliedFlushIds: ['a.1', 'b.7'] });
   });

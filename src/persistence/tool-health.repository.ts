@@ -22,7 +22,11 @@ export abstract class ToolHealthRepository {
    * the scopes' presence lists say can exist (P81): two small reads instead of one `$in` of
    * every cascade key, most of which have no document.
    */
-  abstract findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, ToolHealthDocument>>;
+  abstract findManifestEntries(
+    context: CallContext,
+    toolNames: readonly string[],
+    wholeSession: boolean,
+  ): Promise<Map<string, ToolHealthDocument>>;
 
   /**
    * Load, apply the pure reducer, write back guarded by `version`, retry on conflict (D3).

@@ -25,7 +25,9 @@ export class ToolPresence {
    */
   async candidateIds(prefixes: readonly string[], wanted: (prefix: string, toolName: string) => boolean): Promise<string[]> {
     if (prefixes.length === 0) return [];
-    const lists = await this.lists().find({ _id: { $in: [...prefixes] } }, { batchSize: prefixes.length + 1 }).toArray();
+    const lists = await this.lists()
+      .find({ _id: { $in: [...prefixes] } }, { batchSize: prefixes.length + 1 })
+      .toArray();
     const ids: string[] = [];
     for (const list of lists) for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
     return ids;

@@ -119,7 +119,13 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
    */
   async publish(events: readonly HealthEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.repository.stageRetired({ id: `standalone:${randomUUID()}`, docId: STANDALONE, life: STANDALONE, events: [...events], stagedAt: Date.now() });
+    await this.repository.stageRetired({
+      id: `standalone:${randomUUID()}`,
+      docId: STANDALONE,
+      life: STANDALONE,
+      events: [...events],
+      stagedAt: Date.now(),
+    });
     await this.afterDelete();
   }
 
@@ -198,7 +204,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private logFailure(error: unknown): void {
-    if (!this.failing) this.logger.warn(`event relay failed, retrying every ${this.config.eventRelayPollMs} ms: ${(error as Error).message}`);
+    if (!this.failing)
+      this.logger.warn(`event relay failed, retrying every ${this.config.eventRelayPollMs} ms: ${(error as Error).message}`);
     this.failing = true;
   }
 }

@@ -105,7 +105,10 @@ export class HealthStore {
     const stage = (d: ToolHealthDocument) => {
       const stored = storedEventsOf(d) ?? { life: '0', pendingEvents: [] };
       return this.relayState.stageRetired({
-        id: `${id}:${stored.life}`, docId: id, life: stored.life, stagedAt: Date.now(),
+        id: `${id}:${stored.life}`,
+        docId: id,
+        life: stored.life,
+        stagedAt: Date.now(),
         events: [...stored.pendingEvents, deletedEvent(d, by, this.clock.now(), stored.life)],
       });
     };

@@ -18,7 +18,11 @@ export class TenantSettingsController {
   @Get()
   @Roles(Role.AUDIT_READER)
   @ApiOkResponse({ type: TenantSettingsView })
-  @ApiContract('getTenantSettings', 'Read a tenant\'s settings', 'The tenant\'s stored settings and the values writes use now (the setting, or the default when none is set).')
+  @ApiContract(
+    'getTenantSettings',
+    "Read a tenant's settings",
+    "The tenant's stored settings and the values writes use now (the setting, or the default when none is set).",
+  )
   @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
   get(@Param('tenantId') tenantId: string): Promise<TenantSettingsView> {
     return this.service.get(tenantId);
@@ -27,7 +31,11 @@ export class TenantSettingsController {
   @Put('history-limit')
   @Roles(Role.ADMIN)
   @ApiOkResponse({ type: TenantSettingsView })
-  @ApiContract('setTenantHistoryLimit', 'Set how much history a tenant keeps', 'How many history items each of the tenant\'s entries keeps; null goes back to the default. Applies to the next write of each entry.')
+  @ApiContract(
+    'setTenantHistoryLimit',
+    'Set how much history a tenant keeps',
+    "How many history items each of the tenant's entries keeps; null goes back to the default. Applies to the next write of each entry.",
+  )
   @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
   setHistoryLimit(
     @Param('tenantId') tenantId: string,

@@ -108,7 +108,10 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
 
   onModuleInit(): void {
     if (this.config.widerEvidenceFlushMs > 0) {
-      this.timer = setInterval(() => void this.flush().catch((e) => this.logger.warn(`wider evidence flush failed: ${(e as Error).message}`)), this.config.widerEvidenceFlushMs);
+      this.timer = setInterval(
+        () => void this.flush().catch((e) => this.logger.warn(`wider evidence flush failed: ${(e as Error).message}`)),
+        this.config.widerEvidenceFlushMs,
+      );
       this.timer.unref();
     }
   }
@@ -122,7 +125,14 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
    * Counts one failure that qualifies (countsAsWiderEvidence) and judges it; synchronous, no I/O.
    * `baseCoalescingKey` is the failure's own key (tool:signature).
    */
-  observe(input: { toolName: string; errorSignature: string; context: CallContext; now: Date; status: ToolStatus | null; baseCoalescingKey: string }): WiderEvidenceAnswer | null {
+  observe(input: {
+    toolName: string;
+    errorSignature: string;
+    context: CallContext;
+    now: Date;
+    status: ToolStatus | null;
+    baseCoalescingKey: string;
+  }): WiderEvidenceAnswer | null {
     const { toolName, errorSignature, context, now } = input;
     const start = bucketStart(now, this.settings);
     let firstSeen = false;
@@ -157,7 +167,9 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     if (!this.emitted.has(once)) {
       if (this.emitted.size >= EMITTED_MEMORY) this.emitted.clear();
       this.emitted.add(once);
-      this.events.push(widerEvidenceEvent({ toolName, errorSignature, evidence, coalescingKey, status: input.status ?? ToolStatus.OK, period, at: now }));
+      this.events.push(
+        widerEvidenceEvent({ toolName, errorSignature, evidence, coalescingKey, status: input.status ?? ToolStatus.OK, period, at: now }),
+      );
     }
     return { evidence, coalescingKey };
   }
@@ -167,10 +179,22 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
    * not user-class (classified now, or hitting a user-class cooldown), not under maintenance —
    * and answers whether the evidence is wider.
    */
-  report(input: { toolName: string; context: CallContext; code: ToolErrorCode; errorSignature: string; classification?: ToolHealthClassification | null; decision: FailureDecision; entries: ReadonlyMap<string, ToolHealthDocument>; now: Date }): WiderEvidenceAnswer | null {
+  report(input: {
+    toolName: string;
+    context: CallContext;
+    code: ToolErrorCode;
+    errorSignature: string;
+    classification?: ToolHealthClassification | null;
+    decision: FailureDecision;
+    entries: ReadonlyMap<string, ToolHealthDocument>;
+    now: Date;
+  }): WiderEvidenceAnswer | null {
     const { decision } = input;
     const hit = decision.hit;
-    const hitClassification = hit ? input.entries.get(hit.docId)?.cooldowns.find((e) => e.errorSignature === hit.errorSignature && e.userId === hit.userId)?.lastClassification : null;
+    const hitClassification = hit
+      ? input.entries.get(hit.docId)?.cooldowns.find((e) => e.errorSignature === hit.errorSignature && e.userId === hit.userId)
+          ?.lastClassification
+      : null;
     const counts = countsAsWiderEvidence({
       code: input.code,
       classification: input.classification,
@@ -179,8 +203,12 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     });
     if (!counts) return null;
     return this.observe({
-      toolName: input.toolName, errorSignature: input.errorSignature, context: input.context, now: input.now,
-      status: decision.effective.status, baseCoalescingKey: decision.coalescingKey,
+      toolName: input.toolName,
+      errorSignature: input.errorSignature,
+      context: input.context,
+      now: input.now,
+      status: decision.effective.status,
+      baseCoalescingKey: decision.coalescingKey,
     });
   }
 
@@ -191,7 +219,10 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
 
   /** Bulk upsert of the pending sets, one read of the active keys' windows, the crossing events. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushNow(), () => this.flushNow());
+    this.flushing = this.flushing.then(
+      () => this.flushNow(),
+      () => this.flushNow(),
+    );
     return this.flushing;
   }
 
@@ -234,7 +265,10 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     this.refreshQueued = true;
     setImmediate(() => {
       this.refreshQueued = false;
-      this.flushing = this.flushing.then(() => this.refresh(), () => this.refresh());
+      this.flushing = this.flushing.then(
+        () => this.refresh(),
+        () => this.refresh(),
+      );
       void this.flushing.catch((e) => this.logger.warn(`wider evidence refresh failed: ${(e as Error).message}`));
     });
   }
@@ -299,7 +333,8 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     const found = await this.repository.findBuckets(ids);
     const next = new Map<string, { start: number; sets: BucketSets }>();
     // As Sets: the hot path asks "already stored?" of them.
-    for (const b of found) next.set(b.id, { start: b.start, sets: { users: new Set(b.users), projects: new Set(b.projects), tenants: new Set(b.tenants) } });
+    for (const b of found)
+      next.set(b.id, { start: b.start, sets: { users: new Set(b.users), projects: new Set(b.projects), tenants: new Set(b.tenants) } });
     this.stored = next;
     this.rebuildTallies();
   }

@@ -56,13 +56,17 @@ describe('write path and outcome services (medium tier)', () => {
     expect((await repository.findById('GLOBAL|%00|jira'))!.tenantId).toBeNull();
   });
 
-  it('the events of a write are in the document until relayed, then in the outbox, with the document\'s life in their ids', async () => {
+  it("the events of a write are in the document until relayed, then in the outbox, with the document's life in their ids", async () => {
     await store.write(global, null, down(global, 'outage'));
     const stored = await raw('GLOBAL|%00|jira');
     expect(stored!.life).toMatch(/^[A-Za-z0-9_-]{8}$/);
     expect(stored!.pendingEvents).toEqual([]); // relayed on this instance (it holds the lease)
     const [event] = await events();
-    expect(event).toMatchObject({ _id: `GLOBAL|%00|jira:${stored!.life}:1:STATUS_CHANGED`, type: 'STATUS_CHANGED', position: 'c000000000000001' });
+    expect(event).toMatchObject({
+      _id: `GLOBAL|%00|jira:${stored!.life}:1:STATUS_CHANGED`,
+      type: 'STATUS_CHANGED',
+      position: 'c000000000000001',
+    });
 
     const deleted = await store.delete(global, 'admin:medium');
     expect(deleted?.version).toBe(1);
@@ -77,17 +81,33 @@ describe('write path and outcome services (medium tier)', () => {
     ]);
   });
 
-  it('a success under a tenant\'s OK pin changes only what the pin reaches', async () => {
+  it("a success under a tenant's OK pin changes only what the pin reaches", async () => {
     await store.write(global, null, down(global, 'outage'));
     const tenant = { scope: Scope.TENANT, scopeId: 'acme', toolName: 'jira' };
-    await store.write(tenant, null, (env) => pinEntry({ key: tenant, status: ToolStatus.OK, until: new Date('2026-05-24T00:00:00Z'), reason: 'own Jira', by: 'admin:m', now: env.now, historyLimit: env.historyLimit }));
+    await store.write(tenant, null, (env) =>
+      pinEntry({
+        key: tenant,
+        status: ToolStatus.OK,
+        until: new Date('2026-05-24T00:00:00Z'),
+        reason: 'own Jira',
+        by: 'admin:m',
+        now: env.now,
+        historyLimit: env.historyLimit,
+      }),
+    );
     const res = await outcomes.reportSuccess({ toolName: 'jira', context: { tenantId: 'acme' } });
     expect(res).toEqual({ status: ToolStatus.OK, changed: [] });
     expect((await repository.findById('GLOBAL|%00|jira'))!.status).toBe(ToolStatus.DOWN);
   });
 
   it('a classified failure in its running cooldown leaves the document as it was', async () => {
-    const report = { toolName: 'jira', code: ToolErrorCode.BACKEND_FAILED, errorSignature: 'http-403', classification: ToolHealthClassification.USER_PERMISSION, context: { userId: 'alice' } };
+    const report = {
+      toolName: 'jira',
+      code: ToolErrorCode.BACKEND_FAILED,
+      errorSignature: 'http-403',
+      classification: ToolHealthClassification.USER_PERMISSION,
+      context: { userId: 'alice' },
+    };
     await outcomes.reportFailure(report);
     const before = (await repository.findById('USER|alice|jira'))!;
     t.clock.advance(60_000);

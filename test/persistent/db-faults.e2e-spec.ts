@@ -49,7 +49,9 @@ class Service {
 
   static async start(mongodbUri: string): Promise<Service> {
     // The service's own fault settings (deadline, ping, timeouts) are the defaults under test.
-    const t = await createTestApp({ env: { MONGODB_URI: mongodbUri, DB_SERVER_SELECTION_TIMEOUT_MS: '800', BOOKKEEPING_FLUSH_MS: '0', DB_MONITOR_COMMANDS: 'false' } });
+    const t = await createTestApp({
+      env: { MONGODB_URI: mongodbUri, DB_SERVER_SELECTION_TIMEOUT_MS: '800', BOOKKEEPING_FLUSH_MS: '0', DB_MONITOR_COMMANDS: 'false' },
+    });
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     return new Service(t, `http://127.0.0.1:${port}`);
@@ -78,7 +80,8 @@ class Service {
     for (;;) {
       const answer = await this.call('GET', '/health/ready');
       if (answer.status === status) return Date.now() - start;
-      if (Date.now() - start > withinMs) throw new Error(`readiness did not turn ${status} within ${withinMs} ms (last: ${answer.status} ${JSON.stringify(answer.body)})`);
+      if (Date.now() - start > withinMs)
+        throw new Error(`readiness did not turn ${status} within ${withinMs} ms (last: ${answer.status} ${JSON.stringify(answer.body)})`);
       await sleep(50);
     }
   }
@@ -103,7 +106,13 @@ function startLoad(service: Service, label: string, workers = 12) {
       } else if (kind === 'hot-write') {
         outcomes.push({ op: 'hot-write', ...(await service.call('POST', '/v1/health/mark-unavailable', markDown(`${label}-hot`))) });
       } else {
-        outcomes.push({ op: 'read', ...(await service.call('POST', '/v1/availability/lookup', { toolNames: [`${label}-w0-0`, `${label}-hot`], context: { projectId: PROJECT } })) });
+        outcomes.push({
+          op: 'read',
+          ...(await service.call('POST', '/v1/availability/lookup', {
+            toolNames: [`${label}-w0-0`, `${label}-hot`],
+            context: { projectId: PROJECT },
+          })),
+        });
       }
       await sleep(5);
     }
@@ -121,7 +130,9 @@ function startLoad(service: Service, label: string, workers = 12) {
 async function writeKeys(service: Service, names: string[]): Promise<void> {
   const answers: Answer[] = [];
   for (let i = 0; i < names.length; i += 10) {
-    answers.push(...(await Promise.all(names.slice(i, i + 10).map((n) => service.call('POST', '/v1/health/mark-unavailable', markDown(n))))));
+    answers.push(
+      ...(await Promise.all(names.slice(i, i + 10).map((n) => service.call('POST', '/v1/health/mark-unavailable', markDown(n))))),
+    );
   }
   expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} after ${a.ms} ms: ${JSON.stringify(a.body)}`)).toEqual([]);
 }
@@ -130,7 +141,10 @@ async function writeKeys(service: Service, names: string[]): Promise<void> {
 async function notDown(service: Service, names: string[]): Promise<string[]> {
   const missing: string[] = [];
   for (let i = 0; i < names.length; i += 500) {
-    const res = await service.call('POST', '/v1/availability/lookup', { toolNames: names.slice(i, i + 500), context: { projectId: PROJECT } });
+    const res = await service.call('POST', '/v1/availability/lookup', {
+      toolNames: names.slice(i, i + 500),
+      context: { projectId: PROJECT },
+    });
     expect(res.status).toBe(200);
     for (const e of res.body as { toolName: string; status: string }[]) if (e.status !== 'DOWN') missing.push(e.toolName);
   }
@@ -156,7 +170,8 @@ describe('database faults on the embedded server (P41)', () => {
     for (const level of ['log', 'warn'] as const) {
       jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => {
         const message = args[0];
-        if (/^database (answers|does not answer)/.test(String(message))) flips.push({ at: Date.now(), up: String(message).startsWith('database answers') });
+        if (/^database (answers|does not answer)/.test(String(message)))
+          flips.push({ at: Date.now(), up: String(message).startsWith('database answers') });
       });
     }
   });
@@ -224,11 +239,17 @@ describe('database faults on the embedded server (P41)', () => {
     );
 
     expect(logged.slice(0, 3)).toEqual([]);
-    expect(outcomes.filter((o) => o.status !== 200 && o.status !== 503).map((o) => `${o.op} ${o.status} ${JSON.stringify(o.body)}`)).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.status !== 200 && o.status !== 503).map((o) => `${o.op} ${o.status} ${JSON.stringify(o.body)}`),
+    ).toEqual([]);
     for (const o of outcomes.filter((x) => x.status === 503)) {
       expect(o.body).toEqual({ statusCode: 503, error: 'UNAVAILABLE', message: 'the database is unavailable; retry shortly' });
     }
-    expect(affected.filter((o) => o.ms > OUTAGE_BOUND_MS).map((o) => `${o.op} ${o.status} after ${o.ms} ms, sent ${o.startedAt - downAt} ms after the fault`)).toEqual([]);
+    expect(
+      affected
+        .filter((o) => o.ms > OUTAGE_BOUND_MS)
+        .map((o) => `${o.op} ${o.status} after ${o.ms} ms, sent ${o.startedAt - downAt} ms after the fault`),
+    ).toEqual([]);
     // Nothing can succeed while the database is away; everything succeeds once it is ready and
     // the writes abandoned during the outage have drained from their keys' locks (a second).
     const during = outcomes.filter((o) => o.startedAt > downAt + 50 && o.startedAt + o.ms < upAt);
@@ -236,17 +257,23 @@ describe('database faults on the embedded server (P41)', () => {
     expect(during.filter((o) => o.status !== 503).map((o) => `${o.op} ${o.status}`)).toEqual([]);
     const after = outcomes.filter((o) => o.startedAt > readyAt + SETTLE_MS);
     expect(after.length).toBeGreaterThanOrEqual(10);
-    expect(after.filter((o) => o.status !== 200).map((o) => `${o.op} ${o.status} sent ${o.startedAt - readyAt} ms after ready, ${o.ms} ms`)).toEqual([]);
+    expect(
+      after.filter((o) => o.status !== 200).map((o) => `${o.op} ${o.status} sent ${o.startedAt - readyAt} ms after ready, ${o.ms} ms`),
+    ).toEqual([]);
 
     // No acknowledged write lost (a SIGKILL may take what was acknowledged within the commit window).
     const afterwards = Array.from({ length: 30 }, (_, i) => `${name}-after-${i}`);
     await writeKeys(service, afterwards);
     const writes = outcomes.filter((o) => o.op === 'write');
     const acknowledged = writes.filter((o) => o.status === 200);
-    const inWindow = (o: Outcome) => fault.losesUncommitted === true && o.startedAt + o.ms > downAt - DURABILITY_WINDOW_MS && o.startedAt < downAt;
+    const inWindow = (o: Outcome) =>
+      fault.losesUncommitted === true && o.startedAt + o.ms > downAt - DURABILITY_WINDOW_MS && o.startedAt < downAt;
     const lost = await notDown(service, [...before, ...acknowledged.map((o) => o.toolName!), ...afterwards]);
     const lostInWindow = lost.filter((n) => acknowledged.some((o) => o.toolName === n && inWindow(o)));
-    if (fault.losesUncommitted) console.log(`outage ${name}: ${lostInWindow.length} of ${acknowledged.filter(inWindow).length} writes acknowledged within ${DURABILITY_WINDOW_MS} ms before the SIGKILL lost`);
+    if (fault.losesUncommitted)
+      console.log(
+        `outage ${name}: ${lostInWindow.length} of ${acknowledged.filter(inWindow).length} writes acknowledged within ${DURABILITY_WINDOW_MS} ms before the SIGKILL lost`,
+      );
     expect(lost.filter((n) => !lostInWindow.includes(n))).toEqual([]);
 
     // A write answered 503 is stored whole or not at all: each document of the load's keys is the
@@ -257,10 +284,14 @@ describe('database faults on the embedded server (P41)', () => {
       .collection('tool_health')
       .find({ scope: 'PROJECT', scopeId: PROJECT, toolName: { $in: names } })
       .toArray();
-    const malformed = docs.filter((d) => !(d.status === 'DOWN' && d.version === 1 && d.history?.length === 1 && d.code === 'BACKEND_UNREACHABLE'));
+    const malformed = docs.filter(
+      (d) => !(d.status === 'DOWN' && d.version === 1 && d.history?.length === 1 && d.code === 'BACKEND_UNREACHABLE'),
+    );
     expect(malformed.map((d) => d._id)).toEqual([]);
     const unacknowledgedStored = docs.length - acknowledged.length + lostInWindow.length;
-    console.log(`outage ${name}: ${acknowledged.length} acknowledged writes, 0 lost; ${writes.length - acknowledged.length} answered 503, of which ${unacknowledgedStored} applied anyway (whole)`);
+    console.log(
+      `outage ${name}: ${acknowledged.length} acknowledged writes, 0 lost; ${writes.length - acknowledged.length} answered 503, of which ${unacknowledgedStored} applied anyway (whole)`,
+    );
   }
 
   it('killed: connections reset and refused (the proxy closes everything and stops listening), then back on the same port', async () => {

@@ -29,7 +29,12 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
     proxy = await TcpProxy.start(server.address);
     t = await createTestApp({
       // Flushed only when the test says so; a lost reply surfaces after 1.5 s instead of 10.
-      env: { MONGODB_URI: proxy.rewrite(server.uri(DB)), BOOKKEEPING_FLUSH_MS: '60000', DB_SOCKET_TIMEOUT_MS: '1500', DB_MONITOR_COMMANDS: 'true' },
+      env: {
+        MONGODB_URI: proxy.rewrite(server.uri(DB)),
+        BOOKKEEPING_FLUSH_MS: '60000',
+        DB_SOCKET_TIMEOUT_MS: '1500',
+        DB_MONITOR_COMMANDS: 'true',
+      },
     });
     direct = await MongoClient.connect(server.uri(DB)); // not through the proxy
   });
@@ -42,11 +47,7 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
   });
 
   const hitsInDb = async () => {
-    const docs = await direct
-      .db(DB)
-      .collection('tool_health')
-      .find({ scope: 'PROJECT', scopeId: PROJECT })
-      .toArray();
+    const docs = await direct.db(DB).collection('tool_health').find({ scope: 'PROJECT', scopeId: PROJECT }).toArray();
     return Object.fromEntries(docs.map((d) => [d.toolName, d.cooldowns[0].hits]));
   };
   const report = async (toolName: string, times: number) => {
@@ -85,7 +86,8 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
     const onCommand = (event: { commandName: string; command: Record<string, unknown> }) => {
       const updates = (event.command.updates ?? []) as { u: { $push?: { appliedFlushIds?: unknown } } }[];
       // Bookkeeping updates only (the replace of the write below is an `update` command too).
-      if (event.commandName === 'update' && updates.every((u) => u.u.$push?.appliedFlushIds)) commands.push(`update of ${updates.length} documents`);
+      if (event.commandName === 'update' && updates.every((u) => u.u.$push?.appliedFlushIds))
+        commands.push(`update of ${updates.length} documents`);
     };
     const client = t.connection.getClient();
     client.on('commandStarted', onCommand);
@@ -114,7 +116,10 @@ describe('exact bookkeeping flush after a lost reply (P42)', () => {
     expect(commands).toEqual(['update of 3 documents', 'update of 3 documents', 'update of 2 documents']);
 
     // The service reads the same totals, and the stored flush ids are bounded and shared per flush.
-    const entry = await t.http.get(`/v1/entries?scope=PROJECT&scopeId=${PROJECT}&toolName=flush-b`).set('x-api-key', KEYS.admin).expect(200);
+    const entry = await t.http
+      .get(`/v1/entries?scope=PROJECT&scopeId=${PROJECT}&toolName=flush-b`)
+      .set('x-api-key', KEYS.admin)
+      .expect(200);
     expect(entry.body.cooldowns[0].hits).toBe(5);
     expect(entry.body).not.toHaveProperty('appliedFlushIds');
     const docs = await direct.db(DB).collection('tool_health').find({ scope: 'PROJECT', scopeId: PROJECT }).toArray();

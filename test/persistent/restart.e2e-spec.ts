@@ -41,7 +41,10 @@ describe('a restart keeps the data', () => {
     process.env.TEST_MONGODB_URI = `${after.uri}/tas_test_restart`;
     const second = await createTestApp({ env: { DB_SINGLE_WRITER: 'true' } });
     try {
-      const res = await second.http.get('/v1/tools/mcp_search/availability?projectId=p-restart').set('x-api-key', KEYS.dispatcher).expect(200);
+      const res = await second.http
+        .get('/v1/tools/mcp_search/availability?projectId=p-restart')
+        .set('x-api-key', KEYS.dispatcher)
+        .expect(200);
       expect(res.body).toMatchObject({ status: 'DOWN', winner: { scope: 'PROJECT', scopeId: 'p-restart', code: 'BACKEND_UNREACHABLE' } });
     } finally {
       await second.close();

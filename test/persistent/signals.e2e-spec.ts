@@ -149,7 +149,8 @@ describe.each(CASES)('$signal to the $target process of `npm start`', ({ signal,
     process.stdout.write(
       `signals: ${signal} to ${target} pid ${victim}: ready after ${readyAfter} ms; ${procs.length} processes ` +
         `(${procs.map((p) => p.cmd.split(' ').slice(0, 2).join(' ')).join(', ')}) ` +
-        (left.length ? `${left.length} still alive after 10 s` : `all gone after ${stoppedAfter} ms`) + '\n',
+        (left.length ? `${left.length} still alive after 10 s` : `all gone after ${stoppedAfter} ms`) +
+        '\n',
     );
     expect(left.map((p) => `${p.pid} ${p.cmd}`)).toEqual([]);
     const how = await exited;

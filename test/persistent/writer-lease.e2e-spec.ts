@@ -42,7 +42,11 @@ describe('writer lease on the embedded database (P40)', () => {
     open.splice(open.indexOf(t), 1);
     await t.close();
   };
-  const lease = () => direct.db(DB).collection(LEASE_COLLECTION).findOne({ _id: 'writer' as never });
+  const lease = () =>
+    direct
+      .db(DB)
+      .collection(LEASE_COLLECTION)
+      .findOne({ _id: 'writer' as never });
 
   beforeAll(async () => {
     server = await OwnServer.start('lease');
@@ -73,7 +77,11 @@ describe('writer lease on the embedded database (P40)', () => {
     expect(unready.body.message).toContain(`holder ${holder},`);
     // It says so in its log too, and answers no request but the probes.
     expect(warned.some((line) => line.includes('not ready: another instance holds the writer lease on this embedded database'))).toBe(true);
-    const refused = await second.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send(markDown('lease-b')).expect(503);
+    const refused = await second.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.dispatcher)
+      .send(markDown('lease-b'))
+      .expect(503);
     expect(refused.body).toEqual({ statusCode: 503, error: 'UNAVAILABLE', message: expect.stringMatching(MESSAGE) });
     await second.http.get('/health/live').expect(200);
     // Still refused after several renewals of the first one's lease.
@@ -87,13 +95,20 @@ describe('writer lease on the embedded database (P40)', () => {
     await waitReady(second);
     expect(await lease()).toMatchObject({ holder: second.app.get(WriterLease).holder });
     await second.http.post('/v1/health/mark-unavailable').set('x-api-key', KEYS.dispatcher).send(markDown('lease-b')).expect(200);
-    const read = await second.http.post('/v1/availability/lookup').set('x-api-key', KEYS.dispatcher).send({ toolNames: ['lease-a', 'lease-b'], context: { projectId: 'p-lease' } }).expect(200);
+    const read = await second.http
+      .post('/v1/availability/lookup')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ toolNames: ['lease-a', 'lease-b'], context: { projectId: 'p-lease' } })
+      .expect(200);
     expect(read.body.map((e: { status: string }) => e.status)).toEqual(['DOWN', 'DOWN']);
   });
 
   it('a lease whose holder died without releasing it is taken over when it expires', async () => {
     // A holder that vanished (SIGKILL): its lease stays until expiresAt.
-    await direct.db(DB).collection(LEASE_COLLECTION).insertOne({ _id: 'writer' as never, holder: 'ghost:1:dead', expiresAt: new Date(Date.now() + 8000) }); // longer than an app's start on a loaded machine
+    await direct
+      .db(DB)
+      .collection(LEASE_COLLECTION)
+      .insertOne({ _id: 'writer' as never, holder: 'ghost:1:dead', expiresAt: new Date(Date.now() + 8000) }); // longer than an app's start on a loaded machine
     const t = await start(SINGLE);
     const unready = await t.http.get('/health/ready').expect(503);
     expect(unready.body.message).toMatch(MESSAGE);

@@ -8,7 +8,9 @@ import { HealthKeyInput } from './health-key.input';
 export const MAX_DURATION_MS = 30 * 24 * 3600_000;
 
 /** §7 second row: setCooldown(scope, key, signature, classification, duration). */
-@InputType('SetCooldownInput', { description: 'The entry, the error signature and classification of the cooldown, and optionally its window.' })
+@InputType('SetCooldownInput', {
+  description: 'The entry, the error signature and classification of the cooldown, and optionally its window.',
+})
 export class SetCooldownInput extends HealthKeyInput {
   @Field({ description: 'A stable name for the error, e.g. "http-403".' })
   @IsId()
@@ -18,7 +20,10 @@ export class SetCooldownInput extends HealthKeyInput {
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @Field(() => Float, { nullable: true, description: 'The window in milliseconds (1000 … 30 days); when absent, the classification\'s default.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: "The window in milliseconds (1000 … 30 days); when absent, the classification's default.",
+  })
   @IsOptional()
   @IsInt()
   @Min(1000)
@@ -50,7 +55,7 @@ export class ClearCooldownInput extends HealthKeyInput {
 }
 
 /** An admin changes one cooldown's window without restarting it (P85). */
-@InputType('ChangeCooldownWindowInput', { description: "Which cooldown gets a new window, and the window." })
+@InputType('ChangeCooldownWindowInput', { description: 'Which cooldown gets a new window, and the window.' })
 export class ChangeCooldownWindowInput extends HealthKeyInput {
   @Field({ description: 'The error signature of the cooldown, e.g. "http-403".' })
   @IsId()
@@ -61,7 +66,10 @@ export class ChangeCooldownWindowInput extends HealthKeyInput {
   @IsId()
   userId?: string | null;
 
-  @Field(() => Float, { description: 'The new window in milliseconds (1000 … 30 days). A running cooldown now ends at its start plus this window, or at once if that has passed; later repetitions climb from it.' })
+  @Field(() => Float, {
+    description:
+      'The new window in milliseconds (1000 … 30 days). A running cooldown now ends at its start plus this window, or at once if that has passed; later repetitions climb from it.',
+  })
   @IsInt()
   @Min(MIN_WINDOW_MS)
   @Max(MAX_WINDOW_MS)

@@ -28,7 +28,10 @@ export class RecordDiagnosisInput extends HealthKeyInput {
   @IsDate()
   expectedRecoveryAt?: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
+  })
   @IsOptional()
   @IsId()
   userId?: string | null;

@@ -32,14 +32,19 @@ export class ToolHealthFilterInput {
 }
 
 /** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
-@InputType('CallContextInput', { description: 'Who calls: session, user, project and tenant, every level optional; absent levels are skipped.' })
+@InputType('CallContextInput', {
+  description: 'Who calls: session, user, project and tenant, every level optional; absent levels are skipped.',
+})
 export class CallContextInput {
   @Field(() => String, { nullable: true, description: 'The session (conversation).' })
   @IsOptional()
   @IsId()
   sessionId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
+  })
   @IsOptional()
   @IsId()
   userId?: string | null;

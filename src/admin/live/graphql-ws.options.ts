@@ -52,7 +52,11 @@ export type FormatGraphqlError = (formatted: GraphQLFormattedError, error: unkno
  * close 4403. The principal then rides in every operation's context, where ApiKeyGuard and
  * @CurrentPrincipal find it (the guard checks each resolver's roles again).
  */
-export function graphqlWsOptions(keys: ApiKeyService, formatError: FormatGraphqlError, edge = { introspection: true }): GraphQLWsSubscriptionsConfig {
+export function graphqlWsOptions(
+  keys: ApiKeyService,
+  formatError: FormatGraphqlError,
+  edge = { introspection: true },
+): GraphQLWsSubscriptionsConfig {
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
   // P61: the same token bound and limits as over HTTP (graphql-ws parses and validates on its own).
   const rules = [...specifiedRules, queryLimitsRule(), ...(edge.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
@@ -82,7 +86,15 @@ export function graphqlWsOptions(keys: ApiKeyService, formatError: FormatGraphql
     // Errors before execution (parse, validation): the codes Apollo gives them over HTTP.
     onError: (_ctx: WsContext, _id: string, _payload: unknown, errors: readonly GraphQLError[]) =>
       format(errors).map((e) =>
-        e.extensions?.code ? e : { ...e, extensions: { ...e.extensions, code: e.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED' } },
+        e.extensions?.code
+          ? e
+          : {
+              ...e,
+              extensions: {
+                ...e.extensions,
+                code: e.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED',
+              },
+            },
       ),
     // Replaces the module's HTTP context function, which would make this ws context the `req`
     // (without headers). Nest spreads these options after its own `context`, so this one wins;

@@ -6,27 +6,36 @@ import { WiderEvidencePayloadModel } from '../../wider-evidence/wider-evidence.g
 
 @ObjectType('StatusChangedPayload', { description: 'The payload of a STATUS_CHANGED event.' })
 export class StatusChangedPayloadModel {
-  @Field(() => ToolStatus, { nullable: true, description: 'null when the document did not exist before (it read as OK)' }) previousStatus: ToolStatus | null;
+  @Field(() => ToolStatus, { nullable: true, description: 'null when the document did not exist before (it read as OK)' })
+  previousStatus: ToolStatus | null;
   @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' }) expectedRecoveryAt: Date | null;
-  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' }) code: ToolErrorCode | null;
+  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
+  code: ToolErrorCode | null;
 }
 
 @ObjectType('CooldownPayload', { description: 'A cooldown set or expired.' })
 export class CooldownPayloadModel {
   @Field({ description: 'A stable name for the error, e.g. "http-403".' }) errorSignature: string;
-  @Field(() => String, { nullable: true, description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.' }) userId: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
+  })
+  userId: string | null;
   @Field({ description: 'When a diagnosis of this error may be spawned again: the end of the cooldown.' }) nextSpawnAllowedAt: Date;
   @Field(() => Float, { description: 'The length of the current cooldown window, in milliseconds.' }) windowMs: number;
-  @Field(() => ToolHealthClassification, { description: 'The classification that set or renewed the cooldown.' }) lastClassification: ToolHealthClassification;
+  @Field(() => ToolHealthClassification, { description: 'The classification that set or renewed the cooldown.' })
+  lastClassification: ToolHealthClassification;
 }
 
 @ObjectType('InboxItemPayload', { description: 'The payload of an INBOX_ITEM event: a diagnosis note for a user, or for everyone.' })
 export class InboxItemPayloadModel {
   @Field(() => String, { nullable: true, description: 'the user to notify; null for a tool-wide outage' }) userId: string | null;
-  @Field(() => ToolHealthClassification, { description: 'What kind of failure (or WORKING) the diagnosis found.' }) classification: ToolHealthClassification;
+  @Field(() => ToolHealthClassification, { description: 'What kind of failure (or WORKING) the diagnosis found.' })
+  classification: ToolHealthClassification;
   @Field(() => String, { nullable: true, description: 'What was observed, in words.' }) note: string | null;
   @Field({ description: 'Who wrote it: an admin, a diagnosis engine or a system component.' }) by: string;
-  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' }) code: ToolErrorCode | null;
+  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
+  code: ToolErrorCode | null;
 }
 
 @ObjectType('PinPayload', { description: 'An admin pin set, changed or removed.' })
@@ -49,7 +58,16 @@ export const PAYLOAD_KIND = '__payloadKind';
 export const HealthEventPayload = createUnionType({
   name: 'HealthEventPayload',
   description: 'What an event changed; its shape depends on the event type.',
-  types: () => [StatusChangedPayloadModel, CooldownPayloadModel, InboxItemPayloadModel, PinPayloadModel, DeletedPayloadModel, MaintenancePayloadModel, WiderEvidencePayloadModel] as const,
+  types: () =>
+    [
+      StatusChangedPayloadModel,
+      CooldownPayloadModel,
+      InboxItemPayloadModel,
+      PinPayloadModel,
+      DeletedPayloadModel,
+      MaintenancePayloadModel,
+      WiderEvidencePayloadModel,
+    ] as const,
   resolveType(value: Record<string, unknown>) {
     switch (value[PAYLOAD_KIND]) {
       case HealthEventType.STATUS_CHANGED:
@@ -76,14 +94,17 @@ export const HealthEventPayload = createUnionType({
   },
 });
 
-@ObjectType('HealthEvent', { description: 'One event of the log: a status change, a cooldown set or expired, a pin, a diagnosis note or a deletion.' })
+@ObjectType('HealthEvent', {
+  description: 'One event of the log: a status change, a cooldown set or expired, a pin, a diagnosis note or a deletion.',
+})
 export class HealthEventModel {
   @Field(() => ID, { description: '<docId>:<version>:<type>[:…] — idempotent' }) id: string;
   @Field({ description: 'the cursor of this event' }) position: string;
   @Field(() => HealthEventType, { description: 'What the event records.' }) type: HealthEventType;
   @Field({ description: 'the id of the health document' }) docId: string;
   @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' }) scope: Scope;
-  @Field(() => String, { nullable: true, description: 'The id of the session, user, project or tenant; null for GLOBAL.' }) scopeId: string | null;
+  @Field(() => String, { nullable: true, description: 'The id of the session, user, project or tenant; null for GLOBAL.' }) scopeId:
+    string | null;
   @Field({ description: 'The tool, e.g. "jira_search".' }) toolName: string;
   @Field(() => ToolStatus, { description: "the document's status after the write" }) status: ToolStatus;
   @Field({ description: 'When it happened.' }) at: Date;
@@ -96,7 +117,9 @@ export class HealthEventEdge {
   @Field(() => HealthEventModel, { description: 'The item.' }) node: HealthEventModel;
 }
 
-@ObjectType('HealthEventConnection', { description: 'The outbox in order; endCursor stays put on an empty page, so polling resumes there.' })
+@ObjectType('HealthEventConnection', {
+  description: 'The outbox in order; endCursor stays put on an empty page, so polling resumes there.',
+})
 export class HealthEventConnection {
   @Field(() => [HealthEventEdge], { description: 'The items of this page, each with its cursor.' }) edges: HealthEventEdge[];
   @Field(() => PageInfo, { description: 'Where this page starts and ends.' }) pageInfo: PageInfo;

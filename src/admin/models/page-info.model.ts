@@ -9,6 +9,12 @@ import { Field, ObjectType } from '@nestjs/graphql';
 export class PageInfo {
   @Field({ description: 'Whether there are more items after this page.' }) hasNextPage: boolean;
   @Field({ description: 'Whether there are items before this page (it was asked for with `after`).' }) hasPreviousPage: boolean;
-  @Field(() => String, { nullable: true, description: 'The cursor of the first item of the page; null when the page is empty.' }) startCursor: string | null;
-  @Field(() => String, { nullable: true, description: 'The cursor of the last item of the page; on an empty page, the `after` given (null without one), so polling resumes there.' }) endCursor: string | null;
+  @Field(() => String, { nullable: true, description: 'The cursor of the first item of the page; null when the page is empty.' })
+  startCursor: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The cursor of the last item of the page; on an empty page, the `after` given (null without one), so polling resumes there.',
+  })
+  endCursor: string | null;
 }

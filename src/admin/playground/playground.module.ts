@@ -41,7 +41,9 @@ export class PlaygroundAssets implements OnModuleInit {
     if (!this.config.playgroundEnabled) {
       fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
         if (isPlaygroundRequest(request)) {
-          await reply.code(404).send({ statusCode: 404, error: 'NOT_FOUND', message: 'the GraphQL playground is disabled (PLAYGROUND_ENABLED)' });
+          await reply
+            .code(404)
+            .send({ statusCode: 404, error: 'NOT_FOUND', message: 'the GraphQL playground is disabled (PLAYGROUND_ENABLED)' });
         }
       });
       return;
@@ -55,7 +57,11 @@ export class PlaygroundAssets implements OnModuleInit {
         if (!clientError) this.logger.error(`playground asset failed: ${String((error as Error).message ?? error)}`);
         await reply
           .code(clientError ? 404 : 500)
-          .send(clientError ? { statusCode: 404, error: 'NOT_FOUND', message: 'Not Found' } : { statusCode: 500, error: 'INTERNAL', message: 'internal error' });
+          .send(
+            clientError
+              ? { statusCode: 404, error: 'NOT_FOUND', message: 'Not Found' }
+              : { statusCode: 500, error: 'INTERNAL', message: 'internal error' },
+          );
       });
       for (const folder of playgroundAssetFolders()) {
         const allowed = new Set(folder.files.map((f) => `/${f}`));

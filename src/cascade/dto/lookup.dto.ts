@@ -41,9 +41,19 @@ export class EffectiveHealthView {
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus' }) status: ToolStatus;
   @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed (D5)' }) retesting: boolean;
   @ApiProperty({ enum: CascadeReason, enumName: 'CascadeReason' }) reason: CascadeReason;
-  @ApiProperty({ type: ToolHealthView, nullable: true, description: 'the entry that decided; null = default OK' }) winner: ToolHealthView | null;
+  @ApiProperty({ type: ToolHealthView, nullable: true, description: 'the entry that decided; null = default OK' })
+  winner: ToolHealthView | null;
   @ApiProperty({ type: [EntrySummaryView], description: 'stored entries of the cascade, narrow to wide' }) considered: EntrySummaryView[];
   @ApiProperty({ type: [EntrySummaryView], description: 'wider problem entries the winner hid' }) shadowed: EntrySummaryView[];
-  @ApiProperty({ type: CascadeTraceView, description: 'why, like a feature flag evaluation reason: the matched entry, by whom, since, until, what it shadowed' }) trace: CascadeTraceView;
-  @ApiProperty({ type: MaintenanceSummaryView, nullable: true, description: 'issue 16: the maintenance window in force and the next one coming; null when none' }) maintenance: MaintenanceSummaryView | null;
+  @ApiProperty({
+    type: CascadeTraceView,
+    description: 'why, like a feature flag evaluation reason: the matched entry, by whom, since, until, what it shadowed',
+  })
+  trace: CascadeTraceView;
+  @ApiProperty({
+    type: MaintenanceSummaryView,
+    nullable: true,
+    description: 'issue 16: the maintenance window in force and the next one coming; null when none',
+  })
+  maintenance: MaintenanceSummaryView | null;
 }

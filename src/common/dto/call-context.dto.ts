@@ -5,7 +5,12 @@ import { IsId } from './health-key.dto';
 
 /** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
 export class CallContextDto {
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, example: 's-7', description: 'The conversation (session) the call belongs to.' })
+  @ApiPropertyOptional({
+    nullable: true,
+    pattern: ID_PATTERN.source,
+    example: 's-7',
+    description: 'The conversation (session) the call belongs to.',
+  })
   @IsOptional()
   @IsId()
   sessionId?: string;
@@ -20,7 +25,12 @@ export class CallContextDto {
   @IsId()
   projectId?: string;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, example: 'acme', description: 'The tenant (organisation) the project belongs to.' })
+  @ApiPropertyOptional({
+    nullable: true,
+    pattern: ID_PATTERN.source,
+    example: 'acme',
+    description: 'The tenant (organisation) the project belongs to.',
+  })
   @IsOptional()
   @IsId()
   tenantId?: string;

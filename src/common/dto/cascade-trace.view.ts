@@ -12,7 +12,12 @@ export class CascadeMatchView {
   @ApiProperty({ type: String, nullable: true, description: "who decided: the pin's author, else lastDiagnosis.by; null when unknown" })
   by: string | null;
   @ApiProperty({ type: String, format: 'date-time', description: 'since when the effective status holds' }) since: Date;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: "the pin's end, else expectedRecoveryAt; null when not estimated" })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "the pin's end, else expectedRecoveryAt; null when not estimated",
+  })
   until: Date | null;
   @ApiProperty({ description: 'an admin pin decided (D4b)' }) pinned: boolean;
   @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true, description: 'the code stored with the entry (D3b)' })

@@ -11,11 +11,23 @@ export function IsId(options: Pick<ValidationOptions, 'each'> = {}): PropertyDec
 }
 
 export class HealthKeyDto {
-  @ApiProperty({ enum: Scope, enumName: 'Scope', example: Scope.PROJECT, description: 'Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).' })
+  @ApiProperty({
+    enum: Scope,
+    enumName: 'Scope',
+    example: Scope.PROJECT,
+    description: 'Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).',
+  })
   @IsEnum(Scope)
   scope: Scope;
 
-  @ApiProperty({ type: String, nullable: true, required: true, example: 'p-1', description: 'The id of the session, user, project or tenant; null for GLOBAL.', pattern: ID_PATTERN.source })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    required: true,
+    example: 'p-1',
+    description: 'The id of the session, user, project or tenant; null for GLOBAL.',
+    pattern: ID_PATTERN.source,
+  })
   @IsOptional()
   @IsId()
   scopeId?: string | null;
@@ -29,6 +41,12 @@ export { ID_MESSAGE };
 
 /** The key as query parameters: scopeId may be left out for GLOBAL (a query has no null). */
 export class HealthKeyQueryDto extends HealthKeyDto {
-  @ApiProperty({ type: String, required: false, example: 'p-1', description: 'The id of the session, user, project or tenant; leave it out for GLOBAL.', pattern: ID_PATTERN.source })
+  @ApiProperty({
+    type: String,
+    required: false,
+    example: 'p-1',
+    description: 'The id of the session, user, project or tenant; leave it out for GLOBAL.',
+    pattern: ID_PATTERN.source,
+  })
   declare scopeId?: string | null;
 }

@@ -5,7 +5,8 @@ import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 
 export class DiagnosisView {
-  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', nullable: true }) classification: ToolHealthClassification | null;
+  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', nullable: true })
+  classification: ToolHealthClassification | null;
   @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true }) code: ToolErrorCode | null;
   @ApiProperty({ type: String, nullable: true }) note: string | null;
   @ApiProperty() by: string;
@@ -57,4 +58,3 @@ export class ToolHealthView {
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }
-

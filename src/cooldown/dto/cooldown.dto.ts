@@ -18,7 +18,14 @@ export class SetCooldownDto extends HealthKeyDto {
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1000, maximum: 30 * DAY_MS, description: 'The window in milliseconds; when absent, the classification\'s default.', example: 300000 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1000,
+    maximum: 30 * DAY_MS,
+    description: "The window in milliseconds; when absent, the classification's default.",
+    example: 300000,
+  })
   @IsOptional()
   @IsInt()
   @Min(1000)
@@ -53,12 +60,24 @@ export class ChangeCooldownWindowDto extends HealthKeyDto {
   @IsId()
   errorSignature: string;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, example: 'alice', description: 'The user of a user-specific cooldown; leave it out for the scope-wide one.' })
+  @ApiPropertyOptional({
+    nullable: true,
+    pattern: ID_PATTERN.source,
+    example: 'alice',
+    description: 'The user of a user-specific cooldown; leave it out for the scope-wide one.',
+  })
   @IsOptional()
   @IsId()
   userId?: string;
 
-  @ApiProperty({ type: 'integer', minimum: MIN_WINDOW_MS, maximum: MAX_WINDOW_MS, example: 3_600_000, description: 'The new window in milliseconds. A running cooldown now ends at its start plus this window (or now, if that has passed); later repetitions climb from it.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: MIN_WINDOW_MS,
+    maximum: MAX_WINDOW_MS,
+    example: 3_600_000,
+    description:
+      'The new window in milliseconds. A running cooldown now ends at its start plus this window (or now, if that has passed); later repetitions climb from it.',
+  })
   @IsInt()
   @Min(MIN_WINDOW_MS)
   @Max(MAX_WINDOW_MS)

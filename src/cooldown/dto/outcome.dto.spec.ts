@@ -2,13 +2,7 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
 import { compileBodyValidator, createValidationPipe } from '../../errors/validation';
-import {
-  FAILURE_REPORT_SCHEMA,
-  FailureReportDto,
-  OUTCOME_PATTERN_MESSAGES,
-  SUCCESS_REPORT_SCHEMA,
-  SuccessReportDto,
-} from './outcome.dto';
+import { FAILURE_REPORT_SCHEMA, FailureReportDto, OUTCOME_PATTERN_MESSAGES, SUCCESS_REPORT_SCHEMA, SuccessReportDto } from './outcome.dto';
 
 /**
  * The hot routes validate with compiled JSON schemas read off the DTOs' decorators
@@ -48,7 +42,9 @@ const DECORATORS = { API_MODEL_PROPERTIES: 'swagger/apiModelProperties', API_MOD
 
 function documented(dto: new () => unknown): { names: string[]; required: string[] } {
   const names = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, dto.prototype) as string[]).map((n) => n.slice(1));
-  const required = names.filter((n) => (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, n) as { required?: boolean }).required !== false);
+  const required = names.filter(
+    (n) => (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, n) as { required?: boolean }).required !== false,
+  );
   return { names: names.sort(), required: required.sort() };
 }
 
@@ -64,7 +60,14 @@ describe('outcome body schemas', () => {
 
   const context = { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 'acme' };
   const success = { toolName: 'jira_search', context, errorSignatures: ['http-502'] };
-  const failure = { toolName: 'jira_search', context, code: 'BACKEND_FAILED', errorSignature: 'http-502', classification: 'INTERMITTENT', message: '502' };
+  const failure = {
+    toolName: 'jira_search',
+    context,
+    code: 'BACKEND_FAILED',
+    errorSignature: 'http-502',
+    classification: 'INTERMITTENT',
+    message: '502',
+  };
 
   // One defect per body, so "the first offending field" is the same for both validators.
   const successCases: [string, unknown][] = [
@@ -110,13 +113,20 @@ describe('outcome body schemas', () => {
     }
   }
 
-  it.each(successCases)('success: %s — same verdict and field as the class-validator pipe', (_, body) => agree(SuccessReportDto, validateSuccess, body));
-  it.each(failureCases)('failure: %s — same verdict and field as the class-validator pipe', (_, body) => agree(FailureReportDto, validateFailure, body));
+  it.each(successCases)('success: %s — same verdict and field as the class-validator pipe', (_, body) =>
+    agree(SuccessReportDto, validateSuccess, body),
+  );
+  it.each(failureCases)('failure: %s — same verdict and field as the class-validator pipe', (_, body) =>
+    agree(FailureReportDto, validateFailure, body),
+  );
 
   it('says what a valid id looks like', () => {
     const verdict = compiled(validateSuccess, { toolName: 'a b' });
     expect(verdict).toEqual({ ok: false, field: 'toolName', message: 'toolName: must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -' });
-    expect(compiled(validateFailure, { ...failure, code: 'X' })).toMatchObject({ field: 'code', message: expect.stringContaining('BACKEND_FAILED') });
+    expect(compiled(validateFailure, { ...failure, code: 'X' })).toMatchObject({
+      field: 'code',
+      message: expect.stringContaining('BACKEND_FAILED'),
+    });
     expect(compiled(validateSuccess, { ...success, errorSignatures: ['ok', 'bad sig'] })).toMatchObject({ field: 'errorSignatures[1]' });
   });
 
@@ -135,13 +145,16 @@ describe('outcome body schemas', () => {
     const id = fc.stringMatching(/^[A-Za-z0-9._:@/-]{1,20}$/);
     const junk = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant(['a']));
     const ctx = fc.record({ sessionId: id, userId: id, projectId: id, tenantId: id }, { requiredKeys: [] });
-    const validBody = fc.record({
-      toolName: id,
-      context: ctx,
-      code: fc.constantFrom('NOT_REGISTERED', 'BACKEND_UNREACHABLE', 'BACKEND_FAILED', 'DISALLOWED'),
-      errorSignature: id,
-      message: fc.string({ maxLength: 30 }),
-    }, { requiredKeys: ['toolName', 'code', 'errorSignature'] });
+    const validBody = fc.record(
+      {
+        toolName: id,
+        context: ctx,
+        code: fc.constantFrom('NOT_REGISTERED', 'BACKEND_UNREACHABLE', 'BACKEND_FAILED', 'DISALLOWED'),
+        errorSignature: id,
+        message: fc.string({ maxLength: 30 }),
+      },
+      { requiredKeys: ['toolName', 'code', 'errorSignature'] },
+    );
     const field = fc.constantFrom('toolName', 'code', 'errorSignature', 'message', 'context.userId', 'extra');
     await fc.assert(
       fc.asyncProperty(validBody, field, junk, async (body, f, value) => {

@@ -19,7 +19,11 @@ class OutcomeDto {
   @IsId()
   toolName: string;
 
-  @ApiPropertyOptional({ nullable: true, type: CallContextDto, description: 'Who called: session, user, project, tenant; every level optional.' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: CallContextDto,
+    description: 'Who called: session, user, project, tenant; every level optional.',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => CallContextDto)
@@ -27,7 +31,13 @@ class OutcomeDto {
 }
 
 export class SuccessReportDto extends OutcomeDto {
-  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_SIGNATURES, example: ['http-502'], description: 'The error signatures this success disproves; when absent, the technical ones (backend unreachable or failing).' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: [String],
+    maxItems: MAX_SIGNATURES,
+    example: ['http-502'],
+    description: 'The error signatures this success disproves; when absent, the technical ones (backend unreachable or failing).',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SIGNATURES)
@@ -36,15 +46,29 @@ export class SuccessReportDto extends OutcomeDto {
 }
 
 export class FailureReportDto extends OutcomeDto {
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', example: ToolErrorCode.BACKEND_FAILED, description: 'What the dispatch saw. NOT_REGISTERED and DISALLOWED are not the tool\'s fault and change nothing.' })
+  @ApiProperty({
+    enum: ToolErrorCode,
+    enumName: 'ToolErrorCode',
+    example: ToolErrorCode.BACKEND_FAILED,
+    description: "What the dispatch saw. NOT_REGISTERED and DISALLOWED are not the tool's fault and change nothing.",
+  })
   @IsEnum(ToolErrorCode)
   code: ToolErrorCode;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-502', description: 'A stable name for the error, e.g. the HTTP status; cooldowns are kept per signature.' })
+  @ApiProperty({
+    pattern: ID_PATTERN.source,
+    example: 'http-502',
+    description: 'A stable name for the error, e.g. the HTTP status; cooldowns are kept per signature.',
+  })
   @IsId()
   errorSignature: string;
 
-  @ApiPropertyOptional({ nullable: true, enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'what the synchronous checker already knows (§7 second row)' })
+  @ApiPropertyOptional({
+    nullable: true,
+    enum: ToolHealthClassification,
+    enumName: 'ToolHealthClassification',
+    description: 'what the synchronous checker already knows (§7 second row)',
+  })
   @IsOptional()
   @IsEnum(ToolHealthClassification)
   classification?: ToolHealthClassification;
@@ -64,7 +88,8 @@ export class ChangedEntryView {
 
 export class SuccessOutcomeView {
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'effective status after the success' }) status: ToolStatus;
-  @ApiProperty({ type: [ChangedEntryView], description: 'entries this success wrote; empty = nothing written' }) changed: ChangedEntryView[];
+  @ApiProperty({ type: [ChangedEntryView], description: 'entries this success wrote; empty = nothing written' })
+  changed: ChangedEntryView[];
 }
 
 export class CooldownRefView {
@@ -79,12 +104,33 @@ export class FailureOutcomeView {
   @ApiProperty({ description: 'eligible for an Agrajag diagnosis' }) spawn: boolean;
   @ApiProperty({ enum: FailureReason, enumName: 'FailureReason' }) reason: FailureReason;
   @ApiProperty({ description: 'pass the original error back to the LLM' }) reflectError: boolean;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'seconds until a diagnosis may be spawned again / the tool is expected back' }) retryAfterSeconds: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'seconds until a diagnosis may be spawned again / the tool is expected back',
+  })
+  retryAfterSeconds: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) retryAt: Date | null;
-  @ApiProperty({ description: 'the diagnosis queue coalesces on this (tool, signature); with wider evidence it names the wider scope (tool:signature@TENANT:id, tool:signature@GLOBAL)' }) coalescingKey: string;
-  @ApiProperty({ type: WiderEvidenceView, nullable: true, description: 'issue 16: set when distinct users and projects seen with this failure cross the thresholds' }) widerEvidence: WiderEvidenceView | null;
-  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', nullable: true, description: 'effective status; null when the code is not a tool fault (nothing was read)' }) status: ToolStatus | null;
-  @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' }) cooldown: CooldownRefView | null;
+  @ApiProperty({
+    description:
+      'the diagnosis queue coalesces on this (tool, signature); with wider evidence it names the wider scope (tool:signature@TENANT:id, tool:signature@GLOBAL)',
+  })
+  coalescingKey: string;
+  @ApiProperty({
+    type: WiderEvidenceView,
+    nullable: true,
+    description: 'issue 16: set when distinct users and projects seen with this failure cross the thresholds',
+  })
+  widerEvidence: WiderEvidenceView | null;
+  @ApiProperty({
+    enum: ToolStatus,
+    enumName: 'ToolStatus',
+    nullable: true,
+    description: 'effective status; null when the code is not a tool fault (nothing was read)',
+  })
+  status: ToolStatus | null;
+  @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' })
+  cooldown: CooldownRefView | null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,7 +40,13 @@ export class RecordDiagnosisDto extends HealthKeyDto {
   @IsId()
   errorSignature?: string;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1000, maximum: 2_592_000_000, description: 'The cooldown window of errorSignature in milliseconds; when absent, the classification\'s default.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1000,
+    maximum: 2_592_000_000,
+    description: "The cooldown window of errorSignature in milliseconds; when absent, the classification's default.",
+  })
   @IsOptional()
   @IsInt()
   @Min(1000)
@@ -61,13 +67,26 @@ export class RecordDiagnosisDto extends HealthKeyDto {
 export class InvokeAgrajagToolDto {
   @ApiProperty({
     anyOf: Object.values(AGRAJAG_ARGUMENTS_COMPONENT).map((name) => ({ $ref: `#/components/schemas/${name}` })),
-    description: 'The arguments of the tool named in the path: AgrajagSetUnavailableArguments for tool_health_set_unavailable, and so on. Checked against the tool\'s inputSchema.',
-    example: { toolName: 'jira_search', scope: 'PROJECT', scopeId: 'p-1', classification: 'INTERMITTENT', note: 'gateway 502 every few calls', errorSignature: 'http-502' },
+    description:
+      "The arguments of the tool named in the path: AgrajagSetUnavailableArguments for tool_health_set_unavailable, and so on. Checked against the tool's inputSchema.",
+    example: {
+      toolName: 'jira_search',
+      scope: 'PROJECT',
+      scopeId: 'p-1',
+      classification: 'INTERMITTENT',
+      note: 'gateway 502 every few calls',
+      errorSignature: 'http-502',
+    },
   })
   @IsObject()
   arguments: Record<string, unknown>;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, description: 'the Agrajag process recorded as `by`; default the API key\'s name', example: 'agrajag-7f3c' })
+  @ApiPropertyOptional({
+    nullable: true,
+    pattern: ID_PATTERN.source,
+    description: "the Agrajag process recorded as `by`; default the API key's name",
+    example: 'agrajag-7f3c',
+  })
   @IsOptional()
   @IsId()
   by?: string;

@@ -25,18 +25,28 @@ export class EventsQueryDto {
 
 /** The payload of a STATUS_CHANGED event. */
 export class StatusChangedPayloadView {
-  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', nullable: true, description: 'The status before; null when there was no entry (it read as OK).' }) previousStatus: ToolStatus | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the tool is expected back, if known.' }) expectedRecoveryAt: Date | null;
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true, description: 'What the dispatch saw, if anything.' }) code: ToolErrorCode | null;
+  @ApiProperty({
+    enum: ToolStatus,
+    enumName: 'ToolStatus',
+    nullable: true,
+    description: 'The status before; null when there was no entry (it read as OK).',
+  })
+  previousStatus: ToolStatus | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the tool is expected back, if known.' })
+  expectedRecoveryAt: Date | null;
+  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true, description: 'What the dispatch saw, if anything.' })
+  code: ToolErrorCode | null;
 }
 
 /** The payload of a COOLDOWN_SET or COOLDOWN_EXPIRED event. */
 export class CooldownPayloadView {
   @ApiProperty({ description: 'The error signature the cooldown is about.' }) errorSignature: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The user, for a user-specific cooldown; null otherwise.' }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The user, for a user-specific cooldown; null otherwise.' }) userId:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time', description: 'When a diagnosis may be spawned again.' }) nextSpawnAllowedAt: Date;
   @ApiProperty({ type: 'integer', description: 'The window, in milliseconds.' }) windowMs: number;
-  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'The classification that set it.' }) lastClassification: ToolHealthClassification;
+  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'The classification that set it.' })
+  lastClassification: ToolHealthClassification;
 }
 
 /** The payload of an INBOX_ITEM event: a diagnosis note for a user (or everyone). */
@@ -69,7 +79,8 @@ export class MaintenancePayloadView {
   @ApiProperty({ type: String, format: 'date-time', description: 'When the window ends.' }) until: Date;
   @ApiProperty({ description: 'Why the tool is under maintenance.' }) reason: string;
   @ApiProperty({ description: 'The admin who scheduled it.' }) by: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set when the window ended because it was cancelled.' }) cancelledAt: Date | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set when the window ended because it was cancelled.' })
+  cancelledAt: Date | null;
 }
 
 /** The payload of a WIDER_EVIDENCE event: a failure seen by enough users and projects to be wider than one of them. */
@@ -99,7 +110,8 @@ export class StatusChangedEventView extends HealthEventBaseView {
 }
 
 export class CooldownEventView extends HealthEventBaseView {
-  @ApiProperty({ enum: [HealthEventType.COOLDOWN_SET, HealthEventType.COOLDOWN_EXPIRED] }) type: HealthEventType.COOLDOWN_SET | HealthEventType.COOLDOWN_EXPIRED;
+  @ApiProperty({ enum: [HealthEventType.COOLDOWN_SET, HealthEventType.COOLDOWN_EXPIRED] }) type:
+    HealthEventType.COOLDOWN_SET | HealthEventType.COOLDOWN_EXPIRED;
   @ApiProperty({ type: CooldownPayloadView }) payload: CooldownPayloadView;
 }
 
@@ -110,9 +122,7 @@ export class InboxItemEventView extends HealthEventBaseView {
 
 export class PinEventView extends HealthEventBaseView {
   @ApiProperty({ enum: [HealthEventType.PIN_SET, HealthEventType.PIN_CLEARED, HealthEventType.PIN_ENDED] }) type:
-    | HealthEventType.PIN_SET
-    | HealthEventType.PIN_CLEARED
-    | HealthEventType.PIN_ENDED;
+    HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED | HealthEventType.PIN_ENDED;
   @ApiProperty({ type: PinPayloadView }) payload: PinPayloadView;
 }
 
@@ -122,7 +132,8 @@ export class DeletedEventView extends HealthEventBaseView {
 }
 
 export class MaintenanceEventView extends HealthEventBaseView {
-  @ApiProperty({ enum: [HealthEventType.MAINTENANCE_STARTED, HealthEventType.MAINTENANCE_ENDED] }) type: HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED;
+  @ApiProperty({ enum: [HealthEventType.MAINTENANCE_STARTED, HealthEventType.MAINTENANCE_ENDED] }) type:
+    HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED;
   @ApiProperty({ type: MaintenancePayloadView }) payload: MaintenancePayloadView;
 }
 
@@ -155,13 +166,21 @@ export type HealthEventView =
   | MaintenanceEventView
   | WiderEvidenceEventView;
 
-const EVENT_VIEWS = [StatusChangedEventView, CooldownEventView, InboxItemEventView, PinEventView, DeletedEventView, MaintenanceEventView, WiderEvidenceEventView];
+const EVENT_VIEWS = [
+  StatusChangedEventView,
+  CooldownEventView,
+  InboxItemEventView,
+  PinEventView,
+  DeletedEventView,
+  MaintenanceEventView,
+  WiderEvidenceEventView,
+];
 
 @ApiExtraModels(...EVENT_VIEWS)
 export class EventPageView {
   @ApiProperty({
     type: 'array',
-    description: 'Oldest first. Each event\'s payload depends on its type.',
+    description: "Oldest first. Each event's payload depends on its type.",
     items: {
       oneOf: EVENT_VIEWS.map((view) => ({ $ref: getSchemaPath(view) })),
       discriminator: {

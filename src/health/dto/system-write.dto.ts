@@ -17,7 +17,11 @@ export class SystemWriteDto extends HealthKeyDto {
   @MaxLength(2000)
   note?: string;
 
-  @ApiPropertyOptional({ nullable: true, description: 'the tenant the key belongs to, for its history limit (D12)', pattern: ID_PATTERN.source })
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'the tenant the key belongs to, for its history limit (D12)',
+    pattern: ID_PATTERN.source,
+  })
   @IsOptional()
   @IsId()
   tenantId?: string;

@@ -8,11 +8,21 @@ import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase, MaintenanceWindow, pha
 import { Scope } from '../../domain/scope';
 
 export class ScheduleMaintenanceDto extends HealthKeyDto {
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-05-23T18:00:00Z', description: 'when the window begins (may be now or past: it begins at once)' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    example: '2026-05-23T18:00:00Z',
+    description: 'when the window begins (may be now or past: it begins at once)',
+  })
   @IsIsoDateTime()
   from: Date;
 
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-05-23T20:00:00Z', description: 'when the tool is expected back; after from, in the future, at most 31 days after from' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    example: '2026-05-23T20:00:00Z',
+    description: 'when the tool is expected back; after from, in the future, at most 31 days after from',
+  })
   @IsIsoDateTime()
   until: Date;
 
@@ -100,5 +110,6 @@ export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): M
 /** What a lookup says about maintenance (issue 16): the window in force and the next one coming. */
 export class MaintenanceSummaryView {
   @ApiProperty({ type: MaintenanceWindowView, nullable: true }) inForce: MaintenanceWindowView | null;
-  @ApiProperty({ type: MaintenanceWindowView, nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' }) upcoming: MaintenanceWindowView | null;
+  @ApiProperty({ type: MaintenanceWindowView, nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' })
+  upcoming: MaintenanceWindowView | null;
 }

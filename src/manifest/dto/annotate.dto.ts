@@ -1,15 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsEnum,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
 import { IsId } from '../../common/dto/health-key.dto';
 import { FilterReason, ToolSafety } from '../../domain/audience';
@@ -35,12 +26,23 @@ export class ToolManifestDto {
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description: string;
 
-  @ApiPropertyOptional({ nullable: true, enum: ToolSafety, enumName: 'ToolSafety', description: 'absent = not known to be safe: hidden in a probe turn' })
+  @ApiPropertyOptional({
+    nullable: true,
+    enum: ToolSafety,
+    enumName: 'ToolSafety',
+    description: 'absent = not known to be safe: hidden in a probe turn',
+  })
   @IsOptional()
   @IsEnum(ToolSafety)
   safety?: ToolSafety;
 
-  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_ROLES, description: 'the engine must hold every one of these roles to see the tool', example: ['tool-health-writer'] })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: [String],
+    maxItems: MAX_ROLES,
+    description: 'the engine must hold every one of these roles to see the tool',
+    example: ['tool-health-writer'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ROLES)
@@ -64,7 +66,13 @@ export class AnnotateManifestDto {
   @Type(() => CallContextDto)
   context?: CallContextDto;
 
-  @ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_ROLES, description: "the engine's roles (§8); none = sees only tools that require none", example: ['tool-health-writer'] })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: [String],
+    maxItems: MAX_ROLES,
+    description: "the engine's roles (§8); none = sees only tools that require none",
+    example: ['tool-health-writer'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ROLES)
@@ -72,13 +80,23 @@ export class AnnotateManifestDto {
   @MaxLength(MAX_ROLE_LENGTH, { each: true })
   engineRoles?: string[];
 
-  @ApiPropertyOptional({ nullable: true, maxLength: MAX_TIME_ZONE_LENGTH, default: DEFAULT_TIME_ZONE, description: 'IANA time zone for the HH:MM of the suffixes', example: 'Europe/Berlin' })
+  @ApiPropertyOptional({
+    nullable: true,
+    maxLength: MAX_TIME_ZONE_LENGTH,
+    default: DEFAULT_TIME_ZONE,
+    description: 'IANA time zone for the HH:MM of the suffixes',
+    example: 'Europe/Berlin',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TIME_ZONE_LENGTH)
   timeZone?: string;
 
-  @ApiPropertyOptional({ nullable: true, default: false, description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)' })
+  @ApiPropertyOptional({
+    nullable: true,
+    default: false,
+    description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)',
+  })
   @IsOptional()
   @IsBoolean()
   probeTurn?: boolean;
@@ -86,7 +104,8 @@ export class AnnotateManifestDto {
   @ApiPropertyOptional({
     nullable: true,
     default: false,
-    description: "merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer",
+    description:
+      "merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer",
   })
   @IsOptional()
   @IsBoolean()
@@ -97,13 +116,20 @@ export class AnnotateManifestDto {
 export class AnnotatedToolView {
   @ApiProperty() name: string;
   @ApiProperty({ description: 'the original description with the §9 suffix in parentheses, when there is one' }) description: string;
-  @ApiProperty({ type: String, nullable: true, example: 'unavailable since 14:00', description: 'the §9 suffix alone; null = none (OK, RETESTING)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'unavailable since 14:00',
+    description: 'the §9 suffix alone; null = none (OK, RETESTING)',
+  })
   suffix: string | null;
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'effective status (§4, D4)' }) status: ToolStatus;
-  @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5)' }) retesting: boolean;
+  @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5)' })
+  retesting: boolean;
   @ApiProperty({ description: 'DOWN and not RETESTING: listed so the LLM knows it exists, not to be called' }) doNotCall: boolean;
   @ApiProperty({ type: String, nullable: true, example: 'do not call, plan without it' }) hint: string | null;
-  @ApiProperty({ type: CascadeTraceView, description: 'why: the matched entry, by whom, since/until when, what it shadowed' }) reason: CascadeTraceView;
+  @ApiProperty({ type: CascadeTraceView, description: 'why: the matched entry, by whom, since/until when, what it shadowed' })
+  reason: CascadeTraceView;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -134,7 +160,8 @@ export class AnnotatedManifestView {
   tools: AnnotatedToolView[];
   @ApiProperty({
     type: [AnnotatedToolView],
-    description: "D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session",
+    description:
+      "D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session",
   })
   departed: AnnotatedToolView[];
   @ApiProperty({ type: FilteredSummaryView }) filtered: FilteredSummaryView;

@@ -33,7 +33,13 @@ export class ExplainToolDto {
   @IsBoolean()
   registryKnows: boolean;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: MAX_TIME_ZONE_LENGTH, default: DEFAULT_TIME_ZONE, description: 'IANA time zone for the HH:MM of the message', example: 'Europe/Berlin' })
+  @ApiPropertyOptional({
+    nullable: true,
+    maxLength: MAX_TIME_ZONE_LENGTH,
+    default: DEFAULT_TIME_ZONE,
+    description: 'IANA time zone for the HH:MM of the message',
+    example: 'Europe/Berlin',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TIME_ZONE_LENGTH)
@@ -49,7 +55,10 @@ export class ExplanationView {
   })
   code: ToolErrorCode | null;
   @ApiProperty({ description: 'callable now: the registry serves it and it is not known DOWN' }) usable: boolean;
-  @ApiProperty({ example: 'Tool client_file_read is temporarily unreachable since 14:00 (the client disconnected); do not call it until it reconnects.', description: 'for the LLM, in place of "Unknown tool: <name>"' })
+  @ApiProperty({
+    example: 'Tool client_file_read is temporarily unreachable since 14:00 (the client disconnected); do not call it until it reconnects.',
+    description: 'for the LLM, in place of "Unknown tool: <name>"',
+  })
   message: string;
   @ApiProperty({ type: CascadeTraceView }) trace: CascadeTraceView;
 }

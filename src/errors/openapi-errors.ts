@@ -21,7 +21,8 @@ const { INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVA
  * - NOT_FOUND (404): the operation answers about one existing thing and says so when it is
  *   missing (an entry, a cooldown, an Agrajag tool by name); lookups answer OK by default instead;
  * - CONFLICT (409): the operation writes a tool-health entry (optimistic writes that lost too many
- *   races, or an entry already holding the most cooldowns it can);
+ *   races, or an entry already holding the most cooldowns it can), or changes a maintenance window
+ *   whose phase forbids the change (a cancelled window, the start of one in force);
  * - UNAVAILABLE (503): every operation (the database is away, or the service is shutting down);
  * - PAYLOAD_TOO_LARGE (413) and UNSUPPORTED_MEDIA_TYPE (415): added to every operation that takes
  *   a body (P63: the body parser refuses a body over the limit, or one that is not UTF-8 JSON).
@@ -56,8 +57,8 @@ export const OPERATION_ERRORS = {
   scrapeMetrics: [UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
   scheduleMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
   listMaintenanceWindows: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
-  changeMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
-  cancelMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  changeMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  cancelMaintenance: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
 } as const satisfies Record<string, readonly DomainErrorCode[]>;
 
 export type OperationId = keyof typeof OPERATION_ERRORS;

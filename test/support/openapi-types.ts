@@ -1976,6 +1976,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable or the service is shutting down; retry shortly. */
             503: {
                 headers: {
@@ -2077,6 +2093,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "NOT_FOUND",
                      *       "message": "no health entry for PROJECT p-1 jira_search"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

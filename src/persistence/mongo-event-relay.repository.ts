@@ -103,7 +103,9 @@ export class MongoEventRelayRepository extends EventRelayRepository {
       ids = (await this.pendingMarkers.find({}, { projection: { _id: 1 }, limit, comment: RELAY_COMMENT }).toArray()).map((m) => m._id);
       if (ids.length === 0) return [];
     }
-    const filter = ids ? { _id: { $in: ids }, 'pendingEvents.0': { $exists: true } } : { 'pendingEvents.0': { $exists: true } };
+    // With ids, the filter is `_id` alone: mongo-java-server serves a filter from an index only when
+    // its fields are exactly the index's, so `_id` plus anything else scans every document.
+    const filter = ids ? { _id: { $in: ids } } : { 'pendingEvents.0': { $exists: true } };
     const records = await this.documents
       .find(filter, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT })
       .toArray();

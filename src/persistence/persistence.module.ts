@@ -53,7 +53,8 @@ installMongodbWriteGuard();
         socketTimeoutMS: config.dbSocketTimeoutMs,
         waitQueueTimeoutMS: config.dbSocketTimeoutMs,
         monitorCommands: config.dbMonitorCommands,
-        autoIndex: true,
+        // Built one model at a time by IndexBootstrap (mongo-java-server#195).
+        autoIndex: false,
       }),
     }),
     MongooseModule.forFeature([

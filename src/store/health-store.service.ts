@@ -88,7 +88,9 @@ export class HealthStore {
       // P97: what this instance did not relay at once is marked, so the lease holder's pass
       // finds it without scanning every document; a pin is marked for the pin watch likewise.
       if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending(result.after.id);
-      if (result.after.pin) await this.relayState.markPinned(result.after.id, result.after.pin.until);
+      // Only when the pin's end is new: an unchanged pin already has its marker (one write saved per write).
+      const until = result.after.pin?.until;
+      if (until && until.getTime() !== result.before?.pin?.until.getTime()) await this.relayState.markPinned(result.after.id, until);
     }
     return result;
   }

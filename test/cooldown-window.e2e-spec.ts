@@ -1,3 +1,4 @@
+import { BookkeepingBuffer } from '../src/cooldown/bookkeeping-buffer.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -17,6 +18,9 @@ describe('changing a cooldown window', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
+    // The previous test's hits are buffered (D10b); flushed after the reset they would land on
+    // this test's fresh document (same _id) and move its version.
+    await t.app.get(BookkeepingBuffer).flush();
     await resetDatabase(t.connection);
     t.clock.set(T0);
     // a scope-wide USER_INPUT cooldown would be 5 min; take USER_PERMISSION for alice: 24 h from T0

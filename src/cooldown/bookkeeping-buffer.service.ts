@@ -108,8 +108,9 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     const flush: BookkeepingFlush = {
       flushId: `${this.instanceTag}.${(++this.sequence).toString(36)}`,
       writes: [...batch].map(([id, p]) => ({ id, hits: [...p.hits.values()], lastFailureAt: p.lastFailureAt })),
+      resent: false,
     };
-    this.unconfirmed = flush;
+    this.unconfirmed = { ...flush, resent: true };
     await this.repository.applyBookkeeping([flush]);
     this.unconfirmed = null;
   }

@@ -14,6 +14,7 @@ describe('bookkeepingUpdate (P42)', () => {
         lastFailureAt: at(9),
       },
       'abc.1',
+      true,
     );
     expect(op).toEqual({
       filter: { _id: 'PROJECT|p|t', appliedFlushIds: { $ne: 'abc.1' } },
@@ -33,6 +34,7 @@ describe('bookkeepingUpdate (P42)', () => {
     const { update } = bookkeepingUpdate(
       { id: 'x', hits: [{ errorSignature: 's', userId: null, count: 2, lastTriggeredAt: at(1) }], lastFailureAt: null },
       'f',
+      true,
     );
     expect(Object.keys(update).sort()).toEqual(['$inc', '$max', '$push']);
     expect(JSON.stringify(update)).not.toContain('updatedAt');
@@ -42,6 +44,7 @@ describe('bookkeepingUpdate (P42)', () => {
     const op = bookkeepingUpdate(
       { id: 'x', hits: [{ errorSignature: 's', userId: null, count: 0, lastTriggeredAt: at(1) }], lastFailureAt: at(2) },
       'f',
+      true,
     );
     expect(op).toEqual({
       filter: { _id: 'x', appliedFlushIds: { $ne: 'f' } },
@@ -51,5 +54,15 @@ describe('bookkeepingUpdate (P42)', () => {
         $push: { appliedFlushIds: { $each: ['f'], $slice: -APPLIED_FLUSH_IDS } },
       },
     });
+  });
+
+  it('a first sending filters by _id alone (its id is new, no document can hold it); a resent one carries the guard (P99)', () => {
+    const write = { id: 'x', hits: [], lastFailureAt: at(2) };
+    const first = bookkeepingUpdate(write, 'f', false);
+    const resent = bookkeepingUpdate(write, 'f', true);
+    expect(first.filter).toEqual({ _id: 'x' });
+    expect(resent.filter).toEqual({ _id: 'x', appliedFlushIds: { $ne: 'f' } });
+    // Both record the id, so a later resending finds it.
+    expect(first.update).toEqual(resent.update);
   });
 });

@@ -13,6 +13,11 @@ export interface BookkeepingWrite {
 export interface BookkeepingFlush {
   flushId: string;
   writes: readonly BookkeepingWrite[];
+  /**
+   * Sent before and its outcome unknown (P99): only then may a document already hold this flush
+   * id, so only then does the filter need the flush-id guard.
+   */
+  resent: boolean;
 }
 
 /**
@@ -26,14 +31,16 @@ export const APPLIED_FLUSH_IDS = 32;
 /**
  * The update of one document for one flush (P42): applied only if the document has not seen
  * this flush id (so a flush resent after a lost reply is not counted twice), the id remembered
- * in the same atomic update. Only the bookkeeping fields are touched ($inc/$max/$push): fields
+ * in the same atomic update. A flush id is new on its first sending, so no document can hold it
+ * yet: the first sending filters by `_id` alone and only a resent flush carries the guard (P99 —
+ * on mongo-java-server a filter with any field besides `_id` scans the collection, P98). Only the bookkeeping fields are touched ($inc/$max/$push): fields
  * other writers keep on the document stay as they are. Entries gone meanwhile (sweep, cap, admin)
  * match no array filter and are left alone; a deleted document matches nothing (no upsert), so
  * bookkeeping never recreates one. `version` moves, so a concurrent version-guarded replace
  * (D3, another instance) reads again instead of overwriting the counts; `updatedAt` does not
  * (bookkeeping is no change of health, D13).
  */
-export function bookkeepingUpdate(write: BookkeepingWrite, flushId: string) {
+export function bookkeepingUpdate(write: BookkeepingWrite, flushId: string, resent: boolean) {
   const inc: Record<string, number> = { version: 1 };
   const max: Record<string, Date> = {};
   const arrayFilters: Record<string, string | null>[] = [];
@@ -51,7 +58,7 @@ export function bookkeepingUpdate(write: BookkeepingWrite, flushId: string) {
   };
   if (Object.keys(max).length > 0) update.$max = max;
   return {
-    filter: { _id: write.id, appliedFlushIds: { $ne: flushId } },
+    filter: resent ? { _id: write.id, appliedFlushIds: { $ne: flushId } } : { _id: write.id },
     update,
     ...(arrayFilters.length > 0 ? { arrayFilters } : {}),
   };

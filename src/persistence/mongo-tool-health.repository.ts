@@ -138,7 +138,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   async applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void> {
     const operations: AnyBulkWriteOperation<ToolHealthRecord>[] = [];
     for (const flush of flushes) {
-      for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId) as never });
+      for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId, flush.resent) as never });
     }
     if (operations.length === 0) return;
     const send = async () => {

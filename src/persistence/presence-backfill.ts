@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { AnyBulkWriteOperation } from 'mongodb';
 import { Model } from 'mongoose';
+import { IndexBootstrap } from './index-bootstrap';
 import { scopePrefix } from '../domain/health-key';
 import { Scope } from '../domain/scope';
 import { ToolHealthRecord } from './tool-health.schema';
@@ -24,9 +25,11 @@ export class PresenceBackfill implements OnModuleInit {
   constructor(
     @InjectModel(ToolHealthRecord.name) private readonly records: Model<ToolHealthRecord>,
     @InjectModel(ToolPresenceRecord.name) private readonly lists: Model<ToolPresenceRecord>,
+    private readonly indexes: IndexBootstrap,
   ) {}
 
   async onModuleInit(): Promise<void> {
+    await this.indexes.built;
     const lists = this.lists.collection;
     if (await lists.findOne({ _id: BACKFILLED_MARKER } as object)) return;
     const started = Date.now();

@@ -4,6 +4,8 @@ import { ambiguityNote } from './local-time';
 interface LocalParts {
   day: string;
   clock: string;
+  /** ambiguityNote of the instant: " (UTC+1)" in a repeated hour, else "". */
+  note: string;
 }
 
 /**
@@ -47,7 +49,9 @@ export function assertTimeZone(timeZone: string): void {
 /**
  * The parts depend only on the zone and the minute, and a turn's manifest formats the same few
  * instants (its `now`, shared `since`s) once per tool: memoised per (zone, minute), bounded like
- * the formatters. Transparent: the same inputs give the same parts.
+ * the formatters. Transparent: the same inputs give the same parts — also the ambiguity note,
+ * which probes the zone's offset three to five times (a tenth of a 200-tool annotation's CPU
+ * when it was computed per tool) and can only change where an offset does, on a minute boundary.
  */
 const MAX_CACHED_MINUTES = 4096;
 const partsByMinute = new Map<string, LocalParts>();
@@ -59,13 +63,13 @@ function localParts(instant: Date, timeZone: string): LocalParts {
   const key = `${timeZone}|${Math.floor(instant.getTime() / 60_000)}`;
   let parts = partsByMinute.get(key);
   if (parts) return parts;
-  parts = formatParts(instant, timeZone);
+  parts = { ...formatParts(instant, timeZone), note: ambiguityNote(instant, timeZone) };
   if (partsByMinute.size >= MAX_CACHED_MINUTES) partsByMinute.clear();
   partsByMinute.set(key, parts);
   return parts;
 }
 
-function formatParts(instant: Date, timeZone: string): LocalParts {
+function formatParts(instant: Date, timeZone: string): Omit<LocalParts, 'note'> {
   let year = '';
   let month = '';
   let day = '';
@@ -91,5 +95,5 @@ export function formatClock(instant: Date, now: Date, timeZone: string): string 
   const at = localParts(instant, timeZone);
   const today = localParts(now, timeZone);
   // Issue 16 (P78): a wall time that repeats (autumn's DST hour) carries its UTC offset.
-  return (at.day === today.day ? at.clock : `${at.day} ${at.clock}`) + ambiguityNote(instant, timeZone);
+  return (at.day === today.day ? at.clock : `${at.day} ${at.clock}`) + at.note;
 }

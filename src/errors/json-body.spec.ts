@@ -27,6 +27,9 @@ describe('parseJsonBody (P63)', () => {
     });
     expect(refusal('{"a":[1,{"k":1},{"k":2,"k":3}]}')).toMatchObject({ field: 'a[2].k' });
     expect(refusal('{"context":{"userId":"u","user\\u0049d":"v"}}')).toMatchObject({ field: 'context.userId' });
+    // a string ending in backslashes, and an escaped quote, do not hide the next key from the scan
+    expect(refusal(String.raw`{"d":"a\\","k":1,"q":"\"}\\\"","k":2}`)).toMatchObject({ field: 'k' });
+    expect(refusal(String.raw`{"a\\":1,"b\"c":2,"b\"c":3}`)).toMatchObject({ field: 'b"c' });
     // the same key in sibling objects is fine
     expect(parseJsonBody('[{"k":1},{"k":2}]')).toEqual([{ k: 1 }, { k: 2 }]);
   });

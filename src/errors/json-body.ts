@@ -76,20 +76,13 @@ function checkStructure(text: string, maxDepth: number): void {
     if (c <= 0x20) continue;
     if (c === 0x22 /* " */) {
       const start = i + 1;
-      let escaped = false;
-      for (i = start; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) {
-          escaped = true;
-          i++;
-        } else if (d === 0x22) break;
-      }
+      i = closingQuote(text, start);
       if (!expectKey) {
         valueStarts();
         continue;
       }
       const raw = text.slice(start, i);
-      const key = escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
+      const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
       const top = frames[frames.length - 1];
       top.current = key;
       if (FORBIDDEN_KEYS.has(key)) {
@@ -125,4 +118,21 @@ function checkStructure(text: string, maxDepth: number): void {
       valueStarts(); // a number, true, false or null; its other characters are skipped below
     }
   }
+}
+
+/**
+ * The index of the quote that closes the string opened before `start`. indexOf (native) instead
+ * of a loop per character: strings (tool descriptions) are most of a manifest's bytes. A quote
+ * preceded by an odd number of backslashes is escaped; JSON.parse has accepted the text, so a
+ * closing quote exists.
+ */
+function closingQuote(text: string, start: number): number {
+  let at = text.indexOf('"', start);
+  while (at > 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return at;
+    at = text.indexOf('"', at + 1);
+  }
+  return text.length;
 }

@@ -23,7 +23,6 @@ import { WiderEvidenceModule } from './wider-evidence/wider-evidence.module';
     ConfigModule,
     PersistenceModule,
     StoreModule,
-    // Issue 16: global, read by the cascade and the dispatcher's outcomes.
     MaintenanceModule,
     WiderEvidenceModule,
     AuthModule,

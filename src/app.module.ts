@@ -12,6 +12,7 @@ import { ManifestModule } from './manifest/manifest.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpsModule } from './ops/ops.module';
+import { OutcomeModule } from './outcome/outcome.module';
 import { PersistenceModule } from './persistence/persistence.module';
 import { StoreModule } from './store/store.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -22,7 +23,6 @@ import { WiderEvidenceModule } from './wider-evidence/wider-evidence.module';
     ConfigModule,
     PersistenceModule,
     StoreModule,
-    // Issue 16: global, read by the cascade and the dispatcher's outcomes.
     MaintenanceModule,
     WiderEvidenceModule,
     AuthModule,
@@ -30,6 +30,7 @@ import { WiderEvidenceModule } from './wider-evidence/wider-evidence.module';
     HealthModule,
     CascadeModule,
     TenantsModule,
+    OutcomeModule,
     CooldownModule,
     DiagnosisModule,
     EventsModule,

@@ -1,4 +1,4 @@
-import { BookkeepingBuffer } from '../src/cooldown/bookkeeping-buffer.service';
+import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**

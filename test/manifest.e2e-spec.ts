@@ -1,5 +1,5 @@
 import { CommandStartedEvent } from 'mongodb';
-import { BookkeepingBuffer } from '../src/cooldown/bookkeeping-buffer.service';
+import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
 import { AGRAJAG_TOOLS } from '../src/diagnosis/agrajag-tools';
 import { pinEntry } from '../src/domain/pin';
 import { Scope } from '../src/domain/scope';

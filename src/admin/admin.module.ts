@@ -2,11 +2,14 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { GraphQLFormattedError } from 'graphql';
+import { AuthModule } from '../auth/auth.module';
 import { CascadeModule } from '../cascade/cascade.module';
 import { CooldownModule } from '../cooldown/cooldown.module';
 import { DiagnosisModule } from '../diagnosis/diagnosis.module';
 import { EventsModule } from '../events/events.module';
 import { HealthModule } from '../health/health.module';
+import { PersistenceModule } from '../persistence/persistence.module';
+import { StoreModule } from '../store/store.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { AdminMutationsResolver } from './admin-mutations.resolver';
 import { AdminQueryService } from './admin-query.service';
@@ -32,6 +35,8 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
 
 @Module({
   imports: [
+    PersistenceModule,
+    StoreModule,
     CascadeModule,
     HealthModule,
     CooldownModule,
@@ -42,6 +47,7 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
     PlaygroundModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
+      imports: [AuthModule],
       inject: [AppConfig, ApiKeyService],
       useFactory: (config: AppConfig, keys: ApiKeyService) => {
         // P62: no "Did you mean …?" where introspection is off (they spell out the schema).

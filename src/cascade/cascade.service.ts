@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { EffectiveHealth, resolveCascade } from '../domain/cascade';
+import { EffectiveHealth, resolveCascade, withMaintenance } from '../domain/cascade';
 import { DomainError } from '../domain/domain-error';
 import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
-import { withMaintenance } from '../domain/maintenance-window';
 import { Scope } from '../domain/scope';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { EffectiveHealthView } from './dto/lookup.dto';

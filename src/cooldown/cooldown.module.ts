@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
-import { BookkeepingBuffer } from './bookkeeping-buffer.service';
+import { PersistenceModule } from '../persistence/persistence.module';
+import { StoreModule } from '../store/store.module';
 import { CooldownSweepJob } from './cooldown-sweep.job';
 import { CooldownController } from './cooldown.controller';
 import { CooldownService } from './cooldown.service';
-import { DispatchOutcomeController } from './dispatch-outcome.controller';
-import { DispatchOutcomeService } from './dispatch-outcome.service';
 
 @Module({
-  controllers: [DispatchOutcomeController, CooldownController],
-  providers: [DispatchOutcomeService, CooldownService, BookkeepingBuffer, CooldownSweepJob],
-  exports: [CooldownService, DispatchOutcomeService, BookkeepingBuffer],
+  imports: [PersistenceModule, StoreModule],
+  controllers: [CooldownController],
+  providers: [CooldownService, CooldownSweepJob],
+  exports: [CooldownService],
 })
 export class CooldownModule {}

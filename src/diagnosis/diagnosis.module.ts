@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { StoreModule } from '../store/store.module';
 import { DiagnosisController } from './diagnosis.controller';
 import { DiagnosisService } from './diagnosis.service';
 
-@Module({ controllers: [DiagnosisController], providers: [DiagnosisService], exports: [DiagnosisService] })
+@Module({ imports: [StoreModule], controllers: [DiagnosisController], providers: [DiagnosisService], exports: [DiagnosisService] })
 export class DiagnosisModule {}

@@ -3,7 +3,6 @@ import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './c
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
 import { encodeKey } from './health-key';
-import { maintenanceSuffix } from './maintenance-window';
 import { Scope } from './scope';
 import { ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -48,6 +47,22 @@ function storedSuffix(effective: EffectiveHealth, now: Date, timeZone: string): 
   const back = expectedBackAt(effective, now);
   if (back) return `currently unavailable — expected back at ${formatClock(back, now, timeZone)}`;
   return `unavailable since ${formatClock(effectiveSince(effective) ?? now, now, timeZone)}`;
+}
+
+/**
+ * The annotation's suffix with the windows (§9 + issue 16): in force, "under maintenance —
+ * expected back at HH:MM"; coming, the stored status's own suffix (or none) followed by
+ * "maintenance planned HH:MM–HH:MM". `stored` is the suffix without windows.
+ */
+function maintenanceSuffix(effective: EffectiveHealth, now: Date, timeZone: string, stored: string | null): string | null {
+  const view = effective.maintenance;
+  if (effective.reason === CascadeReason.MAINTENANCE && view?.inForce) {
+    return `under maintenance — expected back at ${formatClock(view.inForce.until, now, timeZone)}`;
+  }
+  const upcoming = view?.upcoming;
+  if (!upcoming) return stored;
+  const planned = `maintenance planned ${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
+  return stored === null ? planned : `${stored}; ${planned}`;
 }
 
 /**

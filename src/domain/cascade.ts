@@ -1,6 +1,6 @@
 import { cascadeKeys, encodeKey } from './health-key';
 import { isPinned, isRetesting } from './health-entry';
-import type { MaintenanceView } from './maintenance-window';
+import { MaintenanceView, MaintenanceWindow, NO_MAINTENANCE } from './maintenance-window';
 import { scopeRank } from './scope';
 import { CallContext, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -30,7 +30,7 @@ export interface EffectiveHealth {
   considered: ToolHealthDocument[];
   /** Wider entries with a problem or a pin that the winner hid. */
   shadowed: ToolHealthDocument[];
-  /** Maintenance windows in force or coming (set by withMaintenance, maintenance-window.ts). */
+  /** Maintenance windows in force or coming (set by withMaintenance). */
   maintenance?: MaintenanceView;
 }
 
@@ -90,4 +90,57 @@ function widerProblems(considered: ToolHealthDocument[], winner: ToolHealthDocum
 /** True when the tool should not be called: known DOWN and not RETESTING (§9 recipe hint, D8). */
 export function isKnownDown(effective: EffectiveHealth): boolean {
   return effective.status === ToolStatus.DOWN && !effective.retesting;
+}
+
+/**
+ * The cascade's answer with the windows laid over it. A window in force acts as a DOWN entry at
+ * its own scope that beats every stored entry at that scope or wider; a narrower decisive entry
+ * (a pin, or a live problem) still wins, as D4/D4b have narrower entries win. The winner is the
+ * window rendered as an entry (version 0: never stored), so traces and the failure check read
+ * `until` as `expectedRecoveryAt` like any other estimate.
+ */
+export function withMaintenance(effective: EffectiveHealth, view: MaintenanceView | null | undefined, now: Date): EffectiveHealth {
+  if (!view || view === NO_MAINTENANCE) return effective;
+  const window = view.inForce;
+  const decisive = effective.reason === CascadeReason.PINNED || effective.reason === CascadeReason.LIVE_PROBLEM;
+  if (!window || (decisive && effective.winner && scopeRank(effective.winner.scope) < scopeRank(window.scope))) {
+    return { ...effective, maintenance: view };
+  }
+  const rank = scopeRank(window.scope);
+  return {
+    toolName: effective.toolName,
+    status: ToolStatus.DOWN,
+    retesting: false,
+    reason: CascadeReason.MAINTENANCE,
+    winner: windowAsEntry(window, now),
+    considered: effective.considered,
+    shadowed: effective.considered.filter(
+      (doc) =>
+        scopeRank(doc.scope) >= rank && (doc.status !== ToolStatus.OK || (doc.pin !== null && doc.pin.until.getTime() > now.getTime())),
+    ),
+    maintenance: view,
+  };
+}
+
+export function windowAsEntry(window: MaintenanceWindow, now: Date): ToolHealthDocument {
+  const key = { scope: window.scope, scopeId: window.scopeId, toolName: window.toolName };
+  return {
+    ...key,
+    id: encodeKey(key),
+    tenantId: null,
+    status: ToolStatus.DOWN,
+    since: window.from,
+    lastCheckedAt: null,
+    expectedRecoveryAt: window.until,
+    code: null,
+    lastFailureAt: null,
+    lastDiagnosis: { classification: null, code: null, note: `maintenance: ${window.reason}`, by: window.by, at: window.updatedAt },
+    history: [],
+    cooldowns: [],
+    pin: null,
+    description: null,
+    version: 0,
+    createdAt: window.createdAt,
+    updatedAt: now,
+  };
 }

@@ -1,8 +1,8 @@
 import { ToolHealthClassification, USER_CLASSES } from './classification';
-import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
+import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { assertFailureClassification, cooldownEntryKey, findCooldown, isCooldownActive } from './cooldown-policy';
 import { contextScopeId, encodeKey } from './health-key';
-import { MaintenanceView, withMaintenance } from './maintenance-window';
+import { MaintenanceView } from './maintenance-window';
 import { cooldownBindsCaller, failureMarkTargets, spawnBlockedUntil } from './scope-of-evidence';
 import { Scope } from './scope';
 import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';

@@ -1,5 +1,5 @@
 import { annotationSuffix } from './annotation';
-import { CascadeReason, isKnownDown, resolveCascade } from './cascade';
+import { CascadeReason, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { DomainError, DomainErrorCode } from './domain-error';
 import { FailureReason, checkFailure } from './failure-check';
 import { newDocument } from './health-entry';
@@ -14,7 +14,6 @@ import {
   maintenanceFor,
   phaseOf,
   scheduleWindow,
-  withMaintenance,
 } from './maintenance-window';
 import { Scope } from './scope';
 import { ToolErrorCode } from './tool-error-code';

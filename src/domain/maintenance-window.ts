@@ -1,10 +1,7 @@
-import { CascadeReason, EffectiveHealth } from './cascade';
-import { formatClock } from './clock-format';
 import { DomainError } from './domain-error';
-import { contextScopeId, encodeKey, validateKey } from './health-key';
+import { contextScopeId, validateKey } from './health-key';
 import { scopeRank } from './scope';
-import { CallContext, HealthKey, ToolHealthDocument } from './tool-health-document';
-import { ToolStatus } from './tool-status';
+import { CallContext, HealthKey } from './tool-health-document';
 
 /**
  * Issue 16: a planned outage of one tool at one key (scope, scopeId, tool), scheduled by an admin.
@@ -94,75 +91,6 @@ export function maintenanceFor(
     }
   }
   return inForce === null && upcoming === null ? NO_MAINTENANCE : { inForce, upcoming };
-}
-
-/**
- * The cascade's answer with the windows laid over it. A window in force acts as a DOWN entry at
- * its own scope that beats every stored entry at that scope or wider; a narrower decisive entry
- * (a pin, or a live problem) still wins, as D4/D4b have narrower entries win. The winner is the
- * window rendered as an entry (version 0: never stored), so traces and the failure check read
- * `until` as `expectedRecoveryAt` like any other estimate.
- */
-export function withMaintenance(effective: EffectiveHealth, view: MaintenanceView | null | undefined, now: Date): EffectiveHealth {
-  if (!view || view === NO_MAINTENANCE) return effective;
-  const window = view.inForce;
-  const decisive = effective.reason === CascadeReason.PINNED || effective.reason === CascadeReason.LIVE_PROBLEM;
-  if (!window || (decisive && effective.winner && scopeRank(effective.winner.scope) < scopeRank(window.scope))) {
-    return { ...effective, maintenance: view };
-  }
-  const rank = scopeRank(window.scope);
-  return {
-    toolName: effective.toolName,
-    status: ToolStatus.DOWN,
-    retesting: false,
-    reason: CascadeReason.MAINTENANCE,
-    winner: windowAsEntry(window, now),
-    considered: effective.considered,
-    shadowed: effective.considered.filter(
-      (doc) =>
-        scopeRank(doc.scope) >= rank && (doc.status !== ToolStatus.OK || (doc.pin !== null && doc.pin.until.getTime() > now.getTime())),
-    ),
-    maintenance: view,
-  };
-}
-
-export function windowAsEntry(window: MaintenanceWindow, now: Date): ToolHealthDocument {
-  const key = { scope: window.scope, scopeId: window.scopeId, toolName: window.toolName };
-  return {
-    ...key,
-    id: encodeKey(key),
-    tenantId: null,
-    status: ToolStatus.DOWN,
-    since: window.from,
-    lastCheckedAt: null,
-    expectedRecoveryAt: window.until,
-    code: null,
-    lastFailureAt: null,
-    lastDiagnosis: { classification: null, code: null, note: `maintenance: ${window.reason}`, by: window.by, at: window.updatedAt },
-    history: [],
-    cooldowns: [],
-    pin: null,
-    description: null,
-    version: 0,
-    createdAt: window.createdAt,
-    updatedAt: now,
-  };
-}
-
-/**
- * The annotation's suffix with the windows (§9 + issue 16): in force, "under maintenance —
- * expected back at HH:MM"; coming, the stored status's own suffix (or none) followed by
- * "maintenance planned HH:MM–HH:MM". `stored` is the suffix without windows.
- */
-export function maintenanceSuffix(effective: EffectiveHealth, now: Date, timeZone: string, stored: string | null): string | null {
-  const view = effective.maintenance;
-  if (effective.reason === CascadeReason.MAINTENANCE && view?.inForce) {
-    return `under maintenance — expected back at ${formatClock(view.inForce.until, now, timeZone)}`;
-  }
-  const upcoming = view?.upcoming;
-  if (!upcoming) return stored;
-  const planned = `maintenance planned ${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
-  return stored === null ? planned : `${stored}; ${planned}`;
 }
 
 // ---- writes (pure): schedule, change, cancel ---------------------------------------------------

@@ -1,11 +1,13 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { PersistenceModule } from '../persistence/persistence.module';
+import { StoreModule } from '../store/store.module';
 import { MaintenanceController } from './maintenance.controller';
 import { MaintenanceResolver } from './maintenance.resolver';
 import { MaintenanceService } from './maintenance.service';
 
-/** Issue 16. Global: the cascade, the manifest and the dispatcher's outcomes all read the windows. */
-@Global()
+/** Issue 16. The cascade (and through it the manifest) and the dispatcher's outcomes read the windows. */
 @Module({
+  imports: [PersistenceModule, StoreModule],
   controllers: [MaintenanceController],
   providers: [MaintenanceService, MaintenanceResolver],
   exports: [MaintenanceService],

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import mongoose from 'mongoose';
 import { AppConfig } from '../config/app-config';
@@ -36,7 +36,6 @@ mongoose.set('strictQuery', 'throw');
 // A write to a connection the database just dropped must fail, not hang (P21).
 installMongodbWriteGuard();
 
-@Global()
 @Module({
   imports: [
     MongooseModule.forRootAsync({

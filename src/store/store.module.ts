@@ -1,8 +1,12 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { PersistenceModule } from '../persistence/persistence.module';
 import { EventRelay } from './event-relay.service';
 import { HealthStore } from './health-store.service';
 import { PinEndWatch } from './pin-end.watch';
 
-@Global()
-@Module({ providers: [HealthStore, EventRelay, PinEndWatch], exports: [HealthStore, EventRelay, PinEndWatch] })
+@Module({
+  imports: [PersistenceModule],
+  providers: [HealthStore, EventRelay, PinEndWatch],
+  exports: [HealthStore, EventRelay, PinEndWatch],
+})
 export class StoreModule {}

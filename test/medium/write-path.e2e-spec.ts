@@ -4,7 +4,7 @@ import { markUnavailable } from '../../src/domain/system-writes';
 import { pinEntry } from '../../src/domain/pin';
 import { ToolErrorCode } from '../../src/domain/tool-error-code';
 import { ToolStatus } from '../../src/domain/tool-status';
-import { DispatchOutcomeService } from '../../src/cooldown/dispatch-outcome.service';
+import { DispatchOutcomeService } from '../../src/outcome/dispatch-outcome.service';
 import { ToolHealthRepository } from '../../src/persistence/tool-health.repository';
 import { HealthStore } from '../../src/store/health-store.service';
 import { TenantSettingsRepository } from '../../src/persistence/tenant-settings.repository';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PersistenceModule } from '../../persistence/persistence.module';
 import { OutboxRelay } from './outbox-relay.service';
 import { ToolHealthChangedResolver } from './tool-health-changed.resolver';
 
@@ -7,6 +8,7 @@ export const LIVE_RESOLVERS = [ToolHealthChangedResolver];
 
 /** D13 live updates: the outbox relay and the `toolHealthChanged` subscription. */
 @Module({
+  imports: [PersistenceModule],
   providers: [OutboxRelay, ...LIVE_RESOLVERS],
   exports: [OutboxRelay],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { applySuccess } from '../domain/auto-clear';
-import { resolveCascade } from '../domain/cascade';
+import { resolveCascade, withMaintenance } from '../domain/cascade';
 import { applyCooldown, findCooldown, hasRoomForCooldown } from '../domain/cooldown-policy';
 import { FailureReason, checkFailure } from '../domain/failure-check';
 import { newDocument } from '../domain/health-entry';
@@ -9,7 +9,6 @@ import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '
 import { spawnBlockedUntil, successTargets } from '../domain/scope-of-evidence';
 import { isToolFault } from '../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
-import { withMaintenance } from '../domain/maintenance-window';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { WiderEvidenceService } from '../wider-evidence/wider-evidence.service';

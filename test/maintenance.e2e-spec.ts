@@ -293,6 +293,95 @@ describe('maintenance windows (issue 16)', () => {
     expect(coming.body.tools[0].suffix).toBe('maintenance planned 02:40 (UTC+2)–02:40 (UTC+1)');
   });
 
+  describe('explain names the windows (P103)', () => {
+    const explain = async (body: Record<string, unknown> = {}) =>
+      (
+        await t.http
+          .post('/v1/manifest/explain')
+          .set('x-api-key', KEYS.dispatcher)
+          .send({ toolName: TOOL, context: CONTEXT, registryKnows: true, timeZone: 'Europe/Berlin', ...body })
+          .expect(200)
+      ).body;
+
+    it('a coming window within the lookahead, then the window in force, in the annotation wording', async () => {
+      await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+      expect(await explain()).toMatchObject({
+        code: null,
+        usable: true,
+        message: 'Tool jira_search is available (maintenance planned 18:00–20:00).',
+      });
+      expect((await explain({ registryKnows: false, toolName: 'jira_search' })).message).toBe(
+        'Tool jira_search is currently not reachable; do not call it now. Maintenance is planned 18:00–20:00.',
+      );
+      t.clock.set(at('16:30'));
+      expect(await explain()).toMatchObject({
+        code: 'BACKEND_FAILED',
+        usable: false,
+        message:
+          'Tool jira_search is under maintenance — expected back at 20:00 (scheduled maintenance at GLOBAL scope); do not call it, plan without it.',
+        trace: { reason: 'MAINTENANCE', matched: { scope: 'GLOBAL', by: 'admin:admin', until: at('18:00') } },
+      });
+      t.clock.set(at('18:00'));
+      expect(await explain()).toMatchObject({ code: null, usable: true, message: 'Tool jira_search is available.' });
+    });
+
+    it('an end on another local day carries its date; one in the repeated DST hour its offset', async () => {
+      await schedule({ scope: 'TENANT', scopeId: 'acme', from: at('13:00'), until: '2026-05-24T01:00:00.000Z' }).expect(201);
+      expect((await explain()).message).toBe(
+        'Tool jira_search is under maintenance — expected back at 2026-05-24 03:00 (scheduled maintenance at TENANT scope); do not call it, plan without it.',
+      );
+      t.clock.set('2026-10-25T00:10:00.000Z');
+      await schedule({ toolName: 'confluence_read', from: '2026-10-25T00:00:00.000Z', until: '2026-10-25T01:30:00.000Z' }).expect(201);
+      expect((await explain({ toolName: 'confluence_read' })).message).toContain('expected back at 02:30 (UTC+1)');
+    });
+  });
+
+  describe("departed client tools read the session's windows like the cascade (P102)", () => {
+    const disconnect = (tools: { name: string; description: string }[]) =>
+      t.http
+        .post(`/v1/sessions/${CONTEXT.sessionId}/client-disconnected`)
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ source: 'foot', at: at('14:00'), tools })
+        .expect(200);
+    const departed = async () =>
+      (
+        await t.http
+          .post('/v1/manifest/annotate')
+          .set('x-api-key', KEYS.dispatcher)
+          .send({ tools: [], context: CONTEXT, timeZone: 'Europe/Berlin' })
+          .expect(200)
+      ).body.departed.map((d: { name: string; suffix: string; doNotCall: boolean; reason: { reason: string } }) => [
+        d.name,
+        d.suffix,
+        d.doNotCall,
+        d.reason.reason,
+      ]);
+
+    it('a SESSION window beats the disconnect while in force, a wider one does not, a coming one is named; ended, the disconnect reads again', async () => {
+      await disconnect([
+        { name: 'client_file_read', description: 'Read a file on the user machine.' },
+        { name: 'client_shell', description: 'Run a command.' },
+      ]);
+      await schedule({ scope: 'SESSION', scopeId: 's-7', toolName: 'client_file_read', from: at('14:30'), until: at('15:30') }).expect(201);
+      await schedule({ scope: 'TENANT', scopeId: 'acme', toolName: 'client_shell', from: at('14:30'), until: at('15:30') }).expect(201);
+
+      expect(await departed()).toEqual([
+        ['client_file_read', 'unavailable since 16:00; maintenance planned 16:30–17:30', true, 'LIVE_PROBLEM'],
+        ['client_shell', 'unavailable since 16:00; maintenance planned 16:30–17:30', true, 'LIVE_PROBLEM'],
+      ]);
+      t.clock.set(at('14:45'));
+      expect(await departed()).toEqual([
+        ['client_file_read', 'under maintenance — expected back at 17:30', true, 'MAINTENANCE'],
+        ['client_shell', 'unavailable since 16:00', true, 'LIVE_PROBLEM'],
+      ]);
+      t.clock.set(at('15:30'));
+      expect(await departed()).toEqual([
+        ['client_file_read', 'unavailable since 16:00', true, 'LIVE_PROBLEM'],
+        ['client_shell', 'unavailable since 16:00', true, 'LIVE_PROBLEM'],
+      ]);
+    });
+  });
+
   it('GraphQL: schedule, list, change and cancel', async () => {
     const gql = (query: string, key: string = KEYS.admin) => t.http.post('/graphql').set('x-api-key', key).send({ query }).expect(200);
     const scheduled = await gql(

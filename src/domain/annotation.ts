@@ -3,7 +3,7 @@ import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './c
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
 import { encodeKey } from './health-key';
-import { maintenanceSuffix } from './maintenance-window';
+import { MaintenanceView, maintenanceSuffix, withMaintenance } from './maintenance-window';
 import { Scope } from './scope';
 import { ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -100,19 +100,25 @@ export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth,
  * and not RETESTING (a pin counts) and is missing from the input is listed with the description
  * stored at disconnect. Rendered like any other DOWN entry, which for a disconnect (no estimate)
  * is "unavailable since HH:MM". Sorted by name for a stable manifest.
+ * P102: which entries departed is the stored evidence's answer; how each reads is the cascade's
+ * with the maintenance windows laid over (withMaintenance, P75): a window in force at SESSION
+ * scope beats the disconnect ("under maintenance — expected back at …"), a wider one does not
+ * (the narrower disconnect wins, as in the cascade), and a coming one is appended.
  */
 export function departedClientTools(
   sessionDocs: ToolHealthDocument[],
   inputNames: ReadonlySet<string>,
   now: Date,
   timeZone: string,
+  maintenanceOf: (toolName: string) => MaintenanceView | null = () => null,
 ): AnnotatedTool[] {
   const departed: AnnotatedTool[] = [];
   for (const doc of sessionDocs) {
     if (doc.scope !== Scope.SESSION || doc.scopeId === null || inputNames.has(doc.toolName)) continue;
     // The entry judged on its own, exactly as the cascade judges it (pins, RETESTING).
-    const effective = resolveCascade(doc.toolName, { sessionId: doc.scopeId }, new Map([[encodeKey(doc), doc]]), now);
-    if (!isKnownDown(effective)) continue;
+    const stored = resolveCascade(doc.toolName, { sessionId: doc.scopeId }, new Map([[encodeKey(doc), doc]]), now);
+    if (!isKnownDown(stored)) continue;
+    const effective = withMaintenance(stored, maintenanceOf(doc.toolName), now);
     departed.push(annotateTool({ name: doc.toolName, description: doc.description ?? '' }, effective, now, timeZone));
   }
   return departed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -159,10 +159,17 @@ export function maintenanceSuffix(effective: EffectiveHealth, now: Date, timeZon
   if (effective.reason === CascadeReason.MAINTENANCE && view?.inForce) {
     return `under maintenance — expected back at ${formatClock(view.inForce.until, now, timeZone)}`;
   }
-  const upcoming = view?.upcoming;
-  if (!upcoming) return stored;
-  const planned = `maintenance planned ${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
+  const range = plannedRange(effective, now, timeZone);
+  if (range === null) return stored;
+  const planned = `maintenance planned ${range}`;
   return stored === null ? planned : `${stored}; ${planned}`;
+}
+
+/** "HH:MM–HH:MM" of the window coming within the lookahead, else null (P75; P78 rendering). */
+export function plannedRange(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+  const upcoming = effective.maintenance?.upcoming;
+  if (!upcoming) return null;
+  return `${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
 }
 
 // ---- writes (pure): schedule, change, cancel ---------------------------------------------------

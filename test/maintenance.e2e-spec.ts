@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HealthEventType } from '../src/domain/health-events';
 import { MaintenanceService } from '../src/maintenance/maintenance.service';
 import { FakeClock } from './support/fake-clock';
@@ -293,6 +296,95 @@ describe('maintenance windows (issue 16)', () => {
     expect(coming.body.tools[0].suffix).toBe('maintenance planned 02:40 (UTC+2)–02:40 (UTC+1)');
   });
 
+  describe('explain names the windows (P103)', () => {
+    const explain = async (body: Record<string, unknown> = {}) =>
+      (
+        await t.http
+          .post('/v1/manifest/explain')
+          .set('x-api-key', KEYS.dispatcher)
+          .send({ toolName: TOOL, context: CONTEXT, registryKnows: true, timeZone: 'Europe/Berlin', ...body })
+          .expect(200)
+      ).body;
+
+    it('a coming window within the lookahead, then the window in force, in the annotation wording', async () => {
+      await schedule({ from: at('16:00'), until: at('18:00') }).expect(201);
+      expect(await explain()).toMatchObject({
+        code: null,
+        usable: true,
+        message: 'Tool jira_search is available (maintenance planned 18:00–20:00).',
+      });
+      expect((await explain({ registryKnows: false, toolName: 'jira_search' })).message).toBe(
+        'Tool jira_search is currently not reachable; do not call it now. Maintenance is planned 18:00–20:00.',
+      );
+      t.clock.set(at('16:30'));
+      expect(await explain()).toMatchObject({
+        code: 'BACKEND_FAILED',
+        usable: false,
+        message:
+          'Tool jira_search is under maintenance — expected back at 20:00 (scheduled maintenance at GLOBAL scope); do not call it, plan without it.',
+        trace: { reason: 'MAINTENANCE', matched: { scope: 'GLOBAL', by: 'admin:admin', until: at('18:00') } },
+      });
+      t.clock.set(at('18:00'));
+      expect(await explain()).toMatchObject({ code: null, usable: true, message: 'Tool jira_search is available.' });
+    });
+
+    it('an end on another local day carries its date; one in the repeated DST hour its offset', async () => {
+      await schedule({ scope: 'TENANT', scopeId: 'acme', from: at('13:00'), until: '2026-05-24T01:00:00.000Z' }).expect(201);
+      expect((await explain()).message).toBe(
+        'Tool jira_search is under maintenance — expected back at 2026-05-24 03:00 (scheduled maintenance at TENANT scope); do not call it, plan without it.',
+      );
+      t.clock.set('2026-10-25T00:10:00.000Z');
+      await schedule({ toolName: 'confluence_read', from: '2026-10-25T00:00:00.000Z', until: '2026-10-25T01:30:00.000Z' }).expect(201);
+      expect((await explain({ toolName: 'confluence_read' })).message).toContain('expected back at 02:30 (UTC+1)');
+    });
+  });
+
+  describe("departed client tools read the session's windows like the cascade (P102)", () => {
+    const disconnect = (tools: { name: string; description: string }[]) =>
+      t.http
+        .post(`/v1/sessions/${CONTEXT.sessionId}/client-disconnected`)
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ source: 'foot', at: at('14:00'), tools })
+        .expect(200);
+    const departed = async () =>
+      (
+        await t.http
+          .post('/v1/manifest/annotate')
+          .set('x-api-key', KEYS.dispatcher)
+          .send({ tools: [], context: CONTEXT, timeZone: 'Europe/Berlin' })
+          .expect(200)
+      ).body.departed.map((d: { name: string; suffix: string; doNotCall: boolean; reason: { reason: string } }) => [
+        d.name,
+        d.suffix,
+        d.doNotCall,
+        d.reason.reason,
+      ]);
+
+    it('a SESSION window beats the disconnect while in force, a wider one does not, a coming one is named; ended, the disconnect reads again', async () => {
+      await disconnect([
+        { name: 'client_file_read', description: 'Read a file on the user machine.' },
+        { name: 'client_shell', description: 'Run a command.' },
+      ]);
+      await schedule({ scope: 'SESSION', scopeId: 's-7', toolName: 'client_file_read', from: at('14:30'), until: at('15:30') }).expect(201);
+      await schedule({ scope: 'TENANT', scopeId: 'acme', toolName: 'client_shell', from: at('14:30'), until: at('15:30') }).expect(201);
+
+      expect(await departed()).toEqual([
+        ['client_file_read', 'unavailable since 16:00; maintenance planned 16:30–17:30', true, 'LIVE_PROBLEM'],
+        ['client_shell', 'unavailable since 16:00; maintenance planned 16:30–17:30', true, 'LIVE_PROBLEM'],
+      ]);
+      t.clock.set(at('14:45'));
+      expect(await departed()).toEqual([
+        ['client_file_read', 'under maintenance — expected back at 17:30', true, 'MAINTENANCE'],
+        ['client_shell', 'unavailable since 16:00', true, 'LIVE_PROBLEM'],
+      ]);
+      t.clock.set(at('15:30'));
+      expect(await departed()).toEqual([
+        ['client_file_read', 'unavailable since 16:00', true, 'LIVE_PROBLEM'],
+        ['client_shell', 'unavailable since 16:00', true, 'LIVE_PROBLEM'],
+      ]);
+    });
+  });
+
   it('GraphQL: schedule, list, change and cancel', async () => {
     const gql = (query: string, key: string = KEYS.admin) => t.http.post('/graphql').set('x-api-key', key).send({ query }).expect(200);
     const scheduled = await gql(
@@ -361,5 +453,133 @@ describe('maintenance windows across instances (P75)', () => {
       (e: { type: string }) => e.type === 'MAINTENANCE_STARTED',
     );
     expect(events).toHaveLength(1);
+  });
+});
+
+/**
+ * Issue 16, item 3 of its completion: REST lookup, GraphQL effectiveHealth and the MCP reader
+ * tool_health_lookup show one window the same way — in force over a stored entry it shadows,
+ * and coming.
+ */
+describe('one window, three readers: REST, GraphQL, MCP (P75)', () => {
+  let t: TestApp;
+  let mcp: Client;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' } });
+    await t.app.listen(0, '127.0.0.1');
+    mcp = new Client({ name: 'maintenance-e2e', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', await t.app.getUrl()), { requestInit: { headers: { 'x-api-key': KEYS.audit } } }),
+    );
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    await resetDatabase(t.connection);
+    t.clock.set(at('14:00'));
+  });
+
+  const windowFields = 'id scope scopeId toolName from until reason by phase createdAt updatedAt cancelledAt cancelledBy';
+  const readAll = async () => {
+    const rest = (
+      await t.http
+        .get(`/v1/tools/${TOOL}/availability`)
+        .query({ userId: 'alice', projectId: 'p-1', tenantId: 'acme' })
+        .set('x-api-key', KEYS.audit)
+        .expect(200)
+    ).body;
+    const gql = await t.http
+      .post('/graphql')
+      .set('x-api-key', KEYS.audit)
+      .send({
+        query: `{ effectiveHealth(toolName: "${TOOL}", context: {userId: "alice", projectId: "p-1", tenantId: "acme"}) {
+          toolName status retesting reason
+          winner { id scope scopeId toolName status since expectedRecoveryAt code lastDiagnosis { classification code note by at } version }
+          considered { scope scopeId status retesting pinned }
+          trace { reason matched { scope scopeId by since until pinned code } shadowed { scope scopeId status } }
+          maintenance { inForce { ${windowFields} } upcoming { ${windowFields} } } } }`,
+      })
+      .expect(200);
+    expect(gql.body.errors).toBeUndefined();
+    const result = (await mcp.callTool({
+      name: 'tool_health_lookup',
+      arguments: { toolName: TOOL, userId: 'alice', projectId: 'p-1', tenantId: 'acme' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const { summary, ...mcpView } = result.structuredContent as Record<string, unknown>;
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(summary).toBe(text);
+    return { rest, gql: gql.body.data.effectiveHealth, mcp: mcpView, text };
+  };
+  const schedule = (body: Record<string, unknown>) =>
+    t.http
+      .post('/v1/maintenance-windows')
+      .set('x-api-key', KEYS.admin)
+      .send({ scope: 'GLOBAL', toolName: TOOL, reason: 'Jira upgrade', ...body })
+      .expect(201);
+
+  it('in force over a stored entry it shadows: the same status, reason, winner, trace and window', async () => {
+    const created = await schedule({ scope: 'TENANT', scopeId: 'acme', from: at('14:00'), until: at('16:00') });
+    await t.http
+      .post('/v1/health/mark-intermittent')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ scope: 'GLOBAL', toolName: TOOL, source: 'gateway' })
+      .expect(200);
+    t.clock.set(at('14:30'));
+    const { rest, gql, mcp: viaMcp, text } = await readAll();
+
+    expect(rest).toMatchObject({
+      status: 'DOWN',
+      reason: 'MAINTENANCE',
+      retesting: false,
+      winner: { scope: 'TENANT', scopeId: 'acme', expectedRecoveryAt: at('16:00'), version: 0 },
+      shadowed: [{ scope: 'GLOBAL', scopeId: null, status: 'DEGRADED' }],
+      trace: { reason: 'MAINTENANCE', matched: { scope: 'TENANT', by: 'admin:admin', until: at('16:00') } },
+      maintenance: { inForce: { id: created.body.id, phase: 'IN_FORCE' }, upcoming: null },
+    });
+    expect(viaMcp).toEqual(rest);
+    const { winner, considered, shadowed, ...restRest } = rest;
+    void shadowed; // GraphQL carries the hidden entries in trace.shadowed only
+    const { winner: gqlWinner, considered: gqlConsidered, ...gqlRest } = gql;
+    expect(gqlRest).toEqual(restRest);
+    expect(gqlConsidered).toEqual(considered);
+    expect(gqlWinner).toEqual({
+      id: winner.id,
+      scope: winner.scope,
+      scopeId: winner.scopeId,
+      toolName: winner.toolName,
+      status: winner.status,
+      since: winner.since,
+      expectedRecoveryAt: winner.expectedRecoveryAt,
+      code: winner.code,
+      lastDiagnosis: winner.lastDiagnosis,
+      version: winner.version,
+    });
+    expect(text).toContain('DOWN — a scheduled maintenance window is in force (MAINTENANCE)');
+    expect(text).toContain(
+      `Decided by: the maintenance window ${created.body.id} at TENANT acme, from ${at('14:00')}, scheduled by admin:admin.`,
+    );
+    expect(text).not.toContain('Last diagnosis');
+    expect(text).toContain(`Under maintenance until ${at('16:00')} ("Jira upgrade")`);
+    expect(text).toContain('Wider entries it hides: GLOBAL DEGRADED');
+  });
+
+  it('coming: the same window as upcoming, the stored status unchanged', async () => {
+    const created = await schedule({ scope: 'PROJECT', scopeId: 'p-1', from: at('18:00'), until: at('19:00') });
+    const { rest, gql, mcp: viaMcp, text } = await readAll();
+    expect(rest).toMatchObject({
+      status: 'OK',
+      reason: 'DEFAULT_OK',
+      winner: null,
+      maintenance: { inForce: null, upcoming: { id: created.body.id, phase: 'UPCOMING', scope: 'PROJECT', scopeId: 'p-1' } },
+    });
+    expect(viaMcp).toEqual(rest);
+    const { shadowed, ...restRest } = rest;
+    expect(shadowed).toEqual([]);
+    expect(gql).toEqual(restRest);
+    expect(text).toContain(`Maintenance planned ${at('18:00')}–${at('19:00')} ("Jira upgrade")`);
   });
 });

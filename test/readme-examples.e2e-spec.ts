@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import type { paths } from './support/openapi-types';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
@@ -135,5 +137,166 @@ describe('README examples through the typed TypeScript client', () => {
     });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ statusCode: 400, error: 'INVALID_ARGUMENT', field: 'context.projectId' });
+  });
+});
+
+/**
+ * Issue 16: the README's "Maintenance windows and wider evidence" examples, replayed: the texts
+ * there are copied from these answers (Europe/Berlin, Saturday 2026-05-23, context of the round
+ * trip above). A changed wording or field breaks this test before it misleads a reader.
+ */
+describe('README examples: maintenance windows and wider evidence', () => {
+  // The README as one line: its wrapped JSON (broken after a comma) and texts compare as sent.
+  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8').replace(/\n\s*/g, '');
+  const shownInReadme = (text: string) => expect(readme).toContain(text);
+  let t: TestApp;
+  let client: ReturnType<typeof createClient<paths>>;
+  const context = { sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' };
+  const tools = [{ name: 'jira_search', description: 'Search Jira issues.' }];
+  const as = (key: string) => ({ headers: { 'x-api-key': key } });
+  const annotate = async (ctx: Record<string, string> = context) => {
+    const { data } = await client.POST('/v1/manifest/annotate', {
+      body: { tools, context: ctx, timeZone: 'Europe/Berlin' },
+      ...as(KEYS.dispatcher),
+    });
+    return data!.tools[0];
+  };
+  const failure = (ctx: Record<string, string>) =>
+    client.POST('/v1/outcomes/failure', {
+      body: { toolName: 'jira_search', context: ctx, code: 'BACKEND_FAILED', errorSignature: 'http-502', message: '502 Bad Gateway' },
+      ...as(KEYS.dispatcher),
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' } });
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
+    await resetDatabase(t.connection);
+    t.clock.set('2026-05-23T14:00:00.000Z');
+  });
+  afterAll(() => t.close());
+
+  it('a window scheduled for 18:00–20:00 Berlin time: coming, in force, explained, a failure and a success under it', async () => {
+    const scheduled = await client.POST('/v1/maintenance-windows', {
+      body: {
+        scope: 'GLOBAL',
+        scopeId: null,
+        toolName: 'jira_search',
+        from: '2026-05-23T16:00:00Z',
+        until: '2026-05-23T18:00:00Z',
+        reason: 'Jira upgrade',
+      },
+      ...as(KEYS.admin),
+    });
+    expect(scheduled.response.status).toBe(201);
+    expect(scheduled.data).toEqual({
+      id: expect.any(String),
+      scope: 'GLOBAL',
+      scopeId: null,
+      toolName: 'jira_search',
+      from: '2026-05-23T16:00:00.000Z',
+      until: '2026-05-23T18:00:00.000Z',
+      reason: 'Jira upgrade',
+      by: 'admin:admin',
+      phase: 'UPCOMING',
+      createdAt: '2026-05-23T14:00:00.000Z',
+      updatedAt: '2026-05-23T14:00:00.000Z',
+      cancelledAt: null,
+      cancelledBy: null,
+    });
+    shownInReadme(JSON.stringify(scheduled.data).replace(/^\{"id":"[^"]+",/, ''));
+
+    // As the LLM sees it, at 16:00 and at 18:30 Berlin time.
+    const coming = await annotate();
+    expect(coming).toMatchObject({ description: 'Search Jira issues. (maintenance planned 18:00–20:00)', doNotCall: false });
+    t.clock.set('2026-05-23T16:30:00.000Z');
+    const inForce = await annotate();
+    expect(inForce).toMatchObject({ description: 'Search Jira issues. (under maintenance — expected back at 20:00)', doNotCall: true });
+    shownInReadme(`jira_search   ${coming.description}`);
+    shownInReadme(`jira_search   ${inForce.description}`);
+    const explained = await client.POST('/v1/manifest/explain', {
+      body: { toolName: 'jira_search', context, registryKnows: true, timeZone: 'Europe/Berlin' },
+      ...as(KEYS.dispatcher),
+    });
+    expect(explained.data).toMatchObject({
+      code: 'BACKEND_FAILED',
+      usable: false,
+      message:
+        'Tool jira_search is under maintenance — expected back at 20:00 (scheduled maintenance at GLOBAL scope); do not call it, plan without it.',
+    });
+    shownInReadme(`explain       ${explained.data!.message}`);
+
+    // As the dispatcher sees it.
+    const failed = await failure(context);
+    expect(failed.data).toEqual({
+      spawn: false,
+      reason: 'UNDER_MAINTENANCE',
+      reflectError: true,
+      retryAt: '2026-05-23T18:00:00.000Z',
+      retryAfterSeconds: 5400,
+      coalescingKey: 'jira_search:http-502',
+      widerEvidence: null,
+      status: 'DOWN',
+      cooldown: null,
+    });
+    shownInReadme(`200 ${JSON.stringify(failed.data)}`);
+    const ok = await client.POST('/v1/outcomes/success', { body: { toolName: 'jira_search', context }, ...as(KEYS.dispatcher) });
+    expect(ok.data).toEqual({ status: 'DOWN', changed: [] });
+    shownInReadme(`200 ${JSON.stringify(ok.data)}`);
+  });
+
+  it('the 5th user in a 3rd project of acme: wider evidence at TENANT; the verdict it queued, as another user sees it', async () => {
+    t.clock.set('2026-05-23T19:00:00.000Z');
+    const answers = [];
+    for (const [userId, projectId] of [
+      ['alice', 'p-1'],
+      ['bob', 'p-1'],
+      ['carol', 'p-2'],
+      ['dave', 'p-2'],
+      ['erin', 'p-3'],
+    ]) {
+      t.clock.advance(30_000);
+      answers.push((await failure({ userId, projectId, tenantId: 'acme' })).data);
+    }
+    expect(answers.slice(0, 4).map((a) => [a?.coalescingKey, a?.widerEvidence])).toEqual(Array(4).fill(['jira_search:http-502', null]));
+    shownInReadme(JSON.stringify({ coalescingKey: answers[0]!.coalescingKey, widerEvidence: answers[0]!.widerEvidence }).slice(1, -1));
+    expect(answers[4]).toEqual({
+      spawn: true,
+      reason: 'ELIGIBLE',
+      reflectError: false,
+      retryAt: null,
+      retryAfterSeconds: null,
+      coalescingKey: 'jira_search:http-502@TENANT:acme',
+      widerEvidence: { scope: 'TENANT', scopeId: 'acme', distinctUsers: 5, distinctProjects: 3, since: '2026-05-23T19:00:00.000Z' },
+      status: 'OK',
+      cooldown: null,
+    });
+    shownInReadme(`200 ${JSON.stringify(answers[4])}`);
+
+    // The one diagnosis the queue ran for the wider key writes at TENANT: a user who never failed reads it.
+    const verdict = await client.POST('/v1/agrajag/tools/{name}/invoke', {
+      params: { path: { name: 'tool_health_set_unavailable' } },
+      body: {
+        by: 'agrajag-9a1d',
+        arguments: {
+          toolName: 'jira_search',
+          scope: 'TENANT',
+          scopeId: 'acme',
+          classification: 'TECHNICALLY_BROKEN',
+          note: 'gateway 502 for every project of acme',
+          errorSignature: 'http-502',
+          expectedRecoveryAt: '2026-05-23T20:00:00Z',
+        },
+      },
+      ...as(KEYS.writer),
+    });
+    expect(verdict.data).toMatchObject({ summary: 'jira_search is now DOWN at TENANT.' });
+    const elsewhere = await annotate({ userId: 'frank', projectId: 'p-4', tenantId: 'acme' });
+    expect(elsewhere).toMatchObject({
+      description: 'Search Jira issues. (currently unavailable — expected back at 22:00)',
+      doNotCall: true,
+    });
+    shownInReadme(`jira_search   ${elsewhere.description}`);
   });
 });

@@ -4,6 +4,7 @@ import { EffectiveHealth, resolveCascade, withMaintenance } from '../domain/casc
 import { DomainError } from '../domain/domain-error';
 import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { MaintenanceView } from '../domain/maintenance-window';
 import { Scope } from '../domain/scope';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { EffectiveHealthView } from './dto/lookup.dto';
@@ -40,24 +41,25 @@ export class CascadeService {
   /**
    * §9 manifest read: every tool's effective health and, with `wholeSession`, the session's own
    * entries (D15b), from the presence lists and one `$in` of the ids that exist (P81), with the
-   * maintenance windows laid over like lookupMany.
+   * maintenance windows laid over like lookupMany. `maintenanceOf` gives the windows of any other
+   * tool in this context from the same snapshot (the departed tools, P102).
    */
   async lookupManifest(
     toolNames: readonly string[],
     context: CallContext,
     wholeSession: boolean,
     now = this.clock.now(),
-  ): Promise<{ effective: EffectiveHealth[]; sessionDocs: ToolHealthDocument[] }> {
+  ): Promise<{ effective: EffectiveHealth[]; sessionDocs: ToolHealthDocument[]; maintenanceOf: (toolName: string) => MaintenanceView }> {
     const valid = validateContext(context);
-    const [entries, windows] = await Promise.all([
+    const [entries, viewOf] = await Promise.all([
       this.repository.findManifestEntries(valid, toolNames, wholeSession),
-      this.maintenance.viewsFor(toolNames, valid, now),
+      this.maintenance.viewsAt(now),
     ]);
-    const effective = toolNames.map((name, i) => withMaintenance(resolveCascade(name, valid, entries, now), windows[i], now));
+    const effective = toolNames.map((name) => withMaintenance(resolveCascade(name, valid, entries, now), viewOf(name, valid), now));
     const sessionDocs = wholeSession
       ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId)
       : [];
-    return { effective, sessionDocs };
+    return { effective, sessionDocs, maintenanceOf: (name) => viewOf(name, valid) };
   }
 
   async lookupView(toolName: string, context: CallContext): Promise<EffectiveHealthView> {

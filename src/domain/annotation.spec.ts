@@ -3,6 +3,7 @@ import { ToolManifest, ToolSafety } from './audience';
 import { CascadeReason, resolveCascade } from './cascade';
 import { ToolHealthClassification } from './classification';
 import { newDocument } from './health-entry';
+import { MaintenanceWindow, maintenanceFor, scheduleWindow } from './maintenance-window';
 import { Scope } from './scope';
 import { markAvailable, markUnavailable } from './system-writes';
 import { ToolErrorCode } from './tool-error-code';
@@ -276,5 +277,58 @@ describe('departedClientTools', () => {
 
   it('lists nothing once every tool is sent again', () => {
     expect(departedClientTools([readFile, shell], new Set(['client_file_read', 'client_shell']), NOW, 'UTC')).toEqual([]);
+  });
+
+  describe('with maintenance windows (P102)', () => {
+    const window = (scope: Scope, scopeId: string | null, from: Date, until: Date, toolName = 'client_file_read'): MaintenanceWindow =>
+      scheduleWindow({ scope, scopeId, toolName, from, until, reason: 'client rollout' }, `w-${scope}`, 'admin:ops', CREATED);
+    // The windows of the caller's whole context, as the manifest read passes them.
+    const departedWith = (windows: MaintenanceWindow[], docs = [readFile, shell], timeZone = 'UTC') =>
+      departedClientTools(docs, new Set(), NOW, timeZone, (name) => maintenanceFor(windows, name, CONTEXT, NOW, 86_400_000));
+
+    it('reads a departed tool under a window in force at SESSION scope as under maintenance', () => {
+      const [tool, other] = departedWith([window(Scope.SESSION, 's1', at('14:10'), at('15:00'))]);
+      expect(tool).toMatchObject({
+        name: 'client_file_read',
+        suffix: 'under maintenance — expected back at 15:00',
+        description: 'Read a file on the client machine. (under maintenance — expected back at 15:00)',
+        status: ToolStatus.DOWN,
+        doNotCall: true,
+        hint: DO_NOT_CALL_HINT,
+      });
+      expect(tool.reason).toMatchObject({ reason: CascadeReason.MAINTENANCE, matched: { scope: Scope.SESSION, by: 'admin:ops' } });
+      // Another tool of the session is not covered by the window.
+      expect(other).toMatchObject({ name: 'client_shell', suffix: 'unavailable since 14:00' });
+    });
+
+    it('renders the end with its date when it is not today, in the turn zone', () => {
+      const [tool] = departedWith([window(Scope.SESSION, 's1', at('14:10'), at('23:00'))], [readFile], 'Europe/Berlin');
+      expect(tool.suffix).toBe('under maintenance — expected back at 2026-05-24 01:00');
+    });
+
+    it.each([
+      [Scope.USER, 'alice'],
+      [Scope.TENANT, 't1'],
+      [Scope.GLOBAL, null],
+    ])('keeps the disconnect in front of a window in force at the wider %s scope, as the cascade does', (scope, scopeId) => {
+      const [tool] = departedWith([window(scope, scopeId, at('14:10'), at('15:00'))], [readFile]);
+      expect(tool).toMatchObject({ suffix: 'unavailable since 14:00', doNotCall: true });
+      expect(tool.reason.reason).toBe(CascadeReason.LIVE_PROBLEM);
+    });
+
+    it('appends a window coming within the lookahead, at any scope of the context', () => {
+      const [tool] = departedWith([window(Scope.TENANT, 't1', at('18:00'), at('20:00'))], [readFile]);
+      expect(tool.suffix).toBe('unavailable since 14:00; maintenance planned 18:00–20:00');
+    });
+
+    it('ignores windows of another session or tool, and lists no entry the stored evidence does not (a reconnect)', () => {
+      const windows = [
+        window(Scope.SESSION, 's2', at('14:10'), at('15:00')),
+        window(Scope.SESSION, 's1', at('14:10'), at('15:00'), 'client_other'),
+        window(Scope.SESSION, 's1', at('14:10'), at('15:00'), 'client_ide'),
+      ];
+      const departed = departedWith(windows, [readFile, reconnected]);
+      expect(departed.map((t) => [t.name, t.suffix])).toEqual([['client_file_read', 'unavailable since 14:00']]);
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { ToolManifest } from './audience';
-import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
+import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
 import { encodeKey } from './health-key';
+import { MaintenanceView } from './maintenance-window';
 import { Scope } from './scope';
 import { ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
@@ -59,10 +60,17 @@ function maintenanceSuffix(effective: EffectiveHealth, now: Date, timeZone: stri
   if (effective.reason === CascadeReason.MAINTENANCE && view?.inForce) {
     return `under maintenance — expected back at ${formatClock(view.inForce.until, now, timeZone)}`;
   }
-  const upcoming = view?.upcoming;
-  if (!upcoming) return stored;
-  const planned = `maintenance planned ${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
+  const range = plannedRange(effective, now, timeZone);
+  if (range === null) return stored;
+  const planned = `maintenance planned ${range}`;
   return stored === null ? planned : `${stored}; ${planned}`;
+}
+
+/** "HH:MM–HH:MM" of the window coming within the lookahead, else null (P75; P78 rendering). */
+export function plannedRange(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+  const upcoming = effective.maintenance?.upcoming;
+  if (!upcoming) return null;
+  return `${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
 }
 
 /**
@@ -115,19 +123,25 @@ export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth,
  * and not RETESTING (a pin counts) and is missing from the input is listed with the description
  * stored at disconnect. Rendered like any other DOWN entry, which for a disconnect (no estimate)
  * is "unavailable since HH:MM". Sorted by name for a stable manifest.
+ * P102: which entries departed is the stored evidence's answer; how each reads is the cascade's
+ * with the maintenance windows laid over (withMaintenance, P75): a window in force at SESSION
+ * scope beats the disconnect ("under maintenance — expected back at …"), a wider one does not
+ * (the narrower disconnect wins, as in the cascade), and a coming one is appended.
  */
 export function departedClientTools(
   sessionDocs: ToolHealthDocument[],
   inputNames: ReadonlySet<string>,
   now: Date,
   timeZone: string,
+  maintenanceOf: (toolName: string) => MaintenanceView | null = () => null,
 ): AnnotatedTool[] {
   const departed: AnnotatedTool[] = [];
   for (const doc of sessionDocs) {
     if (doc.scope !== Scope.SESSION || doc.scopeId === null || inputNames.has(doc.toolName)) continue;
     // The entry judged on its own, exactly as the cascade judges it (pins, RETESTING).
-    const effective = resolveCascade(doc.toolName, { sessionId: doc.scopeId }, new Map([[encodeKey(doc), doc]]), now);
-    if (!isKnownDown(effective)) continue;
+    const stored = resolveCascade(doc.toolName, { sessionId: doc.scopeId }, new Map([[encodeKey(doc), doc]]), now);
+    if (!isKnownDown(stored)) continue;
+    const effective = withMaintenance(stored, maintenanceOf(doc.toolName), now);
     departed.push(annotateTool({ name: doc.toolName, description: doc.description ?? '' }, effective, now, timeZone));
   }
   return departed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,6 +1,7 @@
-import { CascadeReason, resolveCascade } from './cascade';
+import { CascadeReason, resolveCascade, withMaintenance } from './cascade';
 import { explainUnknownTool } from './explain';
 import { newDocument } from './health-entry';
+import { MaintenanceWindow, maintenanceFor, scheduleWindow } from './maintenance-window';
 import { Scope } from './scope';
 import { markAvailable, markUnavailable } from './system-writes';
 import { ToolErrorCode } from './tool-error-code';
@@ -172,5 +173,124 @@ describe('explainUnknownTool', () => {
       doc('jira_search', Scope.GLOBAL, null, { status: ToolStatus.DOWN, since: at('14:00'), expectedRecoveryAt: at('14:10') }),
     ]);
     expect(result).toMatchObject({ code: ToolErrorCode.BACKEND_UNREACHABLE, usable: false });
+  });
+});
+
+describe('explainUnknownTool with maintenance windows (issue 16, P103)', () => {
+  const HOUR = 3_600_000;
+  const LOOKAHEAD = 24 * HOUR;
+  function scheduled(toolName: string, scope: Scope, scopeId: string | null, from: Date, until: Date): MaintenanceWindow {
+    return scheduleWindow({ scope, scopeId, toolName, from, until, reason: 'Jira upgrade' }, 'w1', 'admin:ops', CREATED);
+  }
+  function explainWith(
+    toolName: string,
+    registryKnows: boolean,
+    docs: ToolHealthDocument[],
+    windows: MaintenanceWindow[],
+    { now = NOW, timeZone = 'UTC' }: { now?: Date; timeZone?: string } = {},
+  ) {
+    const view = maintenanceFor(windows, toolName, CONTEXT, now, LOOKAHEAD);
+    const effective = withMaintenance(resolveCascade(toolName, CONTEXT, docs, now), view, now);
+    return explainUnknownTool({ toolName, registryKnows, effective, now, timeZone });
+  }
+
+  it('names a window in force, with the annotation wording and the window as the matched entry', () => {
+    const result = explainWith('jira_search', true, [], [scheduled('jira_search', Scope.GLOBAL, null, at('14:00'), at('16:00'))]);
+    expect(result).toEqual({
+      code: ToolErrorCode.BACKEND_FAILED,
+      usable: false,
+      message:
+        'Tool jira_search is under maintenance — expected back at 16:00 (scheduled maintenance at GLOBAL scope); do not call it, plan without it.',
+      trace: {
+        reason: CascadeReason.MAINTENANCE,
+        matched: expect.objectContaining({ scope: Scope.GLOBAL, by: 'admin:ops', until: at('16:00') }),
+        shadowed: [],
+      },
+    });
+  });
+
+  it('writes the end with its date when it is not today in the turn zone', () => {
+    const window = scheduled('jira_search', Scope.TENANT, 't1', at('14:00'), new Date('2026-05-24T01:00:00Z'));
+    expect(explainWith('jira_search', true, [], [window], { timeZone: 'Europe/Berlin' }).message).toContain(
+      'under maintenance — expected back at 2026-05-24 03:00 (scheduled maintenance at TENANT scope)',
+    );
+  });
+
+  it('gives an end in the repeated DST hour its UTC offset', () => {
+    // 2026-10-25 in Berlin: 03:00 CEST falls back to 02:00 CET at 01:00 UTC; 01:30 UTC is the second 02:30.
+    const now = new Date('2026-10-25T00:10:00Z');
+    const window = scheduled('jira_search', Scope.GLOBAL, null, new Date('2026-10-25T00:00:00Z'), new Date('2026-10-25T01:30:00Z'));
+    expect(explainWith('jira_search', true, [], [window], { now, timeZone: 'Europe/Berlin' }).message).toContain(
+      'expected back at 02:30 (UTC+1)',
+    );
+  });
+
+  it('reads a window at SESSION scope over a disconnect as maintenance, not as a disconnect', () => {
+    const window = scheduled('client_file_read', Scope.SESSION, 's1', at('14:10'), at('15:00'));
+    const result = explainWith('client_file_read', false, [disconnected], [window]);
+    expect(result).toMatchObject({
+      code: ToolErrorCode.BACKEND_UNREACHABLE,
+      usable: false,
+      message:
+        'Tool client_file_read is under maintenance — expected back at 15:00 (scheduled maintenance at SESSION scope); do not call it, plan without it.',
+    });
+    expect(result.trace.reason).toBe(CascadeReason.MAINTENANCE);
+  });
+
+  it('leaves the disconnect in front of a wider window in force, as the cascade does (P75)', () => {
+    const window = scheduled('client_file_read', Scope.TENANT, 't1', at('14:10'), at('15:00'));
+    expect(explainWith('client_file_read', false, [disconnected], [window]).message).toBe(
+      'Tool client_file_read is temporarily unreachable since 14:00 (the client disconnected); do not call it until it reconnects.',
+    );
+  });
+
+  it.each<[string, boolean, ToolHealthDocument[], ToolErrorCode | null, string]>([
+    ['an available tool', true, [], null, 'Tool jira_search is available (maintenance planned 18:00–20:00).'],
+    [
+      'a DOWN tool',
+      true,
+      [doc('jira_search', Scope.PROJECT, 'p1', { status: ToolStatus.DOWN, since: at('14:00'), expectedRecoveryAt: at('15:00') })],
+      ToolErrorCode.BACKEND_FAILED,
+      'Tool jira_search is currently unavailable — expected back at 15:00; maintenance planned 18:00–20:00 (DOWN at PROJECT scope); do not call it, plan without it.',
+    ],
+    [
+      'a RETESTING tool',
+      true,
+      [doc('jira_search', Scope.GLOBAL, null, { status: ToolStatus.DOWN, since: at('14:00'), expectedRecoveryAt: at('14:10') })],
+      null,
+      'Tool jira_search is available (retesting: the next call tries it; maintenance planned 18:00–20:00).',
+    ],
+    [
+      'a name nothing is stored for and no source serves',
+      false,
+      [],
+      ToolErrorCode.BACKEND_UNREACHABLE,
+      'Tool jira_search is currently not reachable; do not call it now. Maintenance is planned 18:00–20:00.',
+    ],
+    [
+      'a name the registry lost',
+      false,
+      [doc('jira_search', Scope.GLOBAL, null)],
+      ToolErrorCode.BACKEND_UNREACHABLE,
+      'Tool jira_search was registered before but is currently not reachable; do not call it now. Maintenance is planned 18:00–20:00.',
+    ],
+  ])('names a window coming within the lookahead for %s', (_case, registryKnows, docs, code, message) => {
+    const window = scheduled('jira_search', Scope.GLOBAL, null, at('18:00'), at('20:00'));
+    expect(explainWith('jira_search', registryKnows, docs, [window])).toMatchObject({ code, message });
+  });
+
+  it('names a coming window after a disconnect, in the turn zone', () => {
+    const window = scheduled('client_file_read', Scope.TENANT, 't1', at('18:00'), at('20:00'));
+    expect(explainWith('client_file_read', false, [disconnected], [window], { timeZone: 'Europe/Berlin' }).message).toBe(
+      'Tool client_file_read is temporarily unreachable since 16:00 (the client disconnected); do not call it until it reconnects. Maintenance is planned 20:00–22:00.',
+    );
+  });
+
+  it('does not name a window beyond the lookahead: an unknown name stays unknown', () => {
+    const window = scheduled('jira_search', Scope.GLOBAL, null, new Date('2026-05-25T18:00:00Z'), new Date('2026-05-25T20:00:00Z'));
+    expect(explainWith('jira_search', false, [], [window])).toMatchObject({
+      code: ToolErrorCode.NOT_REGISTERED,
+      message: 'Unknown tool: jira_search',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { annotationSuffix } from './annotation';
+import { plannedRange } from './annotation';
 import { CascadeReason, EffectiveHealth, isKnownDown } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
@@ -33,20 +34,26 @@ export interface Explanation {
 export function explainUnknownTool(input: ExplainInput): Explanation {
   const { toolName, registryKnows, effective, now, timeZone } = input;
   const trace = explainCascade(effective);
+  // P103: a window coming within the lookahead is named in every answer, rendered as in the annotation.
+  const planned = plannedRange(effective, now, timeZone);
+  const plannedSentence = planned === null ? '' : ` Maintenance is planned ${planned}.`;
 
   if (isKnownDown(effective)) {
     const winner = effective.winner!;
-    const code = downCode(winner, registryKnows);
-    if (winner.scope === Scope.SESSION && code === ToolErrorCode.BACKEND_UNREACHABLE) {
+    const maintenance = effective.reason === CascadeReason.MAINTENANCE;
+    const code = downCode(winner, registryKnows, maintenance);
+    // A window at SESSION scope is maintenance, not a disconnect: its own wording below.
+    if (!maintenance && winner.scope === Scope.SESSION && code === ToolErrorCode.BACKEND_UNREACHABLE) {
       const since = formatClock(effectiveSince(effective) ?? now, now, timeZone);
       return {
         code,
         usable: false,
-        message: `Tool ${toolName} is temporarily unreachable since ${since} (the client disconnected); do not call it until it reconnects.`,
+        message: `Tool ${toolName} is temporarily unreachable since ${since} (the client disconnected); do not call it until it reconnects.${plannedSentence}`,
         trace,
       };
     }
-    const how = effective.reason === CascadeReason.PINNED ? 'pinned DOWN by an admin' : 'DOWN';
+    const how = maintenance ? 'scheduled maintenance' : effective.reason === CascadeReason.PINNED ? 'pinned DOWN by an admin' : 'DOWN';
+    // The suffix already names a coming window ("…; maintenance planned …").
     return {
       code,
       usable: false,
@@ -57,12 +64,26 @@ export function explainUnknownTool(input: ExplainInput): Explanation {
 
   if (registryKnows) {
     const suffix = annotationSuffix(effective, now, timeZone);
-    const note = effective.retesting ? ' (retesting: the next call tries it)' : suffix ? ` (${suffix})` : '';
+    const note = effective.retesting
+      ? ` (retesting: the next call tries it${planned === null ? '' : `; maintenance planned ${planned}`})`
+      : suffix
+        ? ` (${suffix})`
+        : '';
     return { code: null, usable: true, message: `Tool ${toolName} is available${note}.`, trace };
   }
 
-  if (effective.considered.length === 0) {
+  if (effective.considered.length === 0 && planned === null) {
     return { code: ToolErrorCode.NOT_REGISTERED, usable: false, message: `Unknown tool: ${toolName}`, trace };
+  }
+
+  if (effective.considered.length === 0) {
+    // P103: no stored entry, but an admin scheduled maintenance for the name: it is known, not unknown.
+    return {
+      code: ToolErrorCode.BACKEND_UNREACHABLE,
+      usable: false,
+      message: `Tool ${toolName} is currently not reachable; do not call it now.${plannedSentence}`,
+      trace,
+    };
   }
 
   // Known to the health store but served by no source now: its backend went away without a
@@ -70,17 +91,19 @@ export function explainUnknownTool(input: ExplainInput): Explanation {
   return {
     code: ToolErrorCode.BACKEND_UNREACHABLE,
     usable: false,
-    message: `Tool ${toolName} was registered before but is currently not reachable; do not call it now.`,
+    message: `Tool ${toolName} was registered before but is currently not reachable; do not call it now.${plannedSentence}`,
     trace,
   };
 }
 
 /**
  * The stored code when it names a tool fault. Otherwise (a system write without one, a pin over
- * an OK entry): SESSION entries are client binds and a registry that no longer serves the name
+ * an OK entry, a maintenance window): SESSION entries are client binds and a registry that no longer serves the name
  * lost its backend, so BACKEND_UNREACHABLE; a backend still registered but down, BACKEND_FAILED.
  */
-function downCode(winner: ToolHealthDocument, registryKnows: boolean): ToolErrorCode {
+function downCode(winner: ToolHealthDocument, registryKnows: boolean, maintenance: boolean): ToolErrorCode {
   if (winner.code !== null && isToolFault(winner.code)) return winner.code;
-  return winner.scope === Scope.SESSION || !registryKnows ? ToolErrorCode.BACKEND_UNREACHABLE : ToolErrorCode.BACKEND_FAILED;
+  // A window (never stored, no code) is not a client bind even at SESSION scope (P103).
+  const clientBind = winner.scope === Scope.SESSION && !maintenance;
+  return clientBind || !registryKnows ? ToolErrorCode.BACKEND_UNREACHABLE : ToolErrorCode.BACKEND_FAILED;
 }

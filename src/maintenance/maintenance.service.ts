@@ -93,17 +93,25 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   /** The windows of one tool in one context at `now` (no read while the snapshot is fresh). */
   async viewFor(toolName: string, context: CallContext, now: Date): Promise<MaintenanceView> {
-    const snapshot = await this.current(now);
-    const windows = snapshot.byTool.get(toolName);
-    return windows ? maintenanceFor(windows, toolName, context, now, this.config.maintenanceLookaheadMs) : NO_MAINTENANCE;
+    return (await this.viewsAt(now))(toolName, context);
   }
 
   async viewsFor(toolNames: readonly string[], context: CallContext, now: Date): Promise<MaintenanceView[]> {
+    const viewOf = await this.viewsAt(now);
+    return toolNames.map((name) => viewOf(name, context));
+  }
+
+  /**
+   * The windows at `now` as a function of (tool, context), from one snapshot: for a caller that
+   * learns which tools it needs only after its own read (the manifest's departed tools, P102).
+   */
+  async viewsAt(now: Date): Promise<(toolName: string, context: CallContext) => MaintenanceView> {
     const snapshot = await this.current(now);
-    return toolNames.map((name) => {
-      const windows = snapshot.byTool.get(name);
-      return windows ? maintenanceFor(windows, name, context, now, this.config.maintenanceLookaheadMs) : NO_MAINTENANCE;
-    });
+    const lookahead = this.config.maintenanceLookaheadMs;
+    return (toolName, context) => {
+      const windows = snapshot.byTool.get(toolName);
+      return windows ? maintenanceFor(windows, toolName, context, now, lookahead) : NO_MAINTENANCE;
+    };
   }
 
   /** The snapshot when it covers `now` (a clock moved far, in tests, reads again), else a read. */

@@ -46,7 +46,7 @@ export class ManifestService {
     const now = this.clock.now();
     // Departed tools carry no safety marker, so a probe turn (SAFE_PROBE only) never lists them.
     const sessionId = context.sessionId ?? null;
-    const { effective, sessionDocs } = await this.cascade.lookupManifest(
+    const { effective, sessionDocs, maintenanceOf } = await this.cascade.lookupManifest(
       visible.map((tool) => tool.name),
       context,
       sessionId !== null && !probeTurn,
@@ -58,7 +58,8 @@ export class ManifestService {
     // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
     // engine by its roles has not left with its client.
     const inputNames = new Set(manifest.map((tool) => tool.name));
-    const departed = departedClientTools(sessionDocs, inputNames, now, timeZone).map((tool) => toView(tool, null));
+    // P102: a departed tool reads its maintenance windows as the cascade would, from the same snapshot.
+    const departed = departedClientTools(sessionDocs, inputNames, now, timeZone, maintenanceOf).map((tool) => toView(tool, null));
     return { tools, departed, filtered: summarise(filtered) };
   }
 

@@ -1,10 +1,12 @@
-import { CascadeReason } from '../domain/cascade';
+import { CascadeReason, windowAsEntry } from '../domain/cascade';
 import { ToolHealthClassification } from '../domain/classification';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { newDocument } from '../domain/health-entry';
+import { scheduleWindow } from '../domain/maintenance-window';
 import { Scope } from '../domain/scope';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
+import { toMaintenanceWindowView } from '../maintenance/dto/maintenance.dto';
 import { describeEffective, describeEntry, describeError, describeHistory } from './mcp-text';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 4, 23, 14, minute));
@@ -70,6 +72,39 @@ describe('MCP result texts (P72)', () => {
       /^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/,
     );
     expect(text).toMatch(/Wider entries it hides: GLOBAL DOWN\.$/);
+  });
+
+  it('names a deciding maintenance window as the window, not as a stored diagnosis', () => {
+    const now = new Date('2026-05-23T14:30:00Z');
+    const window = scheduleWindow(
+      {
+        scope: Scope.TENANT,
+        scopeId: 'acme',
+        toolName: 'jira',
+        from: new Date('2026-05-23T14:00:00Z'),
+        until: new Date('2026-05-23T16:00:00Z'),
+        reason: 'Jira upgrade',
+      },
+      'w-1',
+      'admin:ops',
+      new Date('2026-05-23T13:00:00Z'),
+    );
+    const text = describeEffective({
+      toolName: 'jira',
+      status: ToolStatus.DOWN,
+      retesting: false,
+      reason: CascadeReason.MAINTENANCE,
+      winner: windowAsEntry(window, now),
+      considered: [],
+      shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DEGRADED, retesting: false, pinned: false }],
+      trace: { reason: CascadeReason.MAINTENANCE, matched: null, shadowed: [] },
+      maintenance: { inForce: toMaintenanceWindowView(window, now), upcoming: null },
+    });
+    expect(text).toBe(
+      'jira for this caller: DOWN — a scheduled maintenance window is in force (MAINTENANCE). ' +
+        'Decided by: the maintenance window w-1 at TENANT acme, from 2026-05-23T14:00:00.000Z, scheduled by admin:ops. ' +
+        'Wider entries it hides: GLOBAL DEGRADED. Under maintenance until 2026-05-23T16:00:00.000Z ("Jira upgrade").',
+    );
   });
 
   it('turns an error into its code, its message and what to do', () => {

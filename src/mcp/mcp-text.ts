@@ -61,10 +61,16 @@ const REASON_TEXT: Record<CascadeReason, string> = {
 /** From the view REST answers with (its `shadowed` are summaries: scope, scopeId, status). */
 export function describeEffective(effective: EffectiveHealthView): string {
   const head = `${effective.toolName} for this caller: ${effective.status}${effective.retesting ? ' (retesting)' : ''} — ${REASON_TEXT[effective.reason]} (${effective.reason}).`;
-  const winner = effective.winner ? ` Decided by: ${describeEntry(effective.winner)}` : '';
+  const m = effective.maintenance;
+  // A window that decides is no stored entry: named as the window, not as a synthetic "diagnosis" (P104).
+  const winner =
+    effective.reason === CascadeReason.MAINTENANCE && m?.inForce
+      ? ` Decided by: the maintenance window ${m.inForce.id} at ${where(m.inForce)}, from ${m.inForce.from.toISOString()}, scheduled by ${m.inForce.by}.`
+      : effective.winner
+        ? ` Decided by: ${describeEntry(effective.winner)}`
+        : '';
   const hidden =
     effective.shadowed.length > 0 ? ` Wider entries it hides: ${effective.shadowed.map((d) => `${where(d)} ${d.status}`).join(', ')}.` : '';
-  const m = effective.maintenance;
   const window = m?.inForce
     ? ` Under maintenance until ${m.inForce.until.toISOString()} ("${m.inForce.reason}").`
     : m?.upcoming

@@ -41,7 +41,7 @@ describe('the playground default document runs (P65)', () => {
       for (let i = 0; relay.subscriberCount < 1 && i < 250; i++) await new Promise((r) => setTimeout(r, 20));
       const mutation = await http(source('mutation'));
       expect(mutation.body.errors).toBeUndefined();
-      expect(mutation.body.data.markIntermittent.status).toBe('DEGRADED');
+      expect(mutation.body.data.markToolIntermittent.status).toBe('DEGRADED');
       for (let i = 0; events.length === 0 && errors.length === 0 && i < 250; i++) await new Promise((r) => setTimeout(r, 20));
       expect(errors).toEqual([]);
       expect(events[0]).toMatchObject({

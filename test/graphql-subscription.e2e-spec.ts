@@ -275,7 +275,10 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
     }
 
     it('closes with 4401 without a key', async () => {
-      expect(await closeCodeOf(undefined)).toMatchObject({ code: 4401 });
+      expect(await closeCodeOf(undefined)).toMatchObject({
+        code: 4401,
+        reason: 'Unauthorized: an API key is required (header x-api-key); send {"x-api-key": "<key>"} in connection_init',
+      });
     });
 
     it('closes with 4401 for an unknown key', async () => {
@@ -283,7 +286,11 @@ describe('toolHealthChanged over graphql-ws (D13, D17)', () => {
     });
 
     it('closes with 4403 for a key without a subscriber role (dispatcher, tool-health-writer)', async () => {
-      expect(await closeCodeOf(KEYS.dispatcher)).toMatchObject({ code: 4403 });
+      // P100: the reason names the roles that may subscribe (the playground shows it as it stands).
+      expect(await closeCodeOf(KEYS.dispatcher)).toMatchObject({
+        code: 4403,
+        reason: 'Forbidden: key "dispatcher" may not subscribe (needs one of: admin, audit-reader)',
+      });
       expect(await closeCodeOf(KEYS.writer)).toMatchObject({ code: 4403 });
     });
 

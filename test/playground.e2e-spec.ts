@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
+import { DEFAULT_QUERY } from '../src/admin/playground/playground.page';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -27,6 +28,7 @@ const ASSETS = [
   '/graphql-assets/graphiql/graphiql.min.css',
   '/graphql-assets/plugin-explorer/index.umd.js',
   '/graphql-assets/plugin-explorer/style.css',
+  '/graphql-assets/graphql-ws/graphql-ws.min.js',
   '/graphql-assets/playground.js',
 ];
 
@@ -66,6 +68,7 @@ describe('GraphQL playground over HTTP (D17: public page, configurable)', () => 
     }
     await t.http.get('/graphql-assets/graphiql/package.json').expect(404);
     await t.http.get('/graphql-assets/graphiql/graphiql.min.js.map').expect(404);
+    await t.http.get('/graphql-assets/graphql-ws/graphql-ws.js').expect(404);
     await t.http.get('/graphql-assets/react/../react-dom/umd/react-dom.development.js').expect(404);
     await t.http.get('/graphql-assets/react/%2e%2e/%2e%2e/package.json').expect(404);
   });
@@ -177,7 +180,51 @@ describe('GraphQL playground in headless Chromium, offline', () => {
     return (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' ');
   }
 
-  it('opens /graphql, takes the API key in the headers editor and runs a query and a subscription', async () => {
+  const HEADERS = 'section.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .CodeMirror';
+  const QUERY_EDITOR = '.graphiql-query-editor .CodeMirror';
+  const notice = () => page.locator('.tas-notice');
+
+  /** Resolves when GraphiQL's introspection request with the given status has been answered. */
+  function introspection(status: number) {
+    return page.waitForResponse(
+      (r) => r.url() === `${origin}/graphql` && r.status() === status && (r.request().postData() ?? '').includes('IntrospectionQuery'),
+      { timeout: 15_000 },
+    );
+  }
+
+  it('shows the default document on a fresh start and runs its query with an admin key (P65)', async () => {
+    await page.goto(`${origin}/graphql`, { waitUntil: 'load' });
+    await page.evaluate('window.localStorage.clear()');
+    const refused = introspection(401);
+    await page.reload({ waitUntil: 'load' });
+    await page.locator(QUERY_EDITOR).waitFor({ timeout: 20_000 });
+    await refused;
+
+    // CodeMirror renders only the visible lines: read its whole value.
+    await expect(page.evaluate(`document.querySelector(${JSON.stringify(QUERY_EDITOR)}).CodeMirror.getValue()`)).resolves.toBe(
+      DEFAULT_QUERY,
+    );
+    // The headers editor is open and pre-filled with an empty key; without a key the schema does not load, and the page says why.
+    await expect(page.locator(HEADERS).innerText()).resolves.toContain('"x-api-key": ""');
+    await eventually(async () =>
+      expect(await notice().innerText()).toMatch(
+        /^The schema \(Docs, Explorer, completion\) did not load: an API key is required .*Headers tab as \{"x-api-key": "<key>"\}/,
+      ),
+    );
+
+    const loaded = introspection(200);
+    await setEditor(HEADERS, JSON.stringify({ 'x-api-key': KEYS.admin }));
+    await loaded;
+    await eventually(async () => expect(await notice().count()).toBe(0));
+
+    // The cursor in the query picks it among the document's three operations.
+    await page.locator(QUERY_EDITOR).getByText('toolOverview').first().click();
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => expect(await response()).toMatch(/"data": \{ "toolOverview": \{ "total": 0, "byStatus": \[/));
+    expect(await response()).not.toContain('"errors"');
+  }, 60_000);
+
+  it('takes the API key in the headers editor and runs a query and a subscription', async () => {
     await t.http
       .post('/v1/health/mark-unavailable')
       .set('x-api-key', KEYS.dispatcher)
@@ -185,17 +232,11 @@ describe('GraphQL playground in headless Chromium, offline', () => {
       .expect(200);
 
     await page.goto(`${origin}/graphql`, { waitUntil: 'load' });
-    await page.locator('.graphiql-query-editor .CodeMirror').waitFor({ timeout: 20_000 });
+    await page.locator(QUERY_EDITOR).waitFor({ timeout: 20_000 });
 
-    // The headers editor is open and pre-filled with an empty key.
-    const headers = 'section.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .CodeMirror';
-    await expect(page.locator(headers).innerText()).resolves.toContain('"x-api-key": ""');
     // With the key in place GraphiQL loads the schema (introspection needs a key too, D17).
-    const introspected = page.waitForResponse(
-      (r) => r.url() === `${origin}/graphql` && r.status() === 200 && (r.request().postData() ?? '').includes('IntrospectionQuery'),
-      { timeout: 15_000 },
-    );
-    await setEditor(headers, JSON.stringify({ 'x-api-key': KEYS.audit }));
+    const introspected = introspection(200);
+    await setEditor(HEADERS, JSON.stringify({ 'x-api-key': KEYS.audit }));
     await introspected;
 
     // The Explorer plugin renders the schema's root fields.
@@ -203,19 +244,17 @@ describe('GraphQL playground in headless Chromium, offline', () => {
     await page.locator('.graphiql-explorer-root, .docExplorerWrap').first().waitFor({ timeout: 10_000 });
     await eventually(async () => expect(await page.locator('.graphiql-plugin').innerText()).toContain('toolHealth'));
 
-    await setEditor('.graphiql-query-editor .CodeMirror', '{ toolHealth(scope: GLOBAL, toolName: "pg-jira") { id toolName status } }');
+    await setEditor(QUERY_EDITOR, '{ toolHealth(scope: GLOBAL, toolName: "pg-jira") { id toolName status } }');
     await page.locator('.graphiql-execute-button').click();
     await eventually(async () => expect(await response()).toMatch(/"toolName": "pg-jira", "status": "DOWN"/));
     expect(await response()).toContain('"id": ');
 
     // A subscription over graphql-ws, same page, same key (sent in connection_init).
+    const before = sockets.length;
     t.clock.advance(1000);
-    await setEditor(
-      '.graphiql-query-editor .CodeMirror',
-      'subscription { toolHealthChanged(toolName: "pg-jira") { toolName status type } }',
-    );
+    await setEditor(QUERY_EDITOR, 'subscription { toolHealthChanged(toolName: "pg-jira") { toolName status type } }');
     await page.locator('.graphiql-execute-button').click();
-    await eventually(() => expect(sockets).toHaveLength(1));
+    await eventually(() => expect(sockets).toHaveLength(before + 1));
     // Same fake instant as the subscriber's start: delivered even if it lands before the server registered it.
     await t.http
       .post('/v1/health/mark-available')
@@ -223,7 +262,48 @@ describe('GraphQL playground in headless Chromium, offline', () => {
       .send({ scope: 'GLOBAL', toolName: 'pg-jira', source: 'e2e' })
       .expect(200);
     await eventually(async () => expect(await response()).toMatch(/"toolName": "pg-jira", "status": "OK", "type": "STATUS_CHANGED"/));
+    await page.locator('.graphiql-execute-button').click(); // stop
   }, 60_000);
+
+  it('shows why a key without a subscriber role may not subscribe, and does not reconnect (P100)', async () => {
+    await page.goto(`${origin}/graphql`, { waitUntil: 'load' });
+    await page.locator(QUERY_EDITOR).waitFor({ timeout: 20_000 });
+    const refused = introspection(403);
+    await setEditor(HEADERS, JSON.stringify({ 'x-api-key': KEYS.dispatcher }));
+    await refused;
+    await eventually(async () =>
+      expect(await notice().innerText()).toMatch(
+        /did not load: introspection needs one of: admin, audit-reader\. This key lacks the role\./,
+      ),
+    );
+
+    const before = sockets.length;
+    await setEditor(QUERY_EDITOR, 'subscription { toolHealthChanged { id } }');
+    await page.locator('.graphiql-execute-button').click();
+    await eventually(async () =>
+      expect(await response()).toContain(
+        'Forbidden: key \\"dispatcher\\" may not subscribe (needs one of: admin, audit-reader). This key lacks the role.',
+      ),
+    );
+    expect(await response()).toContain('"code": "FORBIDDEN"');
+    // The run completed (the button offers to execute again, not to stop) ...
+    await page.locator('.graphiql-execute-button[aria-label="Execute query (Ctrl-Enter)"]').waitFor({ timeout: 5_000 });
+    // ... and stays so: the bundled client would have reconnected within these seconds (5 times, P100).
+    await page.waitForTimeout(5_000);
+    expect(sockets.length - before).toBe(1);
+  }, 60_000);
+
+  it('answers a query without a key with a message naming the header and the roles (P100)', async () => {
+    await setEditor(HEADERS, JSON.stringify({ 'x-api-key': '' }));
+    await setEditor(QUERY_EDITOR, '{ __typename }');
+    await page.locator('.graphiql-execute-button').click();
+    await eventually(async () =>
+      expect(await response()).toMatch(
+        /"message": "an API key is required \(header x-api-key\)\. Put a known API key in the Headers tab as \{\\"x-api-key\\": \\"<key>\\"\}\. Queries, subscriptions and the schema \(Docs, Explorer\) need a key with one of the roles: admin, audit-reader; mutations: admin\."/,
+      ),
+    );
+    expect(await response()).toContain('"code": "UNAUTHENTICATED"');
+  }, 30_000);
 
   it('made every request to 127.0.0.1', async () => {
     expect(requests.length).toBeGreaterThanOrEqual(ASSETS.length + 2); // page, assets, POSTs to /graphql
@@ -233,7 +313,8 @@ describe('GraphQL playground in headless Chromium, offline', () => {
       return !['data:', 'blob:'].includes(protocol) && hostname !== '127.0.0.1';
     });
     expect(offHost).toEqual([]);
-    expect(sockets).toEqual([`${origin.replace('http', 'ws')}/graphql`]);
+    expect(sockets.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sockets)).toEqual(new Set([`${origin.replace('http', 'ws')}/graphql`]));
     expect(problems).toEqual([]);
   });
 });

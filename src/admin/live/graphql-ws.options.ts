@@ -18,6 +18,34 @@ export const WS_CLOSE_FORBIDDEN = 4403;
 /** D17: who may open a subscription socket at all (admin always may). */
 export const SUBSCRIBER_ROLES: readonly Role[] = [Role.AUDIT_READER];
 
+/** RFC 6455: a close frame's reason is at most 123 bytes of UTF-8. */
+export const MAX_CLOSE_REASON_BYTES = 123;
+
+/** The roles that may subscribe, admin first, each once (the wording of ApiKeyService.authorize). */
+export function subscriberRoleList(): string {
+  return [...new Set([Role.ADMIN, ...SUBSCRIBER_ROLES])].join(', ');
+}
+
+/**
+ * The reason sent with close 4401 / 4403 (P100: the playground shows it as it stands): what was
+ * wrong and what to send instead, with the roles that may subscribe. `detail` (the key's name,
+ * the authentication message) goes only when the whole still fits the 123 bytes.
+ */
+export function wsCloseReason(code: typeof WS_CLOSE_UNAUTHORIZED | typeof WS_CLOSE_FORBIDDEN, detail?: string): string {
+  const variants =
+    code === WS_CLOSE_UNAUTHORIZED
+      ? [
+          `Unauthorized: ${detail}; send {"x-api-key": "<key>"} in connection_init`,
+          'Unauthorized: send {"x-api-key": "<key>"} in connection_init',
+        ]
+      : [
+          `Forbidden: key "${detail}" may not subscribe (needs one of: ${subscriberRoleList()})`,
+          `Forbidden: subscribing needs one of: ${subscriberRoleList()}`,
+        ];
+  const candidates = detail === undefined ? variants.slice(1) : variants;
+  return candidates.find((r) => Buffer.byteLength(r, 'utf8') <= MAX_CLOSE_REASON_BYTES) ?? candidates[candidates.length - 1];
+}
+
 /** graphql-ws/use/ws's `Extra` (its subpath types need node16 resolution) plus the socket's principal. */
 interface WsExtra {
   readonly socket: WebSocket;
@@ -70,11 +98,11 @@ export function graphqlWsOptions(
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
         // graphql-ws closes a refused connection with 4403; close first with 4401 (the later close is ignored).
-        extraOf(ctx).socket.close(WS_CLOSE_UNAUTHORIZED, 'Unauthorized: send a known API key as {"x-api-key": "..."} in connection_init');
+        extraOf(ctx).socket.close(WS_CLOSE_UNAUTHORIZED, wsCloseReason(WS_CLOSE_UNAUTHORIZED, error.message));
         return false;
       }
       if (!SUBSCRIBER_ROLES.some((role) => holdsRole(principal, role))) {
-        extraOf(ctx).socket.close(WS_CLOSE_FORBIDDEN, 'Forbidden: only admin and audit-reader keys may subscribe');
+        extraOf(ctx).socket.close(WS_CLOSE_FORBIDDEN, wsCloseReason(WS_CLOSE_FORBIDDEN, principal.name));
         return false;
       }
       extraOf(ctx).principal = principal;

@@ -15,8 +15,9 @@ function packageDir(pkg: string): string {
 }
 
 /**
- * GraphiQL 3.9 (UMD with the graphql-ws client bundled; CSS with its fonts inlined), React 18
- * UMD and the Explorer plugin: no CDN, so the page works in networks without internet access.
+ * GraphiQL 3.9 (UMD; CSS with its fonts inlined), React 18 UMD, the Explorer plugin and the
+ * graphql-ws client's UMD build (global `graphqlWs`; the copy bundled in GraphiQL cannot be told
+ * which close codes not to retry, P100): no CDN, so the page works without internet access.
  */
 export function playgroundAssetFolders(): AssetFolder[] {
   return [
@@ -24,5 +25,6 @@ export function playgroundAssetFolders(): AssetFolder[] {
     { name: 'react-dom', root: join(packageDir('react-dom'), 'umd'), files: ['react-dom.production.min.js'] },
     { name: 'graphiql', root: packageDir('graphiql'), files: ['graphiql.min.js', 'graphiql.min.css'] },
     { name: 'plugin-explorer', root: join(packageDir('@graphiql/plugin-explorer'), 'dist'), files: ['index.umd.js', 'style.css'] },
+    { name: 'graphql-ws', root: join(packageDir('graphql-ws'), 'umd'), files: ['graphql-ws.min.js'] },
   ];
 }

@@ -178,17 +178,16 @@ describe('README examples: maintenance windows and wider evidence', () => {
   afterAll(() => t.close());
 
   it('a window scheduled for 18:00–20:00 Berlin time: coming, in force, explained, a failure and a success under it', async () => {
-    const scheduled = await client.POST('/v1/maintenance-windows', {
-      body: {
-        scope: 'GLOBAL',
-        scopeId: null,
-        toolName: 'jira_search',
-        from: '2026-05-23T16:00:00Z',
-        until: '2026-05-23T18:00:00Z',
-        reason: 'Jira upgrade',
-      },
-      ...as(KEYS.admin),
-    });
+    const window = {
+      scope: 'GLOBAL' as const,
+      scopeId: null,
+      toolName: 'jira_search',
+      from: '2026-05-23T16:00:00Z',
+      until: '2026-05-23T18:00:00Z',
+      reason: 'Jira upgrade',
+    };
+    shownInReadme(JSON.stringify(window));
+    const scheduled = await client.POST('/v1/maintenance-windows', { body: window, ...as(KEYS.admin) });
     expect(scheduled.response.status).toBe(201);
     expect(scheduled.data).toEqual({
       id: expect.any(String),

@@ -593,7 +593,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -666,7 +666,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -774,7 +774,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -802,7 +802,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -1062,7 +1062,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -1090,7 +1090,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -1109,7 +1109,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -1147,7 +1147,7 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
@@ -2947,7 +2947,7 @@ export interface operations {
                 scope: components["schemas"]["Scope"];
                 /** @description The id of the session, user, project or tenant; leave it out for GLOBAL. */
                 scopeId?: string | null;
-                /** @description The tool. */
+                /** @description The tool, e.g. "jira_search". */
                 toolName: string;
             };
             header?: never;

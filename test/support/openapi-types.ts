@@ -652,7 +652,10 @@ export interface components {
             /** @description Why the instance is not ready although the database answers (the writer lease, P40). */
             message?: string;
         };
-        /** @enum {string} */
+        /**
+         * @description What the dispatch saw when the tool failed, if anything.
+         * @enum {string}
+         */
         ToolErrorCode: "NOT_REGISTERED" | "BACKEND_UNREACHABLE" | "BACKEND_FAILED" | "DISALLOWED";
         MarkUnavailableDto: {
             /**
@@ -671,20 +674,25 @@ export interface components {
              */
             toolName: string;
             /**
-             * @description who saw it; stored as by: "system:<source>"
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
              * @example foot-gateway
              */
             source: string;
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @description the tenant the key belongs to, for its history limit (D12) */
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: components["schemas"]["ToolErrorCode"];
             /**
              * Format: date-time
-             * @description when it went down; default now
+             * @description When it went down; default now.
              */
             since?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt?: string | null;
         };
         /** @enum {string} */
@@ -779,15 +787,20 @@ export interface components {
              */
             toolName: string;
             /**
-             * @description who saw it; stored as by: "system:<source>"
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
              * @example foot-gateway
              */
             source: string;
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @description the tenant the key belongs to, for its history limit (D12) */
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code?: components["schemas"]["ToolErrorCode"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt?: string | null;
         };
         MarkAvailableDto: {
@@ -807,12 +820,13 @@ export interface components {
              */
             toolName: string;
             /**
-             * @description who saw it; stored as by: "system:<source>"
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
              * @example foot-gateway
              */
             source: string;
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @description the tenant the key belongs to, for its history limit (D12) */
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
         ClientToolDto: {
@@ -1066,16 +1080,21 @@ export interface components {
              * @example jira_search
              */
             toolName: string;
-            /** @example http-403 */
+            /**
+             * @description A stable name for the error, e.g. "http-403".
+             * @example http-403
+             */
             errorSignature: string;
+            /** @description The failure class of the cooldown (not WORKING). */
             classification: components["schemas"]["ToolHealthClassification"];
             /**
-             * @description The window in milliseconds; when absent, the classification's default.
+             * @description The window in milliseconds (1000 … 30 days); when absent, the classification's default.
              * @example 300000
              */
             durationMs?: number | null;
-            /** @description only for a user-specific cooldown (USER_PERMISSION) */
+            /** @description The user, only for a user-specific cooldown (USER_PERMISSION). */
             userId?: string | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
         ClearCooldownDto: {
@@ -1094,7 +1113,15 @@ export interface components {
              * @example jira_search
              */
             toolName: string;
+            /**
+             * @description The error signature of the cooldown, e.g. "http-403".
+             * @example http-403
+             */
             errorSignature: string;
+            /**
+             * @description The user of a user-specific cooldown; null or absent for the scope-wide one.
+             * @example alice
+             */
             userId?: string | null;
         };
         ChangeCooldownWindowDto: {
@@ -1114,17 +1141,17 @@ export interface components {
              */
             toolName: string;
             /**
-             * @description The error signature of the cooldown.
+             * @description The error signature of the cooldown, e.g. "http-403".
              * @example http-403
              */
             errorSignature: string;
             /**
-             * @description The user of a user-specific cooldown; leave it out for the scope-wide one.
+             * @description The user of a user-specific cooldown; null or absent for the scope-wide one.
              * @example alice
              */
             userId?: string | null;
             /**
-             * @description The new window in milliseconds. A running cooldown now ends at its start plus this window (or now, if that has passed); later repetitions climb from it.
+             * @description The new window in milliseconds (1000 … 30 days). A running cooldown now ends at its start plus this window, or at once if that has passed; later repetitions climb from it.
              * @example 3600000
              */
             windowMs: number;
@@ -1151,17 +1178,29 @@ export interface components {
              * @example jira_search
              */
             toolName: string;
+            /** @description What kind of failure (or WORKING) the diagnosis found. */
             classification: components["schemas"]["ToolHealthClassification"];
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @example agrajag-7f3c */
+            /**
+             * @description Who diagnosed, e.g. agrajag-7f3c.
+             * @example agrajag-7f3c
+             */
             by: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt?: string | null;
+            /** @description The user of a user-specific cooldown or note; null when it concerns everyone at the scope. */
             userId?: string | null;
+            /** @description A stable name for the error, e.g. "http-403". */
             errorSignature?: string | null;
-            /** @description The cooldown window of errorSignature in milliseconds; when absent, the classification's default. */
+            /** @description The cooldown window of errorSignature in milliseconds (1000 … 30 days); when absent, the classification's default. */
             durationMs?: number | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code?: components["schemas"]["ToolErrorCode"] | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
         /** @enum {string} */

@@ -1,5 +1,6 @@
 import { Field, InputType } from '@nestjs/graphql';
 import { IsBoolean, IsEnum, IsOptional } from 'class-validator';
+import { CallContextDto } from '../../common/dto/call-context.dto';
 import { IsId } from '../../common/dto/health-key.dto';
 import { Scope, ToolStatus } from '../models/enums.registration';
 
@@ -31,31 +32,8 @@ export class ToolHealthFilterInput {
   hasActiveCooldown?: boolean | null;
 }
 
-/** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
+/** The GraphQL name of the one context shape (P112); every field comes from CallContextDto. */
 @InputType('CallContextInput', {
   description: 'Who calls: session, user, project and tenant, every level optional; absent levels are skipped.',
 })
-export class CallContextInput {
-  @Field(() => String, { nullable: true, description: 'The session (conversation).' })
-  @IsOptional()
-  @IsId()
-  sessionId?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
-  })
-  @IsOptional()
-  @IsId()
-  userId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The project.' })
-  @IsOptional()
-  @IsId()
-  projectId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The tenant (organisation).' })
-  @IsOptional()
-  @IsId()
-  tenantId?: string | null;
-}
+export class CallContextInput extends CallContextDto {}

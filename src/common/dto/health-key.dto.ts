@@ -1,15 +1,35 @@
 import { InputType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
 import { IsEnum, Matches, ValidationOptions } from 'class-validator';
 import { Scope } from '../../admin/models/enums.registration';
 import { ID_PATTERN } from '../../domain/health-key';
-import { ShapeField } from './shape-field';
+import { ShapeField, ShapeFieldOptions } from './shape-field';
 
 const ID_MESSAGE = 'must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -';
 
 /** D3a: a tool name or scope id; the 400 names the property ("toolName must be 1-256 …"). */
 export function IsId(options: Pick<ValidationOptions, 'each'> = {}): PropertyDecorator {
   return Matches(ID_PATTERN, { ...options, message: `$property ${ID_MESSAGE}` });
+}
+
+/**
+ * A shape's id property (P112): validated by IsId, a string matching ID_PATTERN in OpenAPI, a
+ * String in GraphQL; `optional` as in ShapeField.
+ */
+export function IdField(
+  description: string,
+  options: { optional?: boolean; example?: string; openapi?: ShapeFieldOptions['openapi'] } = {},
+) {
+  const { optional = false, example, openapi } = options;
+  return applyDecorators(
+    ShapeField(description, {
+      type: () => String,
+      optional,
+      openapi: { type: String, pattern: ID_PATTERN.source, ...(example === undefined ? {} : { example }), ...openapi },
+    }),
+    IsId(),
+  );
 }
 
 /**
@@ -27,16 +47,14 @@ export class HealthKeyDto {
   scope: Scope;
 
   // Optional to the validators (GLOBAL has none), yet listed as required in OpenAPI: a body sends it, null for GLOBAL.
-  @ShapeField('The id of the session, user, project or tenant; null for GLOBAL.', {
-    type: () => String,
+  @IdField('The id of the session, user, project or tenant; null for GLOBAL.', {
     optional: true,
-    openapi: { type: String, required: true, example: 'p-1', pattern: ID_PATTERN.source },
+    example: 'p-1',
+    openapi: { required: true },
   })
-  @IsId()
   scopeId?: string | null;
 
-  @ShapeField('The tool, e.g. "jira_search".', { openapi: { pattern: ID_PATTERN.source, example: 'jira_search' } })
-  @IsId()
+  @IdField('The tool, e.g. "jira_search".', { example: 'jira_search' })
   toolName: string;
 }
 

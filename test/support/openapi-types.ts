@@ -599,17 +599,20 @@ export interface components {
             toolName: string;
             /**
              * Format: date-time
-             * @description when the window begins (may be now or past: it begins at once)
+             * @description When the window begins (now or past: it begins at once).
              * @example 2026-05-23T18:00:00Z
              */
             from: string;
             /**
              * Format: date-time
-             * @description when the tool is expected back; after from, in the future, at most 31 days after from
+             * @description When the tool is expected back: after from, in the future, at most 31 days after from.
              * @example 2026-05-23T20:00:00Z
              */
             until: string;
-            /** @example Jira upgrade to 10.3 */
+            /**
+             * @description Why the tool is under maintenance, in words an LLM may read.
+             * @example Jira upgrade to 10.3
+             */
             reason: string;
         };
         /** @enum {string} */
@@ -638,11 +641,15 @@ export interface components {
         ChangeMaintenanceDto: {
             /**
              * Format: date-time
-             * @description only before the window began
+             * @description A new start; only before the window began.
              */
             from?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description A new end; unchanged when absent.
+             */
             until?: string | null;
+            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
             reason?: string | null;
         };
         ProbeView: {

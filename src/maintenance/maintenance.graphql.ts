@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { IsBoolean, IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { KeyFilterInput } from '../admin/inputs/list.input';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { Scope } from '../admin/models/enums.registration';
 import { IsId } from '../common/dto/health-key.dto';
 import { MaintenancePhase } from '../domain/maintenance-window';
@@ -48,22 +49,7 @@ export class ChangeMaintenanceInput extends ChangeMaintenanceDto {
 }
 
 @InputType('MaintenanceWindowsFilter', { description: 'Which windows to list; every field optional.' })
-export class MaintenanceWindowsFilter {
-  @Field(() => String, { nullable: true, description: 'Only windows of this tool.' })
-  @IsOptional()
-  @IsId()
-  toolName?: string | null;
-
-  @Field(() => Scope, { nullable: true, description: 'Only windows at this scope.' })
-  @IsOptional()
-  @IsEnum(Scope)
-  scope?: Scope | null;
-
-  @Field(() => String, { nullable: true, description: 'Only windows of this scope id.' })
-  @IsOptional()
-  @IsId()
-  scopeId?: string | null;
-
+export class MaintenanceWindowsFilter extends KeyFilterInput {
   @Field({ defaultValue: false, description: 'also windows that ended or were cancelled' })
   @IsBoolean()
   includeEnded: boolean;

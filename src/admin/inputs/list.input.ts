@@ -1,33 +1,31 @@
-import { Field, InputType } from '@nestjs/graphql';
-import { IsBoolean, IsEnum, IsOptional } from 'class-validator';
+import { InputType } from '@nestjs/graphql';
+import { IsBoolean, IsEnum } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
-import { IsId } from '../../common/dto/health-key.dto';
+import { IdField } from '../../common/dto/health-key.dto';
+import { ShapeField } from '../../common/dto/shape-field';
 import { Scope, ToolStatus } from '../models/enums.registration';
 
-@InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
-export class ToolHealthFilterInput {
-  @Field(() => Scope, { nullable: true, description: 'Only entries of this scope.' })
-  @IsOptional()
+/** The key filters of the GraphQL lists and feeds (entries, events, maintenance windows), each described once (P112). */
+@InputType({ isAbstract: true })
+export class KeyFilterInput {
+  @IdField('Only this tool.', { optional: true })
+  toolName?: string | null;
+
+  @ShapeField('Only this scope.', { type: () => Scope, optional: true })
   @IsEnum(Scope)
   scope?: Scope | null;
 
-  @Field(() => String, { nullable: true, description: 'GLOBAL entries have none: filter them with scope: GLOBAL' })
-  @IsOptional()
-  @IsId()
+  @IdField('Only this scope id (GLOBAL has none: filter it with scope GLOBAL).', { optional: true })
   scopeId?: string | null;
+}
 
-  @Field(() => String, { nullable: true, description: 'Only entries of this tool.' })
-  @IsOptional()
-  @IsId()
-  toolName?: string | null;
-
-  @Field(() => ToolStatus, { nullable: true, description: 'the stored status' })
-  @IsOptional()
+@InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
+export class ToolHealthFilterInput extends KeyFilterInput {
+  @ShapeField('Only entries with this stored status.', { type: () => ToolStatus, optional: true })
   @IsEnum(ToolStatus)
   status?: ToolStatus | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'true: holds a running cooldown; false: holds none' })
-  @IsOptional()
+  @ShapeField('true: only entries holding a running cooldown; false: only those holding none.', { type: () => Boolean, optional: true })
   @IsBoolean()
   hasActiveCooldown?: boolean | null;
 }

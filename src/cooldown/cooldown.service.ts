@@ -40,7 +40,7 @@ export class CooldownService {
           errorSignature: dto.errorSignature,
           userId,
           classification,
-          durationMs: dto.durationMs,
+          durationMs: dto.durationMs ?? undefined,
           now: env.now,
           graceMs: env.graceMs,
         }),

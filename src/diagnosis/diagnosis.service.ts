@@ -22,7 +22,7 @@ export class DiagnosisService {
 
   async recordDiagnosis(dto: RecordDiagnosisDto): Promise<ToolHealthDocument | null> {
     const key = validateKey(dto);
-    return this.apply({ ...dto, key, note: dto.note ?? null });
+    return this.apply({ ...dto, key, note: dto.note ?? null, durationMs: dto.durationMs ?? undefined });
   }
 
   /** The four Agrajag tools, their arguments validated against the schema they publish. */

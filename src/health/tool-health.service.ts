@@ -23,7 +23,7 @@ export class ToolHealthService {
         source: dto.source,
         code: dto.code,
         note: dto.note,
-        since: dto.since,
+        since: dto.since ?? undefined,
         expectedRecoveryAt: dto.expectedRecoveryAt,
         tenantId: tenantOf(key, dto.tenantId),
       }),

@@ -1,9 +1,10 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { IsBoolean, IsDate, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { HealthKeyInput } from '../admin/inputs/health-key.input';
+import { KeyFilterInput } from '../admin/inputs/list.input';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { Scope } from '../admin/models/enums.registration';
 import { IsId } from '../common/dto/health-key.dto';
-import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase } from '../domain/maintenance-window';
+import { MaintenancePhase } from '../domain/maintenance-window';
+import { ChangeMaintenanceDto, ScheduleMaintenanceDto } from './dto/maintenance.dto';
 
 registerEnumType(MaintenancePhase, { name: 'MaintenancePhase', description: 'Where a maintenance window stands .' });
 
@@ -36,62 +37,19 @@ export class MaintenancePayloadModel {
   @Field(() => Date, { nullable: true, description: 'set when the end is a cancellation' }) cancelledAt: Date | null;
 }
 
+/** The GraphQL names of the maintenance write shapes (P112); the fields come from the REST DTOs. */
 @InputType('ScheduleMaintenanceInput', { description: 'A planned outage of one tool at one scope: from, until and why.' })
-export class ScheduleMaintenanceInput extends HealthKeyInput {
-  @Field({ description: 'when the window begins' })
-  @IsDate()
-  from: Date;
-
-  @Field({ description: 'when the tool is expected back (after from, in the future, at most 31 days)' })
-  @IsDate()
-  until: Date;
-
-  @Field({ description: 'Why the tool is under maintenance, in words an LLM may read.' })
-  @IsString()
-  @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
-  reason: string;
-}
+export class ScheduleMaintenanceInput extends ScheduleMaintenanceDto {}
 
 @InputType('ChangeMaintenanceInput', { description: 'What to change in a window that has not ended; absent fields stay as they are.' })
-export class ChangeMaintenanceInput {
+export class ChangeMaintenanceInput extends ChangeMaintenanceDto {
   @Field(() => ID, { description: 'The window to change.' })
   @IsId()
   id: string;
-
-  @Field(() => Date, { nullable: true, description: 'only before the window began' })
-  @IsOptional()
-  @IsDate()
-  from?: Date | null;
-
-  @Field(() => Date, { nullable: true, description: 'A new end; unchanged when absent.' })
-  @IsOptional()
-  @IsDate()
-  until?: Date | null;
-
-  @Field(() => String, { nullable: true, description: 'A new reason; unchanged when absent.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
-  reason?: string | null;
 }
 
 @InputType('MaintenanceWindowsFilter', { description: 'Which windows to list; every field optional.' })
-export class MaintenanceWindowsFilter {
-  @Field(() => String, { nullable: true, description: 'Only windows of this tool.' })
-  @IsOptional()
-  @IsId()
-  toolName?: string | null;
-
-  @Field(() => Scope, { nullable: true, description: 'Only windows at this scope.' })
-  @IsOptional()
-  @IsEnum(Scope)
-  scope?: Scope | null;
-
-  @Field(() => String, { nullable: true, description: 'Only windows of this scope id.' })
-  @IsOptional()
-  @IsId()
-  scopeId?: string | null;
-
+export class MaintenanceWindowsFilter extends KeyFilterInput {
   @Field({ defaultValue: false, description: 'also windows that ended or were cancelled' })
   @IsBoolean()
   includeEnded: boolean;

@@ -593,23 +593,26 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
             /**
              * Format: date-time
-             * @description when the window begins (may be now or past: it begins at once)
+             * @description When the window begins (now or past: it begins at once).
              * @example 2026-05-23T18:00:00Z
              */
             from: string;
             /**
              * Format: date-time
-             * @description when the tool is expected back; after from, in the future, at most 31 days after from
+             * @description When the tool is expected back: after from, in the future, at most 31 days after from.
              * @example 2026-05-23T20:00:00Z
              */
             until: string;
-            /** @example Jira upgrade to 10.3 */
+            /**
+             * @description Why the tool is under maintenance, in words an LLM may read.
+             * @example Jira upgrade to 10.3
+             */
             reason: string;
         };
         /** @enum {string} */
@@ -638,11 +641,15 @@ export interface components {
         ChangeMaintenanceDto: {
             /**
              * Format: date-time
-             * @description only before the window began
+             * @description A new start; only before the window began.
              */
             from?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description A new end; unchanged when absent.
+             */
             until?: string | null;
+            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
             reason?: string | null;
         };
         ProbeView: {
@@ -652,7 +659,10 @@ export interface components {
             /** @description Why the instance is not ready although the database answers (the writer lease, P40). */
             message?: string;
         };
-        /** @enum {string} */
+        /**
+         * @description What the dispatch saw when the tool failed, if anything.
+         * @enum {string}
+         */
         ToolErrorCode: "NOT_REGISTERED" | "BACKEND_UNREACHABLE" | "BACKEND_FAILED" | "DISALLOWED";
         MarkUnavailableDto: {
             /**
@@ -666,25 +676,30 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
             /**
-             * @description who saw it; stored as by: "system:<source>"
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
              * @example foot-gateway
              */
             source: string;
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @description the tenant the key belongs to, for its history limit (D12) */
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: components["schemas"]["ToolErrorCode"];
             /**
              * Format: date-time
-             * @description when it went down; default now
+             * @description When it went down; default now.
              */
             since?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt?: string | null;
         };
         /** @enum {string} */
@@ -774,20 +789,25 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
             /**
-             * @description who saw it; stored as by: "system:<source>"
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
              * @example foot-gateway
              */
             source: string;
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @description the tenant the key belongs to, for its history limit (D12) */
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code?: components["schemas"]["ToolErrorCode"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt?: string | null;
         };
         MarkAvailableDto: {
@@ -802,17 +822,18 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
             /**
-             * @description who saw it; stored as by: "system:<source>"
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
              * @example foot-gateway
              */
             source: string;
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @description the tenant the key belongs to, for its history limit (D12) */
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
         ClientToolDto: {
@@ -1062,20 +1083,25 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
-            /** @example http-403 */
+            /**
+             * @description A stable name for the error, e.g. "http-403".
+             * @example http-403
+             */
             errorSignature: string;
+            /** @description The failure class of the cooldown (not WORKING). */
             classification: components["schemas"]["ToolHealthClassification"];
             /**
-             * @description The window in milliseconds; when absent, the classification's default.
+             * @description The window in milliseconds (1000 … 30 days); when absent, the classification's default.
              * @example 300000
              */
             durationMs?: number | null;
-            /** @description only for a user-specific cooldown (USER_PERMISSION) */
+            /** @description The user, only for a user-specific cooldown (USER_PERMISSION). */
             userId?: string | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
         ClearCooldownDto: {
@@ -1090,11 +1116,19 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
+            /**
+             * @description The error signature of the cooldown, e.g. "http-403".
+             * @example http-403
+             */
             errorSignature: string;
+            /**
+             * @description The user of a user-specific cooldown; null or absent for the scope-wide one.
+             * @example alice
+             */
             userId?: string | null;
         };
         ChangeCooldownWindowDto: {
@@ -1109,22 +1143,22 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
             /**
-             * @description The error signature of the cooldown.
+             * @description The error signature of the cooldown, e.g. "http-403".
              * @example http-403
              */
             errorSignature: string;
             /**
-             * @description The user of a user-specific cooldown; leave it out for the scope-wide one.
+             * @description The user of a user-specific cooldown; null or absent for the scope-wide one.
              * @example alice
              */
             userId?: string | null;
             /**
-             * @description The new window in milliseconds. A running cooldown now ends at its start plus this window (or now, if that has passed); later repetitions climb from it.
+             * @description The new window in milliseconds (1000 … 30 days). A running cooldown now ends at its start plus this window, or at once if that has passed; later repetitions climb from it.
              * @example 3600000
              */
             windowMs: number;
@@ -1147,21 +1181,33 @@ export interface components {
              */
             scopeId: string | null;
             /**
-             * @description The tool.
+             * @description The tool, e.g. "jira_search".
              * @example jira_search
              */
             toolName: string;
+            /** @description What kind of failure (or WORKING) the diagnosis found. */
             classification: components["schemas"]["ToolHealthClassification"];
+            /** @description What was observed, in words. */
             note?: string | null;
-            /** @example agrajag-7f3c */
+            /**
+             * @description Who diagnosed, e.g. agrajag-7f3c.
+             * @example agrajag-7f3c
+             */
             by: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt?: string | null;
+            /** @description The user of a user-specific cooldown or note; null when it concerns everyone at the scope. */
             userId?: string | null;
+            /** @description A stable name for the error, e.g. "http-403". */
             errorSignature?: string | null;
-            /** @description The cooldown window of errorSignature in milliseconds; when absent, the classification's default. */
+            /** @description The cooldown window of errorSignature in milliseconds (1000 … 30 days); when absent, the classification's default. */
             durationMs?: number | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code?: components["schemas"]["ToolErrorCode"] | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
         /** @enum {string} */
@@ -2947,7 +2993,7 @@ export interface operations {
                 scope: components["schemas"]["Scope"];
                 /** @description The id of the session, user, project or tenant; leave it out for GLOBAL. */
                 scopeId?: string | null;
-                /** @description The tool. */
+                /** @description The tool, e.g. "jira_search". */
                 toolName: string;
             };
             header?: never;

@@ -1,20 +1,6 @@
-import { ArgsType, Field } from '@nestjs/graphql';
-import { IsEnum, IsOptional } from 'class-validator';
-import { IsId } from '../../common/dto/health-key.dto';
-import { Scope } from '../models/enums.registration';
+import { ArgsType, PickType } from '@nestjs/graphql';
+import { HealthKeyDto } from '../../common/dto/health-key.dto';
 
+/** The key as query arguments, picked from the one key shape (P112). */
 @ArgsType()
-export class HealthKeyArgs {
-  @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' })
-  @IsEnum(Scope)
-  scope: Scope;
-
-  @Field(() => String, { nullable: true, description: 'null for GLOBAL' })
-  @IsOptional()
-  @IsId()
-  scopeId?: string | null;
-
-  @Field({ description: 'The tool, e.g. "jira_search".' })
-  @IsId()
-  toolName: string;
-}
+export class HealthKeyArgs extends PickType(HealthKeyDto, ['scope', 'scopeId', 'toolName'] as const, ArgsType) {}

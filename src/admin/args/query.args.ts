@@ -1,7 +1,7 @@
-import { ArgsType, Field, Int } from '@nestjs/graphql';
+import { ArgsType, Field, Int, PickType } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { IsId } from '../../common/dto/health-key.dto';
+import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
 import { CallContextInput, ToolHealthFilterInput } from '../inputs/list.input';
 
 export const PAGE_DEFAULT = 50;
@@ -28,12 +28,9 @@ export class ToolHealthsArgs {
   after?: string | null;
 }
 
+/** The tool of the key shape (P112). */
 @ArgsType()
-export class ToolNameArgs {
-  @Field({ description: 'The tool, e.g. "jira_search".' })
-  @IsId()
-  toolName: string;
-}
+export class ToolNameArgs extends PickType(HealthKeyDto, ['toolName'] as const, ArgsType) {}
 
 @ArgsType()
 export class EffectiveHealthArgs extends ToolNameArgs {

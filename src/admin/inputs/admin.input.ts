@@ -1,6 +1,7 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsDate, IsEnum, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { IsId } from '../../common/dto/health-key.dto';
+import { TenantField } from '../../common/dto/write-fields';
 import { MAX_PIN_REASON_LENGTH } from '../../domain/pin';
 import { PinStatus, Scope } from '../models/enums.registration';
 import { HealthKeyInput } from './health-key.input';
@@ -38,9 +39,7 @@ export class PinToolHealthInput extends HealthKeyInput {
   @MaxLength(MAX_PIN_REASON_LENGTH)
   reason: string;
 
-  @Field(() => String, { nullable: true, description: 'The tenant the entry belongs to, for its history limit.' })
-  @IsOptional()
-  @IsId()
+  @TenantField()
   tenantId?: string | null;
 }
 

@@ -1,70 +1,16 @@
-import { Field, Float, InputType } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsId } from '../../common/dto/health-key.dto';
-import { ToolErrorCode, ToolHealthClassification } from '../models/enums.registration';
-import { MAX_DURATION_MS } from './cooldown.input';
-import { HealthKeyInput } from './health-key.input';
+import { InputType, OmitType, PickType } from '@nestjs/graphql';
+import { IdField } from '../../common/dto/health-key.dto';
+import { RecordDiagnosisDto } from '../../diagnosis/dto/diagnosis.dto';
 
-/** §7 third row: a verdict, applied per D11. */
+// The GraphQL inputs of diagnosis (P112), derived from the REST shape.
+
+/** §7 third row: a verdict, applied per D11. An admin may leave `by` out: it is then the admin. */
 @InputType('RecordDiagnosisInput', { description: 'The entry and the diagnosis verdict.' })
-export class RecordDiagnosisInput extends HealthKeyInput {
-  @Field(() => ToolHealthClassification, { description: 'What kind of failure (or WORKING) the diagnosis found.' })
-  @IsEnum(ToolHealthClassification)
-  classification: ToolHealthClassification;
-
-  @Field(() => String, { nullable: true, description: 'What was observed, in words.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  note?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'who diagnosed (e.g. agrajag-7f3c); default "admin:<key name>"' })
-  @IsOptional()
-  @IsId()
+export class RecordDiagnosisInput extends OmitType(RecordDiagnosisDto, ['by'] as const, InputType) {
+  @IdField('Who diagnosed, e.g. agrajag-7f3c; default "admin:<key name>".', { optional: true })
   by?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' })
-  @IsOptional()
-  @IsDate()
-  expectedRecoveryAt?: Date | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
-  })
-  @IsOptional()
-  @IsId()
-  userId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'A stable name for the error, e.g. "http-403".' })
-  @IsOptional()
-  @IsId()
-  errorSignature?: string | null;
-
-  @Field(() => Float, { nullable: true, description: 'explicit cooldown window in ms (1000 … 30 days)' })
-  @IsOptional()
-  @IsInt()
-  @Min(1000)
-  @Max(MAX_DURATION_MS)
-  durationMs?: number | null;
-
-  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
-  @IsOptional()
-  @IsEnum(ToolErrorCode)
-  code?: ToolErrorCode | null;
-
-  @Field(() => String, { nullable: true, description: 'The tenant (organisation).' })
-  @IsOptional()
-  @IsId()
-  tenantId?: string | null;
 }
 
-/** tool_health_clear: back to OK, every active cooldown of the entry ended. */
+/** tool_health_clear: back to OK, every active cooldown of the entry ended; the key and a note. */
 @InputType('ClearToolHealthInput', { description: 'The entry to reset to OK.' })
-export class ClearToolHealthInput extends HealthKeyInput {
-  @Field(() => String, { nullable: true, description: 'What was observed, in words.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  note?: string | null;
-}
+export class ClearToolHealthInput extends PickType(RecordDiagnosisDto, ['scope', 'scopeId', 'toolName', 'note'] as const, InputType) {}

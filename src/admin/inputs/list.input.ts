@@ -1,61 +1,37 @@
-import { Field, InputType } from '@nestjs/graphql';
-import { IsBoolean, IsEnum, IsOptional } from 'class-validator';
-import { IsId } from '../../common/dto/health-key.dto';
+import { InputType } from '@nestjs/graphql';
+import { IsBoolean, IsEnum } from 'class-validator';
+import { CallContextDto } from '../../common/dto/call-context.dto';
+import { IdField } from '../../common/dto/health-key.dto';
+import { ShapeField } from '../../common/dto/shape-field';
 import { Scope, ToolStatus } from '../models/enums.registration';
 
-@InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
-export class ToolHealthFilterInput {
-  @Field(() => Scope, { nullable: true, description: 'Only entries of this scope.' })
-  @IsOptional()
+/** The key filters of the GraphQL lists and feeds (entries, events, maintenance windows), each described once (P112). */
+@InputType({ isAbstract: true })
+export class KeyFilterInput {
+  @IdField('Only this tool.', { optional: true })
+  toolName?: string | null;
+
+  @ShapeField('Only this scope.', { type: () => Scope, optional: true })
   @IsEnum(Scope)
   scope?: Scope | null;
 
-  @Field(() => String, { nullable: true, description: 'GLOBAL entries have none: filter them with scope: GLOBAL' })
-  @IsOptional()
-  @IsId()
+  @IdField('Only this scope id (GLOBAL has none: filter it with scope GLOBAL).', { optional: true })
   scopeId?: string | null;
+}
 
-  @Field(() => String, { nullable: true, description: 'Only entries of this tool.' })
-  @IsOptional()
-  @IsId()
-  toolName?: string | null;
-
-  @Field(() => ToolStatus, { nullable: true, description: 'the stored status' })
-  @IsOptional()
+@InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
+export class ToolHealthFilterInput extends KeyFilterInput {
+  @ShapeField('Only entries with this stored status.', { type: () => ToolStatus, optional: true })
   @IsEnum(ToolStatus)
   status?: ToolStatus | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'true: holds a running cooldown; false: holds none' })
-  @IsOptional()
+  @ShapeField('true: only entries holding a running cooldown; false: only those holding none.', { type: () => Boolean, optional: true })
   @IsBoolean()
   hasActiveCooldown?: boolean | null;
 }
 
-/** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
+/** The GraphQL name of the one context shape (P112); every field comes from CallContextDto. */
 @InputType('CallContextInput', {
   description: 'Who calls: session, user, project and tenant, every level optional; absent levels are skipped.',
 })
-export class CallContextInput {
-  @Field(() => String, { nullable: true, description: 'The session (conversation).' })
-  @IsOptional()
-  @IsId()
-  sessionId?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
-  })
-  @IsOptional()
-  @IsId()
-  userId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The project.' })
-  @IsOptional()
-  @IsId()
-  projectId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The tenant (organisation).' })
-  @IsOptional()
-  @IsId()
-  tenantId?: string | null;
-}
+export class CallContextInput extends CallContextDto {}

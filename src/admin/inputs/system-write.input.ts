@@ -1,58 +1,21 @@
-import { Field, InputType } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsId } from '../../common/dto/health-key.dto';
-import { ToolErrorCode } from '../models/enums.registration';
-import { HealthKeyInput } from './health-key.input';
+import { InputType, IntersectionType, OmitType } from '@nestjs/graphql';
+import { IdField } from '../../common/dto/health-key.dto';
+import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from '../../health/dto/system-write.dto';
 
-/** §7 first row, replayed by an admin: the same write path the dispatch layer uses. */
+// §7 first row, replayed by an admin: the same write path the dispatch layer uses. The inputs are
+// the REST shapes (P112) but for `source`, which an admin may leave out.
+
 @InputType({ isAbstract: true })
-export abstract class SystemWriteInput extends HealthKeyInput {
-  @Field(() => String, { nullable: true, description: 'stored as by: "system:<source>"; default "admin:<key name>"' })
-  @IsOptional()
-  @IsId()
+class AdminSource {
+  @IdField('Who saw it; stored as by: "system:<source>". Default "admin:<key name>".', { optional: true })
   source?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'What was observed, in words.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  note?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The tenant the entry belongs to, for its history limit.' })
-  @IsOptional()
-  @IsId()
-  tenantId?: string | null;
 }
 
 @InputType('MarkUnavailableInput', { description: 'The entry to mark DOWN and what was seen.' })
-export class MarkUnavailableInput extends SystemWriteInput {
-  @Field(() => ToolErrorCode, { description: 'What the dispatch saw when the tool failed, if anything.' })
-  @IsEnum(ToolErrorCode)
-  code: ToolErrorCode;
-
-  @Field(() => Date, { nullable: true, description: 'when it went down; default now' })
-  @IsOptional()
-  @IsDate()
-  since?: Date | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' })
-  @IsOptional()
-  @IsDate()
-  expectedRecoveryAt?: Date | null;
-}
+export class MarkUnavailableInput extends IntersectionType(OmitType(MarkUnavailableDto, ['source'] as const), AdminSource, InputType) {}
 
 @InputType('MarkIntermittentInput', { description: 'The entry to mark DEGRADED and what was seen.' })
-export class MarkIntermittentInput extends SystemWriteInput {
-  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
-  @IsOptional()
-  @IsEnum(ToolErrorCode)
-  code?: ToolErrorCode | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' })
-  @IsOptional()
-  @IsDate()
-  expectedRecoveryAt?: Date | null;
-}
+export class MarkIntermittentInput extends IntersectionType(OmitType(MarkIntermittentDto, ['source'] as const), AdminSource, InputType) {}
 
 @InputType('MarkAvailableInput', { description: 'The entry to mark OK again.' })
-export class MarkAvailableInput extends SystemWriteInput {}
+export class MarkAvailableInput extends IntersectionType(OmitType(MarkAvailableDto, ['source'] as const), AdminSource, InputType) {}

@@ -1,37 +1,21 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
-import { ID_PATTERN } from '../../domain/health-key';
-import { IsId } from './health-key.dto';
+import { InputType } from '@nestjs/graphql';
+import { IdField } from './health-key.dto';
 
-/** The caller's context (D6): every level optional, absent levels are skipped by the cascade. */
+/**
+ * The caller's context (D6): every level optional, absent levels are skipped by the cascade. The
+ * one definition (P112) of the REST context and, through CallContextInput, the GraphQL one.
+ */
+@InputType({ isAbstract: true })
 export class CallContextDto {
-  @ApiPropertyOptional({
-    nullable: true,
-    pattern: ID_PATTERN.source,
-    example: 's-7',
-    description: 'The conversation (session) the call belongs to.',
-  })
-  @IsOptional()
-  @IsId()
-  sessionId?: string;
+  @IdField('The conversation (session) the call belongs to.', { optional: true, example: 's-7' })
+  sessionId?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, example: 'alice', description: 'The end user the call is made for.' })
-  @IsOptional()
-  @IsId()
-  userId?: string;
+  @IdField('The end user the call is made for.', { optional: true, example: 'alice' })
+  userId?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, example: 'p-1', description: 'The project the session belongs to.' })
-  @IsOptional()
-  @IsId()
-  projectId?: string;
+  @IdField('The project the session belongs to.', { optional: true, example: 'p-1' })
+  projectId?: string | null;
 
-  @ApiPropertyOptional({
-    nullable: true,
-    pattern: ID_PATTERN.source,
-    example: 'acme',
-    description: 'The tenant (organisation) the project belongs to.',
-  })
-  @IsOptional()
-  @IsId()
-  tenantId?: string;
+  @IdField('The tenant (organisation) the project belongs to.', { optional: true, example: 'acme' })
+  tenantId?: string | null;
 }

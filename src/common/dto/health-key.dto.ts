@@ -1,7 +1,10 @@
+import { InputType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEnum, IsOptional, Matches, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { IsEnum, Matches, ValidationOptions } from 'class-validator';
+import { Scope } from '../../admin/models/enums.registration';
 import { ID_PATTERN } from '../../domain/health-key';
-import { Scope } from '../../domain/scope';
+import { ShapeField, ShapeFieldOptions } from './shape-field';
 
 const ID_MESSAGE = 'must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -';
 
@@ -10,30 +13,48 @@ export function IsId(options: Pick<ValidationOptions, 'each'> = {}): PropertyDec
   return Matches(ID_PATTERN, { ...options, message: `$property ${ID_MESSAGE}` });
 }
 
+/**
+ * A shape's id property (P112): validated by IsId, a string matching ID_PATTERN in OpenAPI, a
+ * String in GraphQL; `optional` as in ShapeField.
+ */
+export function IdField(
+  description: string,
+  options: { optional?: boolean; example?: string; openapi?: ShapeFieldOptions['openapi'] } = {},
+) {
+  const { optional = false, example, openapi } = options;
+  return applyDecorators(
+    ShapeField(description, {
+      type: () => String,
+      optional,
+      openapi: { type: String, pattern: ID_PATTERN.source, ...(example === undefined ? {} : { example }), ...openapi },
+    }),
+    IsId(),
+  );
+}
+
+/**
+ * The key of a health document (§5); GLOBAL has no scopeId, every other scope needs one (D6).
+ * The one definition of the shape (P112): the REST body, and through HealthKeyInput and
+ * HealthKeyArgs the GraphQL input and arguments.
+ */
+@InputType({ isAbstract: true })
 export class HealthKeyDto {
-  @ApiProperty({
-    enum: Scope,
-    enumName: 'Scope',
-    example: Scope.PROJECT,
-    description: 'Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).',
+  @ShapeField('Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).', {
+    type: () => Scope,
+    openapi: { enum: Scope, enumName: 'Scope', example: Scope.PROJECT },
   })
   @IsEnum(Scope)
   scope: Scope;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    required: true,
+  // Optional to the validators (GLOBAL has none), yet listed as required in OpenAPI: a body sends it, null for GLOBAL.
+  @IdField('The id of the session, user, project or tenant; null for GLOBAL.', {
+    optional: true,
     example: 'p-1',
-    description: 'The id of the session, user, project or tenant; null for GLOBAL.',
-    pattern: ID_PATTERN.source,
+    openapi: { required: true },
   })
-  @IsOptional()
-  @IsId()
   scopeId?: string | null;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search', description: 'The tool.' })
-  @IsId()
+  @IdField('The tool, e.g. "jira_search".', { example: 'jira_search' })
   toolName: string;
 }
 

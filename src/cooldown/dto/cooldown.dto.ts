@@ -1,83 +1,64 @@
+import { Float, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
-import { ToolHealthClassification } from '../../domain/classification';
+import { ToolHealthClassification } from '../../admin/models/enums.registration';
+import { HealthKeyDto, IdField } from '../../common/dto/health-key.dto';
+import { ShapeField } from '../../common/dto/shape-field';
+import { TenantField } from '../../common/dto/write-fields';
 import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';
-import { ID_PATTERN } from '../../domain/health-key';
 
-const DAY_MS = 24 * 3600_000;
-
-/** §7 second row: ToolHealthService.setCooldown(scope, key, signature, classification, duration). */
+/**
+ * §7 second row: ToolHealthService.setCooldown(scope, key, signature, classification, duration).
+ * The one definition (P112) of the REST body and, through SetCooldownInput, the GraphQL input.
+ */
+@InputType({ isAbstract: true })
 export class SetCooldownDto extends HealthKeyDto {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-403' })
-  @IsId()
+  @IdField('A stable name for the error, e.g. "http-403".', { example: 'http-403' })
   errorSignature: string;
 
-  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification' })
+  @ShapeField('The failure class of the cooldown (not WORKING).', {
+    type: () => ToolHealthClassification,
+    openapi: { enum: ToolHealthClassification, enumName: 'ToolHealthClassification' },
+  })
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 1000,
-    maximum: 30 * DAY_MS,
-    description: "The window in milliseconds; when absent, the classification's default.",
-    example: 300000,
+  // Float in GraphQL: 30 days of milliseconds is beyond GraphQL's 32-bit Int.
+  @ShapeField("The window in milliseconds (1000 … 30 days); when absent, the classification's default.", {
+    type: () => Float,
+    optional: true,
+    openapi: { type: 'integer', minimum: MIN_WINDOW_MS, maximum: MAX_WINDOW_MS, example: 300000 },
   })
-  @IsOptional()
   @IsInt()
-  @Min(1000)
-  @Max(30 * DAY_MS)
-  durationMs?: number;
+  @Min(MIN_WINDOW_MS)
+  @Max(MAX_WINDOW_MS)
+  durationMs?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source, description: 'only for a user-specific cooldown (USER_PERMISSION)' })
-  @IsOptional()
-  @IsId()
-  userId?: string;
+  @IdField('The user, only for a user-specific cooldown (USER_PERMISSION).', { optional: true })
+  userId?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsId()
-  tenantId?: string;
+  @TenantField()
+  tenantId?: string | null;
 }
 
+/** The cooldown to forget (admin repair): one definition (P112), REST body and ClearCooldownInput. */
+@InputType({ isAbstract: true })
 export class ClearCooldownDto extends HealthKeyDto {
-  @ApiProperty({ pattern: ID_PATTERN.source })
-  @IsId()
+  @IdField('The error signature of the cooldown, e.g. "http-403".', { example: 'http-403' })
   errorSignature: string;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsId()
-  userId?: string;
+  @IdField('The user of a user-specific cooldown; null or absent for the scope-wide one.', { optional: true, example: 'alice' })
+  userId?: string | null;
 }
 
-/** An admin changes one cooldown's window without restarting it (P85). */
-export class ChangeCooldownWindowDto extends HealthKeyDto {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'http-403', description: 'The error signature of the cooldown.' })
-  @IsId()
-  errorSignature: string;
-
-  @ApiPropertyOptional({
-    nullable: true,
-    pattern: ID_PATTERN.source,
-    example: 'alice',
-    description: 'The user of a user-specific cooldown; leave it out for the scope-wide one.',
-  })
-  @IsOptional()
-  @IsId()
-  userId?: string;
-
-  @ApiProperty({
-    type: 'integer',
-    minimum: MIN_WINDOW_MS,
-    maximum: MAX_WINDOW_MS,
-    example: 3_600_000,
-    description:
-      'The new window in milliseconds. A running cooldown now ends at its start plus this window (or now, if that has passed); later repetitions climb from it.',
-  })
+/** An admin changes one cooldown's window without restarting it (P85); ChangeCooldownWindowInput in GraphQL (P112). */
+@InputType({ isAbstract: true })
+export class ChangeCooldownWindowDto extends ClearCooldownDto {
+  @ShapeField(
+    'The new window in milliseconds (1000 … 30 days). A running cooldown now ends at its start plus this window, or at once if that has passed; later repetitions climb from it.',
+    { type: () => Float, openapi: { type: 'integer', minimum: MIN_WINDOW_MS, maximum: MAX_WINDOW_MS, example: 3_600_000 } },
+  )
   @IsInt()
   @Min(MIN_WINDOW_MS)
   @Max(MAX_WINDOW_MS)

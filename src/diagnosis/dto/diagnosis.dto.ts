@@ -1,67 +1,59 @@
+import { Float, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
-import { IsIsoDateTime } from '../../common/dto/iso-date-time';
+import { IsEnum, IsInt, IsObject, IsOptional, Max, Min } from 'class-validator';
+import { ToolErrorCode, ToolHealthClassification } from '../../admin/models/enums.registration';
+import { HealthKeyDto, IdField, IsId } from '../../common/dto/health-key.dto';
+import { ShapeField } from '../../common/dto/shape-field';
 import { ToolHealthView } from '../../common/dto/tool-health.view';
-import { ToolHealthClassification } from '../../domain/classification';
+import { ErrorCodeField, ExpectedRecoveryField, NoteField, TenantField } from '../../common/dto/write-fields';
+import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';
 import { ID_PATTERN } from '../../domain/health-key';
-import { ToolErrorCode } from '../../domain/tool-error-code';
 import { AGRAJAG_ARGUMENTS_COMPONENT } from '../agrajag-openapi';
 import { AgrajagToolName } from '../agrajag-tools';
 
-/** recordDiagnosis(scope, key, classification, note, by, expectedRecoveryAt?, userId?, errorSignature?). */
+/**
+ * recordDiagnosis(scope, key, classification, note, by, expectedRecoveryAt?, userId?, errorSignature?).
+ * The one definition (P112) of the REST body and, through RecordDiagnosisInput, the GraphQL input.
+ */
+@InputType({ isAbstract: true })
 export class RecordDiagnosisDto extends HealthKeyDto {
-  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification' })
+  @ShapeField('What kind of failure (or WORKING) the diagnosis found.', {
+    type: () => ToolHealthClassification,
+    openapi: { enum: ToolHealthClassification, enumName: 'ToolHealthClassification' },
+  })
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 2000 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  note?: string;
+  @NoteField()
+  note?: string | null;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'agrajag-7f3c' })
-  @IsId()
+  @IdField('Who diagnosed, e.g. agrajag-7f3c.', { example: 'agrajag-7f3c' })
   by: string;
 
-  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
-  @IsOptional()
-  @IsIsoDateTime()
-  expectedRecoveryAt?: Date;
+  @ExpectedRecoveryField()
+  expectedRecoveryAt?: Date | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsId()
-  userId?: string;
+  @IdField('The user of a user-specific cooldown or note; null when it concerns everyone at the scope.', { optional: true })
+  userId?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsId()
-  errorSignature?: string;
+  @IdField('A stable name for the error, e.g. "http-403".', { optional: true })
+  errorSignature?: string | null;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 1000,
-    maximum: 2_592_000_000,
-    description: "The cooldown window of errorSignature in milliseconds; when absent, the classification's default.",
+  @ShapeField("The cooldown window of errorSignature in milliseconds (1000 … 30 days); when absent, the classification's default.", {
+    type: () => Float,
+    optional: true,
+    openapi: { type: 'integer', minimum: MIN_WINDOW_MS, maximum: MAX_WINDOW_MS },
   })
-  @IsOptional()
   @IsInt()
-  @Min(1000)
-  @Max(2_592_000_000)
-  durationMs?: number;
+  @Min(MIN_WINDOW_MS)
+  @Max(MAX_WINDOW_MS)
+  durationMs?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, enum: ToolErrorCode, enumName: 'ToolErrorCode' })
-  @IsOptional()
-  @IsEnum(ToolErrorCode)
-  code?: ToolErrorCode;
+  @ErrorCodeField({ optional: true })
+  code?: ToolErrorCode | null;
 
-  @ApiPropertyOptional({ nullable: true, pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsId()
-  tenantId?: string;
+  @TenantField()
+  tenantId?: string | null;
 }
 
 export class InvokeAgrajagToolDto {

@@ -1,58 +1,44 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
-import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
-import { IsIsoDateTime } from '../../common/dto/iso-date-time';
-import { ID_PATTERN } from '../../domain/health-key';
+import { InputType } from '@nestjs/graphql';
+import { HealthKeyDto, IdField } from '../../common/dto/health-key.dto';
+import { DateTimeField, ErrorCodeField, ExpectedRecoveryField, NoteField, TenantField } from '../../common/dto/write-fields';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 
-/** §7 first row: a binary event seen by system code. */
+/**
+ * §7 first row: a binary event seen by system code. The one definition (P112) of the REST bodies
+ * and, through Mark…Input (where an admin may leave `source` out), the GraphQL inputs.
+ */
+@InputType({ isAbstract: true })
 export class SystemWriteDto extends HealthKeyDto {
-  @ApiProperty({ description: 'who saw it; stored as by: "system:<source>"', example: 'foot-gateway' })
-  @IsId()
+  @IdField('Who saw it, e.g. a gateway; stored as by: "system:<source>".', { example: 'foot-gateway' })
   source: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 2000 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  note?: string;
+  @NoteField()
+  note?: string | null;
 
-  @ApiPropertyOptional({
-    nullable: true,
-    description: 'the tenant the key belongs to, for its history limit (D12)',
-    pattern: ID_PATTERN.source,
-  })
-  @IsOptional()
-  @IsId()
-  tenantId?: string;
+  @TenantField()
+  tenantId?: string | null;
 }
 
+@InputType({ isAbstract: true })
 export class MarkUnavailableDto extends SystemWriteDto {
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode' })
-  @IsEnum(ToolErrorCode)
+  @ErrorCodeField()
   code: ToolErrorCode;
 
-  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time', description: 'when it went down; default now' })
-  @IsOptional()
-  @IsIsoDateTime()
-  since?: Date;
+  @DateTimeField('When it went down; default now.', { optional: true })
+  since?: Date | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
-  @IsOptional()
-  @IsIsoDateTime()
-  expectedRecoveryAt?: Date;
+  @ExpectedRecoveryField()
+  expectedRecoveryAt?: Date | null;
 }
 
+@InputType({ isAbstract: true })
 export class MarkIntermittentDto extends SystemWriteDto {
-  @ApiPropertyOptional({ nullable: true, enum: ToolErrorCode, enumName: 'ToolErrorCode' })
-  @IsOptional()
-  @IsEnum(ToolErrorCode)
-  code?: ToolErrorCode;
+  @ErrorCodeField({ optional: true })
+  code?: ToolErrorCode | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' })
-  @IsOptional()
-  @IsIsoDateTime()
-  expectedRecoveryAt?: Date;
+  @ExpectedRecoveryField()
+  expectedRecoveryAt?: Date | null;
 }
 
+@InputType({ isAbstract: true })
 export class MarkAvailableDto extends SystemWriteDto {}

@@ -1,53 +1,56 @@
+import { applyDecorators } from '@nestjs/common';
+import { InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
 import { HealthKeyDto, IsId } from '../../common/dto/health-key.dto';
-import { IsIsoDateTime } from '../../common/dto/iso-date-time';
+import { ShapeField } from '../../common/dto/shape-field';
+import { DateTimeField } from '../../common/dto/write-fields';
 import { ID_PATTERN } from '../../domain/health-key';
 import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase, MaintenanceWindow, phaseOf } from '../../domain/maintenance-window';
 import { Scope } from '../../domain/scope';
 
+/** A window to schedule: one definition (P112), REST body and ScheduleMaintenanceInput. */
+@InputType({ isAbstract: true })
 export class ScheduleMaintenanceDto extends HealthKeyDto {
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    example: '2026-05-23T18:00:00Z',
-    description: 'when the window begins (may be now or past: it begins at once)',
-  })
-  @IsIsoDateTime()
+  @DateTimeField('When the window begins (now or past: it begins at once).', { example: '2026-05-23T18:00:00Z' })
   from: Date;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @DateTimeField('When the tool is expected back: after from, in the future, at most 31 days after from.', {
     example: '2026-05-23T20:00:00Z',
-    description: 'when the tool is expected back; after from, in the future, at most 31 days after from',
   })
-  @IsIsoDateTime()
   until: Date;
 
-  @ApiProperty({ maxLength: MAX_MAINTENANCE_REASON_LENGTH, example: 'Jira upgrade to 10.3' })
-  @IsString()
-  @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
+  @ReasonField({ example: 'Jira upgrade to 10.3' })
   reason: string;
 }
 
+/** What changes in a window; absent fields stay. REST body (the id in the path) and, with the id, ChangeMaintenanceInput (P112). */
+@InputType({ isAbstract: true })
 export class ChangeMaintenanceDto {
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'only before the window began' })
-  @IsOptional()
-  @IsIsoDateTime()
-  from?: Date;
+  @DateTimeField('A new start; only before the window began.', { optional: true })
+  from?: Date | null;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
-  @IsOptional()
-  @IsIsoDateTime()
-  until?: Date;
+  @DateTimeField('A new end; unchanged when absent.', { optional: true })
+  until?: Date | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: MAX_MAINTENANCE_REASON_LENGTH })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_MAINTENANCE_REASON_LENGTH)
-  reason?: string;
+  @ReasonField({ optional: true })
+  reason?: string | null;
+}
+
+/** Why the tool is under maintenance: shown to callers and read by LLMs. */
+function ReasonField(options: { optional?: boolean; example?: string }): PropertyDecorator {
+  const { optional, example } = options;
+  const openapi = { type: String, maxLength: MAX_MAINTENANCE_REASON_LENGTH, ...(example === undefined ? {} : { example }) };
+  return applyDecorators(
+    ShapeField(`Why the tool is under maintenance, in words an LLM may read${optional ? '; unchanged when absent' : ''}.`, {
+      type: () => String,
+      optional,
+      openapi,
+    }),
+    IsString(),
+    MaxLength(MAX_MAINTENANCE_REASON_LENGTH),
+  );
 }
 
 export class ListMaintenanceQueryDto {

@@ -8,7 +8,9 @@ import { DispatchOutcomeService } from '../../src/outcome/dispatch-outcome.servi
 import { ToolHealthRepository } from '../../src/persistence/tool-health.repository';
 import { HealthStore } from '../../src/store/health-store.service';
 import { TenantSettingsRepository } from '../../src/persistence/tenant-settings.repository';
-import { TestApp, createTestApp, resetDatabase } from '../support/test-app';
+import { CommandStartedEvent } from 'mongodb';
+import { BookkeepingFlush } from '../../src/persistence/bookkeeping-update';
+import { KEYS, TestApp, createTestApp, resetDatabase } from '../support/test-app';
 
 /**
  * Middle tier (issue 11): the write path and the outcome services with their real repository on
@@ -116,5 +118,50 @@ describe('write path and outcome services (medium tier)', () => {
     const after = (await repository.findById('USER|alice|jira'))!;
     expect(after.updatedAt).toEqual(before.updatedAt);
     expect(after.cooldowns[0].lastClassification).toBe(ToolHealthClassification.USER_PERMISSION);
+  });
+
+  it('a flush of 120 documents goes out in bulk writes of 50, 50 and 20; resent whole, it adds nothing (P113, P42)', async () => {
+    const users = Array.from({ length: 120 }, (_, i) => `u-${i}`);
+    for (const user of users) {
+      await t.http
+        .post('/v1/cooldowns')
+        .set('x-api-key', KEYS.dispatcher)
+        .send({
+          scope: 'USER',
+          scopeId: user,
+          toolName: 'jira',
+          errorSignature: 'http-403',
+          classification: 'USER_PERMISSION',
+          userId: user,
+        })
+        .expect(200);
+    }
+    const at = t.clock.now();
+    const flush: BookkeepingFlush = {
+      flushId: 'medium.1',
+      resent: false,
+      writes: users.map((user, i) => ({
+        id: `USER|${user}|jira`,
+        hits: [{ errorSignature: 'http-403', userId: user, count: i + 1, lastTriggeredAt: at }],
+        lastFailureAt: at,
+      })),
+    };
+    const batches: number[] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.commandName === 'update' && e.command.update === 'tool_health') batches.push((e.command.updates as unknown[]).length);
+    };
+    const client = t.connection.getClient();
+    client.on('commandStarted', listener);
+    try {
+      await repository.applyBookkeeping([flush]);
+    } finally {
+      client.off('commandStarted', listener);
+    }
+    expect(batches).toEqual([50, 50, 20]);
+    const hits = async () => (await repository.findManyByIds(flush.writes.map((w) => w.id))).values();
+    for (const doc of await hits()) expect(doc.cooldowns[0].hits).toBe(users.indexOf(doc.scopeId!) + 1);
+
+    await repository.applyBookkeeping([{ ...flush, resent: true }]);
+    for (const doc of await hits()) expect(doc.cooldowns[0].hits).toBe(users.indexOf(doc.scopeId!) + 1);
   });
 });

@@ -120,7 +120,7 @@ describe('write path and outcome services (medium tier)', () => {
     expect(after.cooldowns[0].lastClassification).toBe(ToolHealthClassification.USER_PERMISSION);
   });
 
-  it('a flush of 120 documents goes out in bulk writes of 50, 50 and 20; resent whole, it adds nothing (P113, P42)', async () => {
+  it('a flush of 120 documents goes out in bulk writes of 25 documents at most; resent whole, it adds nothing (P113, P42)', async () => {
     const users = Array.from({ length: 120 }, (_, i) => `u-${i}`);
     for (const user of users) {
       await t.http
@@ -157,7 +157,7 @@ describe('write path and outcome services (medium tier)', () => {
     } finally {
       client.off('commandStarted', listener);
     }
-    expect(batches).toEqual([50, 50, 20]);
+    expect(batches).toEqual([25, 25, 25, 25, 20]);
     const hits = async () => (await repository.findManyByIds(flush.writes.map((w) => w.id))).values();
     for (const doc of await hits()) expect(doc.cooldowns[0].hits).toBe(users.indexOf(doc.scopeId!) + 1);
 

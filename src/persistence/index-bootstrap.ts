@@ -13,7 +13,7 @@ import { Connection } from 'mongoose';
  * Nest runs the onModuleInit hooks of one module's providers concurrently: other startup work
  * of this module that reads or writes collections (PresenceBackfill) waits for `built` first,
  * or its commands race the index builds the same way (a startup crash "Unknown error: null"
- * from a find cursor, seen once in the bench).
+ * from a find cursor, seen in the bench and once in CI, P111).
  */
 @Injectable()
 export class IndexBootstrap implements OnModuleInit {

@@ -32,9 +32,9 @@ type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
 /**
  * Documents per bulk write of a bookkeeping flush (P113). One bulk write of ~500 documents
  * held back the lookups arriving while mongo-java-server applied it (bench b2, distinct keys in
- * cooldown: p99 4.3–5.5× p50 in one write, 2.4–3.3× in chunks of 50, 2.7–2.8× of 25). A chunk that fails leaves
- * the flush unconfirmed and resent whole (P42): the chunks already applied skip it by their
- * flush id.
+ * cooldown: p99 4.3–5.5× p50 in one write, 2.4–3.3× in chunks of 50, 2.7–2.8× in chunks of
+ * 25). A chunk that fails leaves the flush unconfirmed and resent whole (P42): the chunks
+ * already applied skip it by their flush id.
  */
 const FLUSH_CHUNK = 25;
 

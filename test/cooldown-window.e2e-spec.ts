@@ -1,5 +1,4 @@
-import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 14 / P85: an admin changes a cooldown's window without restarting it, over REST
@@ -18,10 +17,7 @@ describe('changing a cooldown window', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    // The previous test's hits are buffered (D10b); flushed after the reset they would land on
-    // this test's fresh document (same _id) and move its version.
-    await t.app.get(BookkeepingBuffer).flush();
-    await resetDatabase(t.connection);
+    await t.reset(); // the previous test's buffered hits would otherwise move this document's version
     t.clock.set(T0);
     // a scope-wide USER_INPUT cooldown would be 5 min; take USER_PERMISSION for alice: 24 h from T0
     await t.http

@@ -1,3 +1,4 @@
+import { MAX_NOTE_LENGTH } from '../common/dto/write-fields';
 import { ToolHealthClassification } from '../domain/classification';
 import { ToolSafety, TOOL_HEALTH_WRITER_ROLE } from '../domain/audience';
 import { ID_PATTERN_SOURCE } from '../domain/health-key';
@@ -29,7 +30,7 @@ const key = {
 };
 /** The key arguments of a tool about one entry; the MCP read tools reuse them (P71). */
 export const HEALTH_KEY_ARGUMENTS = key;
-const note = { type: 'string', minLength: 1, maxLength: 2000, description: 'What you observed, for the next diagnosis.' };
+const note = { type: 'string', minLength: 1, maxLength: MAX_NOTE_LENGTH, description: 'What you observed, for the next diagnosis.' };
 const instant = { type: 'string', format: 'date-time', description: 'An ISO 8601 instant, e.g. 2026-05-23T14:30:00Z.' };
 
 function schema(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {

@@ -1,5 +1,4 @@
-import { annotationSuffix } from './annotation';
-import { plannedRange } from './annotation';
+import { annotationSuffix, plannedRange } from './annotation';
 import { CascadeReason, EffectiveHealth, isKnownDown } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';

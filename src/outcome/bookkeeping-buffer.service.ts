@@ -14,10 +14,9 @@ interface Pending {
 
 /**
  * D10b: cooldown hits and lastFailureAt are counted in memory and flushed every
- * BOOKKEEPING_FLUSH_MS, all buffered documents in ONE unordered bulk write, so a hot key in an
- * outage costs one update per interval, not one per failure, and a flush costs one round trip
- * whatever the number of documents (issue 13: requests no longer queue behind one write per
- * document).
+ * BOOKKEEPING_FLUSH_MS, all buffered documents in unordered bulk writes of a few dozen (P113),
+ * so a hot key in an outage costs one update per interval, not one per failure, and a flush
+ * costs a round trip per chunk, not per document (issue 13).
  *
  * P42: totals stay exact when a flush's reply is lost. Each flush carries an id that every
  * update of it records on its document, and that the update's filter requires absent

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { configureApp, fastifyOptions } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
+import { BookkeepingBuffer } from '../../src/outcome/bookkeeping-buffer.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { API_KEYS_ENV, KEYS } from './api-keys';
 import { FakeClock } from './fake-clock';
@@ -31,6 +32,12 @@ export interface TestApp {
   config: AppConfig;
   connection: Connection;
   http: ReturnType<typeof request>;
+  /**
+   * Between tests: writes out what the previous test left buffered in memory (D10b hits), then
+   * empties the database — flushed after the reset, old hits would land on a new test's
+   * document of the same `_id`.
+   */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +78,10 @@ export async function createTestApp(
     config,
     connection,
     http: request(app.getHttpServer()),
+    reset: async () => {
+      await app.get(BookkeepingBuffer).flush();
+      await resetDatabase(connection);
+    },
     close: () => app.close(),
   };
 }

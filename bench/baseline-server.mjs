@@ -5,7 +5,11 @@
 // c (POST /v1/manifest/annotate): the same one batched read for the same manifest — every
 // visible tool's cascade `_id`s in one `$in` — and the same annotated list (narrowest problem,
 // the §9 suffix in the description, the do-not-call hint) built with plain code.
-// No framework, no validation, no auth beyond one string comparison, no pins, no RETESTING. Started by bench/run.mjs as a child:
+// No framework, no validation, no auth beyond one string comparison, no pins, no RETESTING.
+// The c-floor (POST /floor/annotate, P116): what any server on this machine pays for a manifest
+// answer before it does any work — parse the request's JSON, serialise the service's own answer
+// for that many tools (handed over once through POST /floor/answers) and write it — with no
+// database read and no logic. Started by bench/run.mjs as a child:
 //   MONGODB_URI=mongodb://127.0.0.1:PORT/tas_bench PORT=0 BENCH_KEY=… node bench/baseline-server.mjs
 // Prints `LISTENING <port>` once it accepts connections.
 import http from 'node:http';
@@ -102,7 +106,26 @@ async function success({ toolName, context = {} }) {
   return { status, changed: [] };
 }
 
-const ROUTES = { '/v1/outcomes/success': success, '/v1/manifest/annotate': annotate };
+/** The service's answers by tool count, for the c-floor. */
+const floorAnswers = new Map();
+
+function storeFloorAnswers(answers) {
+  for (const [count, answer] of Object.entries(answers)) floorAnswers.set(Number(count), answer);
+  return { stored: floorAnswers.size };
+}
+
+function floorAnnotate({ tools }) {
+  const answer = floorAnswers.get(tools.length);
+  if (!answer) throw new Error(`no floor answer for ${tools.length} tools: POST /floor/answers first`);
+  return answer;
+}
+
+const ROUTES = {
+  '/v1/outcomes/success': success,
+  '/v1/manifest/annotate': annotate,
+  '/floor/answers': storeFloorAnswers,
+  '/floor/annotate': floorAnnotate,
+};
 
 const server = http.createServer((req, res) => {
   const route = req.method === 'POST' ? ROUTES[req.url] : undefined;

@@ -1,4 +1,4 @@
-import { CommandStartedEvent } from 'mongodb';
+import { CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
 import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
 import { AGRAJAG_TOOLS } from '../src/diagnosis/agrajag-tools';
 import { pinEntry } from '../src/domain/pin';
@@ -824,6 +824,74 @@ describe('manifest annotation and explain (REST)', () => {
           expect(result.departed).toEqual([]);
         }
       }
+    });
+  });
+
+  describe('what the manifest read fetches (P116)', () => {
+    it('only the fields the annotation reads: history and cooldowns stay on the server, the answer is the lookup’s', async () => {
+      // Entries with history (several writes each) and cooldowns, at three scopes of the context.
+      const context = { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 't-1' };
+      for (let i = 0; i < 4; i++) {
+        await markDown(global('jira'), { since: utc(`13:0${i}`) });
+        await markIntermittent(at('PROJECT', 'p-1', 'jira'));
+        await post('/v1/cooldowns', { ...global('jira'), errorSignature: `http-50${i}`, classification: 'TECHNICALLY_BROKEN' }).expect(200);
+      }
+      await markDown(at('USER', 'alice', 'github'), { expectedRecoveryAt: utc('15:00') });
+      await post('/v1/cooldowns', {
+        ...at('USER', 'alice', 'github'),
+        errorSignature: 'http-403',
+        classification: 'USER_PERMISSION',
+        userId: 'alice',
+      }).expect(200);
+      await disconnect('s-1', [{ name: 'client_gone', description: 'Gone with the client.' }], utc('13:58'));
+      await t.app.get(BookkeepingBuffer).flush();
+      const stored = await t.connection.collection('tool_health').findOne({ toolName: 'jira', scope: 'GLOBAL' });
+      expect(stored!.history.length).toBeGreaterThan(1);
+      expect(stored!.cooldowns).toHaveLength(4);
+
+      const client = t.connection.getClient();
+      const replies: CommandSucceededEvent[] = [];
+      const started: CommandStartedEvent[] = [];
+      const onStart = (event: CommandStartedEvent) => {
+        if (event.commandName === 'find' && event.command.find === 'tool_health' && !isBackgroundCommand(event)) started.push(event);
+      };
+      const onReply = (event: CommandSucceededEvent) => {
+        if (started.some((s) => s.requestId === event.requestId)) replies.push(event);
+      };
+      client.on('commandStarted', onStart);
+      client.on('commandSucceeded', onReply);
+      let result: Annotation;
+      try {
+        result = await annotate({ tools: [tool('jira'), tool('github'), tool('unknown')], context });
+      } finally {
+        client.off('commandStarted', onStart);
+        client.off('commandSucceeded', onReply);
+      }
+
+      expect(started).toHaveLength(1);
+      const documents = (replies[0].reply as { cursor: { firstBatch: Record<string, unknown>[] } }).cursor.firstBatch;
+      expect(documents.map((d) => d._id).sort()).toEqual(
+        ['GLOBAL|%00|jira', 'PROJECT|p-1|jira', 'SESSION|s-1|client_gone', 'USER|alice|github'].sort(),
+      );
+      for (const d of documents) {
+        for (const field of ['history', 'cooldowns', 'tenantId', 'lastCheckedAt', 'version', 'createdAt', 'updatedAt']) {
+          expect(d).not.toHaveProperty(field);
+        }
+        expect(d).toHaveProperty('status');
+      }
+      // The same tools judged from whole documents (the lookup path) read alike.
+      const lookups = (await post('/v1/availability/lookup', { toolNames: ['jira', 'github', 'unknown'], context }).expect(200)).body as {
+        status: string;
+        retesting: boolean;
+        trace: Trace;
+      }[];
+      expect(result!.tools.map((x) => [x.status, x.retesting, x.reason])).toEqual(lookups.map((l) => [l.status, l.retesting, l.trace]));
+      expect(result!.tools.map((x) => x.suffix)).toEqual([
+        'intermittent — last failure 1 min ago, retry tolerated',
+        'currently unavailable — expected back at 15:00',
+        null,
+      ]);
+      expect(result!.departed.map((x) => x.description)).toEqual(['Gone with the client. (unavailable since 13:58)']);
     });
   });
 

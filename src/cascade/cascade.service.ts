@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { EffectiveHealth, resolveCascade, withMaintenance } from '../domain/cascade';
 import { DomainError } from '../domain/domain-error';
 import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
-import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { CallContext, CascadeEntry, ToolHealthDocument } from '../domain/tool-health-document';
 import { MaintenanceView } from '../domain/maintenance-window';
 import { Scope } from '../domain/scope';
 import { MaintenanceService } from '../maintenance/maintenance.service';
@@ -49,7 +49,11 @@ export class CascadeService {
     context: CallContext,
     wholeSession: boolean,
     now = this.clock.now(),
-  ): Promise<{ effective: EffectiveHealth[]; sessionDocs: ToolHealthDocument[]; maintenanceOf: (toolName: string) => MaintenanceView }> {
+  ): Promise<{
+    effective: EffectiveHealth<CascadeEntry>[];
+    sessionDocs: CascadeEntry[];
+    maintenanceOf: (toolName: string) => MaintenanceView;
+  }> {
     const valid = validateContext(context);
     const [entries, viewOf] = await Promise.all([
       this.repository.findManifestEntries(valid, toolNames, wholeSession),

@@ -5,7 +5,7 @@ import { formatClock } from './clock-format';
 import { encodeKey } from './health-key';
 import { MaintenanceView } from './maintenance-window';
 import { Scope } from './scope';
-import { ToolHealthDocument } from './tool-health-document';
+import { CascadeEntry } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
 /** The recipe hint of §9 for a tool that is DOWN and not RETESTING. */
@@ -31,12 +31,12 @@ export interface AnnotatedTool {
  * The §9 description suffix, or null. Cooldowns never appear: the LLM should still use a tool
  * in cooldown, only the diagnosis is skipped. RETESTING gets none (D5): the next call tries it.
  */
-export function annotationSuffix(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+export function annotationSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): string | null {
   // Issue 16 (P75): a window in force or coming rewrites or extends the stored suffix.
   return maintenanceSuffix(effective, now, timeZone, storedSuffix(effective, now, timeZone));
 }
 
-function storedSuffix(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+function storedSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): string | null {
   if (effective.status === ToolStatus.OK || effective.retesting) return null;
   if (effective.status === ToolStatus.DEGRADED) {
     const winner = effective.winner;
@@ -55,7 +55,7 @@ function storedSuffix(effective: EffectiveHealth, now: Date, timeZone: string): 
  * expected back at HH:MM"; coming, the stored status's own suffix (or none) followed by
  * "maintenance planned HH:MM–HH:MM". `stored` is the suffix without windows.
  */
-function maintenanceSuffix(effective: EffectiveHealth, now: Date, timeZone: string, stored: string | null): string | null {
+function maintenanceSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string, stored: string | null): string | null {
   const view = effective.maintenance;
   if (effective.reason === CascadeReason.MAINTENANCE && view?.inForce) {
     return `under maintenance — expected back at ${formatClock(view.inForce.until, now, timeZone)}`;
@@ -67,7 +67,7 @@ function maintenanceSuffix(effective: EffectiveHealth, now: Date, timeZone: stri
 }
 
 /** "HH:MM–HH:MM" of the window coming within the lookahead, else null (P75; P78 rendering). */
-export function plannedRange(effective: EffectiveHealth, now: Date, timeZone: string): string | null {
+export function plannedRange(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): string | null {
   const upcoming = effective.maintenance?.upcoming;
   if (!upcoming) return null;
   return `${formatClock(upcoming.from, now, timeZone)}–${formatClock(upcoming.until, now, timeZone)}`;
@@ -78,7 +78,7 @@ export function plannedRange(effective: EffectiveHealth, now: Date, timeZone: st
  * A pinned DOWN ends with the pin, unless the entry is DOWN in its own right: then it is back
  * only when both the pin and its own estimate have passed, and unknown when it has none.
  */
-function expectedBackAt(effective: EffectiveHealth, now: Date): Date | null {
+function expectedBackAt(effective: EffectiveHealth<CascadeEntry>, now: Date): Date | null {
   const winner = effective.winner;
   if (!winner) return null;
   const own = winner.expectedRecoveryAt && winner.expectedRecoveryAt.getTime() > now.getTime() ? winner.expectedRecoveryAt : null;
@@ -99,7 +99,7 @@ export function withSuffix(description: string, suffix: string | null): string {
   return base === '' ? suffix : `${base} (${suffix})`;
 }
 
-export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth, now: Date, timeZone: string): AnnotatedTool {
+export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): AnnotatedTool {
   if (effective.toolName !== manifest.name) {
     throw new Error(`annotateTool: health of ${effective.toolName} given for ${manifest.name}`);
   }
@@ -129,7 +129,7 @@ export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth,
  * (the narrower disconnect wins, as in the cascade), and a coming one is appended.
  */
 export function departedClientTools(
-  sessionDocs: ToolHealthDocument[],
+  sessionDocs: readonly CascadeEntry[],
   inputNames: ReadonlySet<string>,
   now: Date,
   timeZone: string,

@@ -29,8 +29,9 @@ export interface FilteredTool {
   reason: FilterReason;
 }
 
-export interface AudienceResult {
-  visible: ToolManifest[];
+/** `T`: the caller's manifest entries, handed back as they came (with whatever else they carry). */
+export interface AudienceResult<T extends ToolManifest = ToolManifest> {
+  visible: T[];
   filtered: FilteredTool[];
 }
 
@@ -40,9 +41,13 @@ export interface AudienceResult {
  * keeps only SAFE_PROBE tools. The role check is reported first: a tool the engine may never see
  * is filtered for that reason whatever the turn. Input order is kept.
  */
-export function filterAudience(manifests: ToolManifest[], engineRoles: readonly string[], probeTurn: boolean): AudienceResult {
+export function filterAudience<T extends ToolManifest>(
+  manifests: T[],
+  engineRoles: readonly string[],
+  probeTurn: boolean,
+): AudienceResult<T> {
   const held = new Set(engineRoles);
-  const visible: ToolManifest[] = [];
+  const visible: T[] = [];
   const filtered: FilteredTool[] = [];
   for (const manifest of manifests) {
     const reason = filterReason(manifest, held, probeTurn);

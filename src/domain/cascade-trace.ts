@@ -2,6 +2,7 @@ import { CascadeReason, EffectiveHealth } from './cascade';
 import { Scope } from './scope';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
+import { CascadeEntry } from './tool-health-document';
 
 /** The entry that decided the effective status, reduced to what a reader needs to trust it. */
 export interface CascadeMatch {
@@ -37,7 +38,7 @@ export interface CascadeTrace {
  * restart it (the tool was down before the admin confirmed it); one that overrides it starts
  * at the pin. Falls back to null only for the default OK, which has no entry.
  */
-export function effectiveSince(effective: EffectiveHealth): Date | null {
+export function effectiveSince(effective: EffectiveHealth<CascadeEntry>): Date | null {
   const winner = effective.winner;
   if (!winner) return null;
   if (effective.reason === CascadeReason.PINNED && winner.pin && winner.pin.status !== winner.status) {
@@ -46,7 +47,7 @@ export function effectiveSince(effective: EffectiveHealth): Date | null {
   return winner.since;
 }
 
-export function explainCascade(effective: EffectiveHealth): CascadeTrace {
+export function explainCascade(effective: EffectiveHealth<CascadeEntry>): CascadeTrace {
   const winner = effective.winner;
   const shadowed = effective.shadowed.map((doc) => ({ scope: doc.scope, scopeId: doc.scopeId, status: doc.status }));
   if (!winner) return { reason: effective.reason, matched: null, shadowed };

@@ -84,7 +84,7 @@ function docsOf(layout: Layout): ToolHealthDocument[] {
   return (Object.entries(layout) as [Scope, Kind][]).map(([scope, kind]) => doc(scope, kind));
 }
 
-const resolve = (docs: Iterable<ToolHealthDocument> | Map<string, ToolHealthDocument>, context: CallContext = FULL) =>
+const resolve = (docs: readonly ToolHealthDocument[] | Map<string, ToolHealthDocument>, context: CallContext = FULL) =>
   resolveCascade(TOOL, context, docs, NOW);
 
 const summary = (e: EffectiveHealth) => ({

@@ -2,7 +2,7 @@ import { cascadeKeys, encodeKey } from './health-key';
 import { isPinned, isRetesting } from './health-entry';
 import { MaintenanceView, MaintenanceWindow, NO_MAINTENANCE } from './maintenance-window';
 import { scopeRank } from './scope';
-import { CallContext, ToolHealthDocument } from './tool-health-document';
+import { CallContext, CascadeEntry, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
 /** Why an entry is (or is not) the effective one, like a feature flag's evaluation reason. */
@@ -19,17 +19,18 @@ export enum CascadeReason {
   MAINTENANCE = 'MAINTENANCE',
 }
 
-export interface EffectiveHealth {
+/** `E`: the stored entries it was resolved from — whole documents, or what a manifest read fetched (P116). */
+export interface EffectiveHealth<E extends CascadeEntry = ToolHealthDocument> {
   toolName: string;
   status: ToolStatus;
   retesting: boolean;
   reason: CascadeReason;
   /** The entry that decided the status; null for the default OK. */
-  winner: ToolHealthDocument | null;
+  winner: E | null;
   /** Every stored entry of the context's cascade, narrow → wide. */
-  considered: ToolHealthDocument[];
+  considered: E[];
   /** Wider entries with a problem or a pin that the winner hid. */
-  shadowed: ToolHealthDocument[];
+  shadowed: E[];
   /** Maintenance windows in force or coming (set by withMaintenance). */
   maintenance?: MaintenanceView;
 }
@@ -39,14 +40,14 @@ export interface EffectiveHealth {
  * RETESTING entry yields to a wider live problem; with none, OK.
  * `entries` may hold documents of other tools or contexts: only the cascade's own are used.
  */
-export function resolveCascade(
+export function resolveCascade<E extends CascadeEntry>(
   toolName: string,
   context: CallContext,
-  entries: Iterable<ToolHealthDocument> | ReadonlyMap<string, ToolHealthDocument>,
+  entries: readonly E[] | ReadonlyMap<string, E>,
   now: Date,
-): EffectiveHealth {
-  const byId = entries instanceof Map ? entries : new Map([...(entries as Iterable<ToolHealthDocument>)].map((d) => [d.id, d]));
-  const considered: ToolHealthDocument[] = [];
+): EffectiveHealth<E> {
+  const byId: ReadonlyMap<string, E> = entries instanceof Map ? entries : new Map((entries as readonly E[]).map((d) => [d.id, d]));
+  const considered: E[] = [];
   for (const key of cascadeKeys(toolName, context)) {
     const doc = byId.get(encodeKey(key));
     if (doc) considered.push(doc);
@@ -82,13 +83,13 @@ export function resolveCascade(
   return { toolName, status: ToolStatus.OK, retesting: false, reason: CascadeReason.DEFAULT_OK, winner: null, considered, shadowed: [] };
 }
 
-function widerProblems(considered: ToolHealthDocument[], winner: ToolHealthDocument, now: Date): ToolHealthDocument[] {
+function widerProblems<E extends CascadeEntry>(considered: E[], winner: E, now: Date): E[] {
   const rank = scopeRank(winner.scope);
   return considered.filter((doc) => scopeRank(doc.scope) > rank && (doc.status !== ToolStatus.OK || isPinned(doc, now)));
 }
 
 /** True when the tool should not be called: known DOWN and not RETESTING (§9 recipe hint, D8). */
-export function isKnownDown(effective: EffectiveHealth): boolean {
+export function isKnownDown(effective: EffectiveHealth<CascadeEntry>): boolean {
   return effective.status === ToolStatus.DOWN && !effective.retesting;
 }
 
@@ -99,7 +100,11 @@ export function isKnownDown(effective: EffectiveHealth): boolean {
  * window rendered as an entry (version 0: never stored), so traces and the failure check read
  * `until` as `expectedRecoveryAt` like any other estimate.
  */
-export function withMaintenance(effective: EffectiveHealth, view: MaintenanceView | null | undefined, now: Date): EffectiveHealth {
+export function withMaintenance<E extends CascadeEntry>(
+  effective: EffectiveHealth<E>,
+  view: MaintenanceView | null | undefined,
+  now: Date,
+): EffectiveHealth<E | ToolHealthDocument> {
   if (!view || view === NO_MAINTENANCE) return effective;
   const window = view.inForce;
   const decisive = effective.reason === CascadeReason.PINNED || effective.reason === CascadeReason.LIVE_PROBLEM;

@@ -37,12 +37,12 @@ export function newDocument(key: HealthKey, now: Date, tenantId: string | null =
   };
 }
 
-export function isPinned(doc: ToolHealthDocument, now: Date): boolean {
+export function isPinned(doc: Pick<ToolHealthDocument, 'pin'>, now: Date): boolean {
   return doc.pin !== null && doc.pin.until.getTime() > now.getTime();
 }
 
 /** D5: a problem whose expected recovery has come is RETESTING — computed, never stored. */
-export function isRetesting(doc: ToolHealthDocument, now: Date): boolean {
+export function isRetesting(doc: Pick<ToolHealthDocument, 'status' | 'expectedRecoveryAt'>, now: Date): boolean {
   return doc.status !== ToolStatus.OK && doc.expectedRecoveryAt !== null && doc.expectedRecoveryAt.getTime() <= now.getTime();
 }
 

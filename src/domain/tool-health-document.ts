@@ -76,6 +76,18 @@ export interface ToolHealthDocument extends HealthKey {
   updatedAt: Date;
 }
 
+/**
+ * What the cascade (§4) and the manifest annotation (§9) read of a stored entry: its key and
+ * status, the instants and pin that decide RETESTING and the suffix, the last verdict (who
+ * decided), the description a departed client tool is listed with (D15b). The manifest read
+ * fetches only these fields (P116): history and cooldowns can be most of a document's bytes.
+ */
+export type CascadeEntry = HealthKey &
+  Pick<
+    ToolHealthDocument,
+    'id' | 'status' | 'since' | 'expectedRecoveryAt' | 'code' | 'lastFailureAt' | 'lastDiagnosis' | 'pin' | 'description'
+  >;
+
 /** The optional parts of a caller's context (D6); absent levels are skipped by the cascade. */
 export interface CallContext {
   sessionId?: string | null;

@@ -53,8 +53,7 @@ export class ManifestService {
       now,
     );
 
-    const schemas = new Map(manifest.map((tool) => [tool.name, tool.inputSchema]));
-    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), schemas.get(tool.name) ?? null));
+    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), tool.inputSchema));
     // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
     // engine by its roles has not left with its client.
     const inputNames = new Set(manifest.map((tool) => tool.name));
@@ -116,8 +115,19 @@ function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: bool
   return merged;
 }
 
+/** Field by field rather than a spread: it runs for every tool of every turn (P116). */
 function toView(tool: AnnotatedTool, inputSchema: Record<string, unknown> | null): AnnotatedToolView {
-  return { ...tool, reason: toCascadeTraceView(tool.reason), inputSchema };
+  return {
+    name: tool.name,
+    description: tool.description,
+    suffix: tool.suffix,
+    status: tool.status,
+    retesting: tool.retesting,
+    doNotCall: tool.doNotCall,
+    hint: tool.hint,
+    reason: toCascadeTraceView(tool.reason),
+    inputSchema,
+  };
 }
 
 function summarise(filtered: FilteredTool[]): FilteredSummaryView {

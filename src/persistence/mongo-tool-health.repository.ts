@@ -7,14 +7,14 @@ import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
 import { cascadeScopes, encodeKey, scopePrefix } from '../domain/health-key';
 import { Scope } from '../domain/scope';
-import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { CallContext, CascadeEntry, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable';
 import { BookkeepingFlush, bookkeepingUpdate } from './bookkeeping-update';
 import { DatabaseLiveness } from './database-liveness';
 import { KeyedMutex } from './keyed-mutex';
 import { ReadCoalescer } from './read-coalescer';
-import { toDomain, toRecord } from './tool-health.mapper';
+import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from './tool-presence';
@@ -37,6 +37,9 @@ type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
  * already applied skip it by their flush id.
  */
 const FLUSH_CHUNK = 25;
+
+/** An inclusion projection: a field added to the document later stays out of the manifest read. */
+const ENTRY_PROJECTION = Object.fromEntries(CASCADE_ENTRY_FIELDS.map((field) => [field, 1]));
 
 @Injectable()
 export class MongoToolHealthRepository extends ToolHealthRepository {
@@ -106,16 +109,25 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return this.reader.find(filter, { batchSize: ids.length + 1 }).toArray();
   });
 
-  async findManifestEntries(
-    context: CallContext,
-    toolNames: readonly string[],
-    wholeSession: boolean,
-  ): Promise<Map<string, ToolHealthDocument>> {
+  /**
+   * The manifest read's own batches (P116): the same `_id` filter, asking only for the fields a
+   * CascadeEntry holds. History and cooldowns are most of a document's bytes, and decoding them
+   * was most of the driver's work per document (~9 µs of ~600 bytes → ~5 µs projected).
+   */
+  private readonly entryCoalescer = new ReadCoalescer<CascadeEntryRecord>((ids) => {
+    const filter = ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } };
+    return this.reader.find<CascadeEntryRecord>(filter, { batchSize: ids.length + 1, projection: ENTRY_PROJECTION }).toArray();
+  });
+
+  async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, CascadeEntry>> {
     const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));
     const session = wholeSession && context.sessionId ? scopePrefix(Scope.SESSION, context.sessionId) : null;
     const wanted = new Set(toolNames);
     const ids = await this.presence.candidateIds(prefixes, (prefix, tool) => prefix === session || wanted.has(tool));
-    return this.findManyByIds(ids);
+    const entries = new Map<string, CascadeEntry>();
+    if (ids.length === 0) return entries;
+    for (const [id, record] of await this.entryCoalescer.read(ids)) entries.set(id, toCascadeEntry(record));
+    return entries;
   }
 
   mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult> {

@@ -1,6 +1,23 @@
 import { STORED_EVENTS, storedEventsOf } from '../domain/stored-events';
-import { ToolHealthDocument } from '../domain/tool-health-document';
+import { CascadeEntry, ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolHealthRecord } from './tool-health.schema';
+
+/** The fields of a record that make a CascadeEntry: the manifest read's projection (P116). */
+export const CASCADE_ENTRY_FIELDS = [
+  'scope',
+  'scopeId',
+  'toolName',
+  'status',
+  'since',
+  'expectedRecoveryAt',
+  'code',
+  'lastFailureAt',
+  'lastDiagnosis',
+  'pin',
+  'description',
+] as const satisfies readonly Exclude<keyof CascadeEntry, 'id'>[];
+
+export type CascadeEntryRecord = Pick<ToolHealthRecord, '_id' | (typeof CASCADE_ENTRY_FIELDS)[number]>;
 
 /**
  * P42: the flush ids a document remembers travel with its domain object under a symbol key, so
@@ -29,6 +46,24 @@ export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
   } as ToolHealthDocument & WithFlushIds;
   if (appliedFlushIds) doc[APPLIED_FLUSH_IDS_KEY] = appliedFlushIds;
   return doc;
+}
+
+/** A projected record (CASCADE_ENTRY_FIELDS) as the cascade reads it; absent optional fields read as null, as in toDomain. */
+export function toCascadeEntry(record: CascadeEntryRecord): CascadeEntry {
+  return {
+    id: record._id,
+    scope: record.scope,
+    scopeId: record.scopeId ?? null,
+    toolName: record.toolName,
+    status: record.status,
+    since: record.since,
+    expectedRecoveryAt: record.expectedRecoveryAt ?? null,
+    code: record.code ?? null,
+    lastFailureAt: record.lastFailureAt ?? null,
+    lastDiagnosis: record.lastDiagnosis ?? null,
+    pin: record.pin ?? null,
+    description: record.description ?? null,
+  };
 }
 
 export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {

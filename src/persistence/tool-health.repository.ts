@@ -1,6 +1,6 @@
 import { HealthReducer } from '../domain/health-entry';
 import { BookkeepingFlush } from './bookkeeping-update';
-import { CallContext, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { CallContext, CascadeEntry, HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 
 export interface MutationResult {
   before: ToolHealthDocument | null;
@@ -20,13 +20,14 @@ export abstract class ToolHealthRepository {
    * §9 manifest read: the stored entries of `toolNames` in the context's cascade and, with
    * `wholeSession`, every SESSION entry of the context's session (D15b). Asks only for the ids
    * the scopes' presence lists say can exist (P81): two small reads instead of one `$in` of
-   * every cascade key, most of which have no document.
+   * every cascade key, most of which have no document. Each entry holds only what the cascade
+   * and the annotation read (CascadeEntry, P116), not its history or cooldowns.
    */
   abstract findManifestEntries(
     context: CallContext,
     toolNames: readonly string[],
     wholeSession: boolean,
-  ): Promise<Map<string, ToolHealthDocument>>;
+  ): Promise<Map<string, CascadeEntry>>;
 
   /**
    * Load, apply the pure reducer, write back guarded by `version`, retry on conflict (D3).

@@ -1,14 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { Field, FieldOptions, ObjectType, ReturnTypeFunc } from '@nestjs/graphql';
+import { Field, FieldOptions, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
+import { ShapeFieldOptions } from './shape-field';
 
-export interface ViewFieldOptions {
-  /** The GraphQL type where TypeScript's reflected type does not tell it: an enum, Int or Float, a list, a nullable field. */
-  type?: ReturnTypeFunc;
+/** ShapeField's `type` and `openapi`; an answer's field is not optional but may be null. */
+export interface ViewFieldOptions extends Pick<ShapeFieldOptions, 'type' | 'openapi'> {
   /** The field may be null: a nullable GraphQL field and a nullable OpenAPI property. */
   nullable?: boolean;
-  /** What OpenAPI says beyond the description: its type where reflection does not tell it, enum, format, required. */
-  openapi?: ApiPropertyOptions;
 }
 
 /**

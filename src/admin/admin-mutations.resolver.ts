@@ -10,9 +10,9 @@ import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.i
 import { HealthKeyInput } from './inputs/health-key.input';
 import { MarkAvailableInput, MarkIntermittentInput, MarkUnavailableInput } from './inputs/system-write.input';
 import { PurgeResultModel } from './models/purge.model';
-import { SweepResultModel } from './models/sweep.model';
+import { SweepResultView } from '../cooldown/dto/cooldown.dto';
 import { TenantSettingsModel } from './models/tenant-settings.model';
-import { ToolHealthModel } from './models/tool-health.model';
+import { ToolHealthView } from '../common/dto/tool-health.view';
 
 /**
  * Every write path, for admins only (D17). Explicit @Roles(ADMIN) although the guard's default
@@ -24,109 +24,109 @@ import { ToolHealthModel } from './models/tool-health.model';
 export class AdminMutationsResolver {
   constructor(private readonly writes: AdminWriteService) {}
 
-  @Mutation(() => ToolHealthModel, { description: 'Mark a tool DOWN at one scope, with what the dispatch saw.' })
+  @Mutation(() => ToolHealthView, { description: 'Mark a tool DOWN at one scope, with what the dispatch saw.' })
   markToolUnavailable(
     @Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.markUnavailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, {
+  @Mutation(() => ToolHealthView, {
     deprecationReason: 'Use markToolUnavailable.',
     description: 'The former name of markToolUnavailable.',
   })
   markUnavailable(
     @Args('input', { description: 'What to write, and to which entry.' }) input: MarkUnavailableInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.markUnavailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Mark a tool DEGRADED (works now and then) at one scope.' })
+  @Mutation(() => ToolHealthView, { description: 'Mark a tool DEGRADED (works now and then) at one scope.' })
   markToolIntermittent(
     @Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.markIntermittent(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, {
+  @Mutation(() => ToolHealthView, {
     deprecationReason: 'Use markToolIntermittent.',
     description: 'The former name of markToolIntermittent.',
   })
   markIntermittent(
     @Args('input', { description: 'What to write, and to which entry.' }) input: MarkIntermittentInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.markIntermittent(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Mark a tool OK again at one scope. NOT_FOUND when nothing is stored.' })
+  @Mutation(() => ToolHealthView, { description: 'Mark a tool OK again at one scope. NOT_FOUND when nothing is stored.' })
   markToolAvailable(
     @Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.markAvailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { deprecationReason: 'Use markToolAvailable.', description: 'The former name of markToolAvailable.' })
+  @Mutation(() => ToolHealthView, { deprecationReason: 'Use markToolAvailable.', description: 'The former name of markToolAvailable.' })
   markAvailable(
     @Args('input', { description: 'What to write, and to which entry.' }) input: MarkAvailableInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.markAvailable(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, {
+  @Mutation(() => ToolHealthView, {
     description: "Start or renew the cooldown of one error signature; a repeated cooldown climbs its classification's ladder.",
   })
-  setCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: SetCooldownInput): Promise<ToolHealthModel> {
+  setCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: SetCooldownInput): Promise<ToolHealthView> {
     return this.writes.setCooldown(input);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Forget one cooldown (signature, userId) entirely. NOT_FOUND when there is none.' })
-  clearCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: ClearCooldownInput): Promise<ToolHealthModel> {
+  @Mutation(() => ToolHealthView, { description: 'Forget one cooldown (signature, userId) entirely. NOT_FOUND when there is none.' })
+  clearCooldown(@Args('input', { description: 'What to write, and to which entry.' }) input: ClearCooldownInput): Promise<ToolHealthView> {
     return this.writes.clearCooldown(input);
   }
 
-  @Mutation(() => ToolHealthModel, {
+  @Mutation(() => ToolHealthView, {
     description:
       'Give one cooldown a new window without restarting it: a running cooldown ends at its start plus the new window (or at once, if that has passed); later repetitions climb from it. NOT_FOUND when there is no such cooldown.',
   })
   changeCooldownWindow(
     @Args('input', { description: 'Which cooldown, and its new window.' }) input: ChangeCooldownWindowInput,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.changeCooldownWindow(input);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Record a diagnosis verdict on an entry.' })
+  @Mutation(() => ToolHealthView, { description: 'Record a diagnosis verdict on an entry.' })
   recordDiagnosis(
     @Args('input', { description: 'What to write, and to which entry.' }) input: RecordDiagnosisInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.recordDiagnosis(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, {
+  @Mutation(() => ToolHealthView, {
     description: 'tool_health_clear: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored.',
   })
   clearToolHealth(
     @Args('input', { description: 'What to write, and to which entry.' }) input: ClearToolHealthInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.clearToolHealth(input, by);
   }
 
-  @Mutation(() => SweepResultModel, {
+  @Mutation(() => SweepResultView, {
     description: 'Delete now, everywhere, the cooldowns that expired longer than the grace period ago (as the periodic sweep does).',
   })
-  sweepCooldowns(): Promise<SweepResultModel> {
+  sweepCooldowns(): Promise<SweepResultView> {
     return this.writes.runSweep();
   }
 
-  @Mutation(() => SweepResultModel, { deprecationReason: 'Use sweepCooldowns.', description: 'The former name of sweepCooldowns.' })
-  runSweep(): Promise<SweepResultModel> {
+  @Mutation(() => SweepResultView, { deprecationReason: 'Use sweepCooldowns.', description: 'The former name of sweepCooldowns.' })
+  runSweep(): Promise<SweepResultView> {
     return this.writes.runSweep();
   }
 
@@ -138,27 +138,27 @@ export class AdminMutationsResolver {
     return this.writes.setTenantHistoryLimit(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Pin an entry OK or DOWN until an instant; creates the entry if needed.' })
+  @Mutation(() => ToolHealthView, { description: 'Pin an entry OK or DOWN until an instant; creates the entry if needed.' })
   pinToolHealth(
     @Args('input', { description: 'What to write, and to which entry.' }) input: PinToolHealthInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.pin(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Lift the pin of an entry. NOT_FOUND when it has none.' })
+  @Mutation(() => ToolHealthView, { description: 'Lift the pin of an entry. NOT_FOUND when it has none.' })
   unpinToolHealth(
     @Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.unpin(input, by);
   }
 
-  @Mutation(() => ToolHealthModel, { description: 'Delete one entry for good; returns what was deleted. NOT_FOUND when absent.' })
+  @Mutation(() => ToolHealthView, { description: 'Delete one entry for good; returns what was deleted. NOT_FOUND when absent.' })
   deleteToolHealth(
     @Args('input', { description: 'What to write, and to which entry.' }) input: HealthKeyInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<ToolHealthModel> {
+  ): Promise<ToolHealthView> {
     return this.writes.delete(input, by);
   }
 

@@ -20,7 +20,7 @@ import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.i
 import { HealthKeyInput } from './inputs/health-key.input';
 import { MarkAvailableInput, MarkIntermittentInput, MarkUnavailableInput } from './inputs/system-write.input';
 import { PurgeResultModel } from './models/purge.model';
-import { SweepResultModel } from './models/sweep.model';
+import { SweepResultView } from '../cooldown/dto/cooldown.dto';
 import { TenantSettingsModel } from './models/tenant-settings.model';
 
 /**
@@ -84,7 +84,7 @@ export class AdminWriteService {
     return result.after;
   }
 
-  runSweep(): Promise<SweepResultModel> {
+  runSweep(): Promise<SweepResultView> {
     return this.cooldowns.sweep();
   }
 

@@ -7,17 +7,17 @@ import { EffectiveHealthArgs, LimitArgs, ToolHealthsArgs, ToolNameArgs } from '.
 import { EffectiveHealthModel } from './models/effective-health.model';
 import { SweepCandidateModel } from './models/sweep.model';
 import { ToolHealthConnection } from './models/tool-health-connection.model';
-import { ToolHealthModel } from './models/tool-health.model';
+import { ToolHealthView } from '../common/dto/tool-health.view';
 import { ToolOverviewModel } from './models/tool-overview.model';
 
 /** Reads of the health documents (D17: audit-reader and admin). */
-@Resolver(() => ToolHealthModel)
+@Resolver(() => ToolHealthView)
 @Roles(Role.AUDIT_READER)
 export class ToolHealthResolver {
   constructor(private readonly queries: AdminQueryService) {}
 
-  @Query(() => ToolHealthModel, { description: 'One health document by its key.' })
-  toolHealth(@Args() key: HealthKeyArgs): Promise<ToolHealthModel> {
+  @Query(() => ToolHealthView, { description: 'One health document by its key.' })
+  toolHealth(@Args() key: HealthKeyArgs): Promise<ToolHealthView> {
     return this.queries.getEntry(key);
   }
 
@@ -43,10 +43,10 @@ export class ToolHealthResolver {
     return this.queries.cooldownsDueForSweep(args.limit);
   }
 
-  @Query(() => [ToolHealthModel], {
+  @Query(() => [ToolHealthView], {
     description: 'DOWN entries without an expected recovery time that nobody has checked for a while: the tools to probe.',
   })
-  dueForProbe(@Args() args: LimitArgs): Promise<ToolHealthModel[]> {
+  dueForProbe(@Args() args: LimitArgs): Promise<ToolHealthView[]> {
     return this.queries.dueForProbe(args.limit);
   }
 }

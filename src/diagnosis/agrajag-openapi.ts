@@ -11,7 +11,7 @@ export const AGRAJAG_ARGUMENTS_COMPONENT: Record<AgrajagToolName, string> = {
 
 /**
  * Adds each Agrajag tool's argument schema (the very schema invocations are validated against,
- * AGRAJAG_TOOLS) as a named component, so invokeAgrajagTool's `arguments` can reference them
+ * AGRAJAG_TOOLS, read off its argument class, P115) as a named component, so invokeAgrajagTool's `arguments` can reference them
  * (P84). The tool is chosen by the path, so the union has no discriminator inside the body.
  * Mutates and returns the document.
  */

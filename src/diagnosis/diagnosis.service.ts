@@ -6,10 +6,10 @@ import { newDocument } from '../domain/health-entry';
 import { validateKey, tenantOf } from '../domain/health-key';
 import { cooldownOwner } from '../domain/scope-of-evidence';
 import { ToolHealthDocument } from '../domain/tool-health-document';
-import { ToolErrorCode } from '../domain/tool-error-code';
 import { HealthStore } from '../store/health-store.service';
 import { AgrajagToolName } from './agrajag-tools';
 import { validateAgrajagArguments } from './agrajag-arguments';
+import { HealthKeyArguments, SetCooldownArguments, SetUnavailableArguments } from './dto/agrajag-arguments.dto';
 import { AgrajagToolResultView, RecordDiagnosisDto } from './dto/diagnosis.dto';
 
 /** A verdict as the API receives it; the store supplies the moment and the tenant's limits. */
@@ -25,23 +25,27 @@ export class DiagnosisService {
     return this.apply({ ...dto, key, note: dto.note ?? null, durationMs: dto.durationMs ?? undefined });
   }
 
-  /** The four Agrajag tools, their arguments validated against the schema they publish. */
-  async invokeTool(name: string, args: Record<string, unknown>, by: string): Promise<AgrajagToolResultView> {
+  /**
+   * The four Agrajag tools, their arguments validated against the schema they publish; past that
+   * check, `args` is the JSON its argument class describes (P115).
+   */
+  async invokeTool(name: string, args: object, by: string): Promise<AgrajagToolResultView> {
     validateAgrajagArguments(name, args);
-    const a = args as Record<string, string | number | undefined>;
-    const key = validateKey({ scope: a.scope, scopeId: a.scopeId, toolName: a.toolName });
-    const note = (a.note as string | undefined) ?? null;
+    const { scope, scopeId, toolName, note: given } = args as HealthKeyArguments & { note?: string };
+    const key = validateKey({ scope, scopeId, toolName });
+    const note = given ?? null;
     const tool = name as AgrajagToolName;
     switch (tool) {
       case AgrajagToolName.SET_UNAVAILABLE: {
+        const a = args as SetUnavailableArguments;
         const entry = await this.apply({
           key,
           by,
           note,
-          classification: a.classification as ToolHealthClassification,
-          expectedRecoveryAt: a.expectedRecoveryAt ? new Date(a.expectedRecoveryAt as string) : null,
-          errorSignature: (a.errorSignature as string | undefined) ?? null,
-          code: (a.code as ToolErrorCode | undefined) ?? null,
+          classification: a.classification,
+          expectedRecoveryAt: a.expectedRecoveryAt ? new Date(a.expectedRecoveryAt) : null,
+          errorSignature: a.errorSignature ?? null,
+          code: a.code ?? null,
         });
         return { tool, summary: `${key.toolName} is now ${entry?.status} at ${key.scope}.`, entry };
       }
@@ -50,10 +54,11 @@ export class DiagnosisService {
         return { tool, summary: `${key.toolName} is OK at ${key.scope}.`, entry };
       }
       case AgrajagToolName.SET_COOLDOWN: {
-        const classification = assertFailureClassification('arguments.classification', a.classification as ToolHealthClassification);
-        const durationMs = a.durationSeconds === undefined ? undefined : Number(a.durationSeconds) * 1000;
-        const userId = cooldownOwner(key, classification, a.userId as string | undefined); // D18
-        const signature = a.errorSignature as string;
+        const a = args as SetCooldownArguments;
+        const classification = assertFailureClassification('arguments.classification', a.classification);
+        const durationMs = a.durationSeconds === undefined ? undefined : a.durationSeconds * 1000;
+        const userId = cooldownOwner(key, classification, a.userId); // D18
+        const signature = a.errorSignature;
         const result = await this.store.write(
           key,
           tenantOf(key, null),

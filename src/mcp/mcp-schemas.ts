@@ -1,76 +1,39 @@
-import { ToolHealthClassification } from '../domain/classification';
+import { CooldownView, DiagnosisView, HistoryItemView, ToolHealthView } from '../common/dto/tool-health.view';
+import { viewJsonSchema } from '../common/dto/view-json-schema';
 import { CascadeReason } from '../domain/cascade';
 import { Scope } from '../domain/scope';
-import { ToolErrorCode } from '../domain/tool-error-code';
 import { ToolStatus } from '../domain/tool-status';
 
 /**
  * JSON Schemas of the MCP tools' structuredContent (P72). They describe the JSON form of the
- * same views REST answers with (ToolHealthView, EffectiveHealthView; dates as ISO strings) and
- * require only the fields an engine acts on, so a field another change adds to the document
- * does not turn a valid result into a client-side validation error. The SDK's client validates
- * every result against them, which test/mcp.e2e-spec.ts relies on.
+ * same views REST answers with (ToolHealthView, read off the class; EffectiveHealthView; dates
+ * as ISO strings) and require only the fields an engine acts on, so a field another change adds
+ * to the document does not turn a valid result into a client-side validation error. The SDK's
+ * client validates every result against them, which test/mcp.e2e-spec.ts relies on.
  */
 type Schema = Record<string, unknown>;
 
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 const string: Schema = { type: 'string' };
-const instant: Schema = { type: 'string', format: 'date-time' };
 const enumOf = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
 
-const classification = enumOf(Object.values(ToolHealthClassification));
 const status = enumOf(Object.values(ToolStatus));
 const scope = enumOf(Object.values(Scope));
 
-const diagnosis: Schema = {
-  type: 'object',
-  properties: {
-    classification: nullable(classification),
-    code: nullable(enumOf(Object.values(ToolErrorCode))),
-    note: nullable(string),
-    by: string,
-    at: instant,
-  },
-  required: ['classification', 'note', 'by', 'at'],
-};
+// The fields an engine acts on, which every answer must carry; the views' other fields are
+// described but may be missing, so a field added to a view later never fails a client's check.
+const ENGINE_FIELDS = new Map<new () => unknown, readonly string[]>([
+  [
+    ToolHealthView,
+    ['id', 'scope', 'scopeId', 'toolName', 'status', 'since', 'expectedRecoveryAt', 'lastDiagnosis', 'history', 'cooldowns'],
+  ],
+  [DiagnosisView, ['classification', 'note', 'by', 'at']],
+  [HistoryItemView, ['classification', 'note', 'by', 'at', 'status']],
+  [CooldownView, ['errorSignature', 'userId', 'nextSpawnAllowedAt', 'hits', 'lastClassification']],
+]);
 
-const historyItem: Schema = {
-  type: 'object',
-  properties: { ...(diagnosis.properties as Schema), status, recoveryAt: nullable(instant) },
-  required: ['classification', 'note', 'by', 'at', 'status'],
-};
-
-const cooldown: Schema = {
-  type: 'object',
-  properties: {
-    errorSignature: string,
-    userId: nullable(string),
-    nextSpawnAllowedAt: instant,
-    hits: { type: 'integer' },
-    lastClassification: classification,
-    lastTriggeredAt: nullable(instant),
-  },
-  required: ['errorSignature', 'userId', 'nextSpawnAllowedAt', 'hits', 'lastClassification'],
-};
-
-/** One stored health document (§5), as REST's ToolHealthView. */
-export const ENTRY_SCHEMA: Schema = {
-  type: 'object',
-  properties: {
-    id: string,
-    scope,
-    scopeId: nullable(string),
-    toolName: string,
-    status,
-    since: instant,
-    lastCheckedAt: nullable(instant),
-    expectedRecoveryAt: nullable(instant),
-    lastDiagnosis: nullable(diagnosis),
-    history: { type: 'array', items: historyItem, description: 'oldest first, newest last' },
-    cooldowns: { type: 'array', items: cooldown },
-  },
-  required: ['id', 'scope', 'scopeId', 'toolName', 'status', 'since', 'expectedRecoveryAt', 'lastDiagnosis', 'history', 'cooldowns'],
-};
+/** One stored health document (§5): REST's ToolHealthView, read off the class (P115). */
+export const ENTRY_SCHEMA: Schema = viewJsonSchema(ToolHealthView, (view) => ENGINE_FIELDS.get(view) ?? []);
 
 const summary: Schema = { type: 'string', description: 'what happened or what is stored, for a model' };
 

@@ -1,8 +1,10 @@
 import { Principal, holdsRole } from '../auth/principal';
 import { Role } from '../auth/role';
-import { AGRAJAG_TOOLS, AgrajagToolManifest, AgrajagToolName, HEALTH_KEY_ARGUMENTS } from '../diagnosis/agrajag-tools';
+import { argumentsSchema } from '../common/dto/arguments-schema';
+import { AGRAJAG_TOOLS, AgrajagToolManifest, AgrajagToolName } from '../diagnosis/agrajag-tools';
+import { HealthKeyArguments } from '../diagnosis/dto/agrajag-arguments.dto';
 import { ToolSafety } from '../domain/audience';
-import { ID_PATTERN_SOURCE } from '../domain/health-key';
+import { LookupArguments } from './dto/lookup-arguments.dto';
 import { GET_RESULT_SCHEMA, LOOKUP_RESULT_SCHEMA, writerResultSchema } from './mcp-schemas';
 
 /** The two read tools for diagnosis turns (issue 15); the writers are AGRAJAG_TOOLS (§7). */
@@ -71,12 +73,6 @@ function writer(manifest: AgrajagToolManifest): McpToolDefinition {
 }
 
 const READ_ROLES = [Role.TOOL_HEALTH_WRITER, Role.AUDIT_READER];
-const contextId = (what: string) => ({
-  type: 'string',
-  pattern: ID_PATTERN_SOURCE,
-  description: `The caller's ${what}; omit when the call has none.`,
-});
-
 function reader(
   name: McpReadToolName,
   description: string,
@@ -102,12 +98,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     'Read one stored tool health entry (§5) by its key: status, since, expected recovery, the last diagnosis, ' +
       'the history of verdicts (oldest first) and the cooldowns per error signature. Use it before you classify, ' +
       'to see what was tried before. found=false means nothing was ever stored for that key.',
-    {
-      type: 'object',
-      properties: HEALTH_KEY_ARGUMENTS,
-      required: ['toolName', 'scope'],
-      additionalProperties: false,
-    },
+    argumentsSchema(HealthKeyArguments),
     GET_RESULT_SCHEMA,
   ),
   reader(
@@ -115,18 +106,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     'The effective availability of a tool for one caller context (§4, §9): walks SESSION → USER → PROJECT → ' +
       'TENANT → GLOBAL and answers the status that applies, why (reason), the entry that decided and the wider ' +
       'problems it hid. Give every id the call had.',
-    {
-      type: 'object',
-      properties: {
-        toolName: HEALTH_KEY_ARGUMENTS.toolName,
-        sessionId: contextId('session id'),
-        userId: contextId('user id'),
-        projectId: contextId('project id'),
-        tenantId: contextId('tenant id'),
-      },
-      required: ['toolName'],
-      additionalProperties: false,
-    },
+    argumentsSchema(LookupArguments),
     LOOKUP_RESULT_SCHEMA,
   ),
 ];

@@ -702,79 +702,157 @@ export interface components {
              */
             expectedRecoveryAt?: string | null;
         };
-        /** @enum {string} */
+        /**
+         * @description Whether the tool is usable: OK, DEGRADED (works now and then) or DOWN.
+         * @enum {string}
+         */
         ToolStatus: "OK" | "DEGRADED" | "DOWN";
-        /** @enum {string} */
+        /**
+         * @description What kind of failure (or WORKING) the diagnosis found.
+         * @enum {string}
+         */
         ToolHealthClassification: "TECHNICALLY_BROKEN" | "USER_SPECIFIC_TECHNICAL" | "USER_PERMISSION" | "USER_INPUT" | "INTERMITTENT" | "WORKING";
+        /** @description A verdict or a system write. */
         DiagnosisView: {
+            /** @description What kind of failure (or WORKING) the diagnosis found. */
             classification: components["schemas"]["ToolHealthClassification"] | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: components["schemas"]["ToolErrorCode"] | null;
+            /** @description What was observed, in words. */
             note: string | null;
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
             at: string;
         };
+        /** @description One change in the history of an entry (the history keeps the latest ones, newest last). */
         HistoryItemView: {
+            /** @description What kind of failure (or WORKING) the diagnosis found. */
             classification: components["schemas"]["ToolHealthClassification"] | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: components["schemas"]["ToolErrorCode"] | null;
+            /** @description What was observed, in words. */
             note: string | null;
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
             at: string;
+            /** @description The status the entry took. */
             status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The recovery time expected at that point, if any.
+             */
             recoveryAt: string | null;
         };
+        /** @description A cooldown of one error signature: no new diagnosis of that error until it ends. */
         CooldownView: {
+            /** @description A stable name for the error, e.g. "http-403". */
             errorSignature: string;
+            /** @description The user of a user-specific cooldown or note; null when it concerns everyone at the scope. */
             userId: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a diagnosis of this error may be spawned again: the end of the cooldown.
+             */
             nextSpawnAllowedAt: string;
-            /** @description How many failures with this signature met the cooldown. */
+            /** @description How many failures with this signature met the cooldown while it ran. */
             hits: number;
+            /** @description The classification that set or renewed the cooldown. */
             lastClassification: components["schemas"]["ToolHealthClassification"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a failure last met the running cooldown; null if none has.
+             */
             lastTriggeredAt: string | null;
-            /** @description The length of the current window, in milliseconds. */
+            /** @description The length of the current cooldown window, in milliseconds. */
             windowMs: number;
         };
+        /** @description An admin override of the status until an instant. */
         PinView: {
-            /** @enum {string} */
+            /**
+             * @description The status the pin holds: OK or DOWN.
+             * @enum {string}
+             */
             status: "OK" | "DOWN";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it ends.
+             */
             until: string;
+            /** @description Why the admin pinned it. */
             reason: string;
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
             at: string;
         };
+        /** @description The stored health entry of one tool at one scope. */
         ToolHealthView: {
-            /** @description encoded key (D3a) */
+            /** @description The entry's id (its scope, scope id and tool name, encoded). */
             id: string;
+            /** @description Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL). */
             scope: components["schemas"]["Scope"];
+            /** @description The id of the session, user, project or tenant; null for GLOBAL. */
             scopeId: string | null;
+            /** @description The tool, e.g. "jira_search". */
             toolName: string;
+            /** @description The tenant (organisation). */
             tenantId: string | null;
+            /** @description Whether the tool is usable: OK, DEGRADED (works now and then) or DOWN. */
             status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Since when the entry has had its status.
+             */
             since: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool was last checked (diagnosed or probed).
+             */
             lastCheckedAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
             expectedRecoveryAt: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: components["schemas"]["ToolErrorCode"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a failure was last reported for it.
+             */
             lastFailureAt: string | null;
+            /** @description The latest diagnosis verdict, if any. */
             lastDiagnosis: components["schemas"]["DiagnosisView"] | null;
+            /** @description The latest changes of the entry, oldest first (how many are kept is the tenant's history limit). */
             history: components["schemas"]["HistoryItemView"][];
+            /** @description The cooldowns of the entry, one per error signature (and user). */
             cooldowns: components["schemas"]["CooldownView"][];
+            /** @description An admin pin in force on the entry, if any. */
             pin?: components["schemas"]["PinView"] | null;
+            /** @description The tool's description as its client last sent it, so a departed client tool can still be listed. */
             description: string | null;
             /** @description Grows by one with every write of the entry. */
             version: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the entry was first written.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last written.
+             */
             updatedAt: string;
         };
         MarkIntermittentDto: {
@@ -1163,10 +1241,11 @@ export interface components {
              */
             windowMs: number;
         };
+        /** @description What a sweep removed. */
         SweepResultView: {
-            /** @description entries that had cooldowns removed */
+            /** @description How many entries had cooldowns removed. */
             documents: number;
-            /** @description cooldowns removed */
+            /** @description How many cooldowns were removed. */
             removed: number;
         };
         RecordDiagnosisDto: {

@@ -1,6 +1,6 @@
 import { Field, ObjectType } from '@nestjs/graphql';
 import { CascadeReason, Scope, ToolErrorCode, ToolStatus } from './enums.registration';
-import { ToolHealthModel } from './tool-health.model';
+import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { MaintenanceSummaryModel } from '../../maintenance/maintenance.graphql';
 
 @ObjectType('CascadeMatch', { description: 'The entry that decided the effective status, reduced to what a reader needs to trust it.' })
@@ -50,8 +50,8 @@ export class EffectiveHealthModel {
   retesting: boolean;
   @Field(() => CascadeReason, { description: 'Which rule decided: an entry, a pin, or nothing known (OK by default).' })
   reason: CascadeReason;
-  @Field(() => ToolHealthModel, { nullable: true, description: 'the entry that decided; null = default OK' })
-  winner: ToolHealthModel | null;
+  @Field(() => ToolHealthView, { nullable: true, description: 'the entry that decided; null = default OK' })
+  winner: ToolHealthView | null;
   @Field(() => [CascadeEntryModel], { description: 'stored entries of the cascade, narrow to wide' }) considered: CascadeEntryModel[];
   @Field(() => CascadeTraceModel, {
     description: 'Why the tool reads as it does: the entry that decided, by whom, since and until when, and what it hid.',

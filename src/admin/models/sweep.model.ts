@@ -1,14 +1,8 @@
-import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { CooldownModel, ToolHealthModel } from './tool-health.model';
-
-@ObjectType('SweepResult', { description: 'What a sweep removed.' })
-export class SweepResultModel {
-  @Field(() => Int, { description: 'documents that had entries removed' }) documents: number;
-  @Field(() => Int, { description: 'cooldown entries removed' }) removed: number;
-}
+import { Field, ObjectType } from '@nestjs/graphql';
+import { CooldownView, ToolHealthView } from '../../common/dto/tool-health.view';
 
 @ObjectType('SweepCandidate', { description: 'An entry holding cooldowns the next sweep deletes.' })
 export class SweepCandidateModel {
-  @Field(() => ToolHealthModel, { description: 'The entry.' }) toolHealth: ToolHealthModel;
-  @Field(() => [CooldownModel], { description: 'the entries expired longer than the grace period' }) cooldowns: CooldownModel[];
+  @Field(() => ToolHealthView, { description: 'The entry.' }) toolHealth: ToolHealthView;
+  @Field(() => [CooldownView], { description: 'the entries expired longer than the grace period' }) cooldowns: CooldownView[];
 }

@@ -1,11 +1,11 @@
 import { Field, ObjectType } from '@nestjs/graphql';
 import { PageInfo } from './page-info.model';
-import { ToolHealthModel } from './tool-health.model';
+import { ToolHealthView } from '../../common/dto/tool-health.view';
 
 @ObjectType('ToolHealthEdge', { description: 'One entry and its cursor.' })
 export class ToolHealthEdge {
   @Field({ description: 'opaque; stable for the document whatever is written meanwhile' }) cursor: string;
-  @Field(() => ToolHealthModel, { description: 'The item.' }) node: ToolHealthModel;
+  @Field(() => ToolHealthView, { description: 'The item.' }) node: ToolHealthView;
 }
 
 @ObjectType('ToolHealthConnection', { description: 'Health documents ordered by their key (`id`).' })

@@ -24,14 +24,31 @@ export function dtoJsonSchema(dto: new (...args: never[]) => unknown): DtoSchema
   return { schema: objectSchema(dto, patternMessages), patternMessages };
 }
 
-function objectSchema(dto: new (...args: never[]) => unknown, patternMessages: Map<string, string>): JsonSchema {
+/** One property as the decorators describe it: its constraints, where it is declared, whether it may be absent. */
+export interface PropertyReading {
+  name: string;
+  /** The class whose decorators declared it (an ancestor for an inherited property). */
+  declaredIn: ValidationMetadata['target'];
+  optional: boolean;
+  /** The constraints alone; an optional property is not yet made nullable. */
+  schema: JsonSchema;
+}
+
+/**
+ * The properties of a DTO class in the order class-validator keeps them (the class's own, then
+ * its ancestors'). `dates`: read an RFC 3339 instant (`IsIsoDateTime`) as a date-time string,
+ * which only a reading whose values stay JSON may do (P115); a compiled REST body would hand
+ * the handler a string where the class-validator route hands it a Date, so it throws there.
+ */
+export function readProperties(
+  dto: new (...args: never[]) => unknown,
+  options: { dates?: boolean; patternMessages?: Map<string, string> } = {},
+): PropertyReading[] {
+  const { dates = false, patternMessages = new Map<string, string>() } = options;
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const m of metadatas) byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  for (const [property, list] of byProperty) {
-    const optional = list.some((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+  return [...byProperty].map(([property, list]) => {
     const own: JsonSchema = {};
     const items: JsonSchema = {};
     for (const m of list) {
@@ -43,16 +60,35 @@ function objectSchema(dto: new (...args: never[]) => unknown, patternMessages: M
         Object.assign(target, objectSchema(nested as new () => unknown, patternMessages));
         continue;
       }
-      applyConstraint(target, m, `${dto.name}.${property}`, patternMessages);
+      applyConstraint(target, m, `${dto.name}.${property}`, patternMessages, dates);
     }
     if (Object.keys(items).length > 0) own.items = items;
-    properties[property] = optional ? nullable(own) : own;
-    if (!optional) required.push(property);
+    return {
+      name: property,
+      declaredIn: list[0].target,
+      optional: list.some((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION),
+      schema: own,
+    };
+  });
+}
+
+function objectSchema(dto: new (...args: never[]) => unknown, patternMessages: Map<string, string>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const { name, optional, schema } of readProperties(dto, { patternMessages })) {
+    properties[name] = optional ? nullable(schema) : schema;
+    if (!optional) required.push(name);
   }
   return { type: 'object', additionalProperties: false, ...(required.length ? { required } : {}), properties };
 }
 
-function applyConstraint(target: JsonSchema, m: ValidationMetadata, where: string, patternMessages: Map<string, string>): void {
+function applyConstraint(
+  target: JsonSchema,
+  m: ValidationMetadata,
+  where: string,
+  patternMessages: Map<string, string>,
+  dates: boolean,
+): void {
   const [first] = (m.constraints ?? []) as unknown[];
   switch (m.name) {
     case 'isString':
@@ -88,6 +124,14 @@ function applyConstraint(target: JsonSchema, m: ValidationMetadata, where: strin
     case 'isEnum':
       target.enum = Object.values(first as object);
       return;
+    case 'isIn':
+      target.enum = [...(first as unknown[])];
+      return;
+    case 'isDate':
+      if (!dates) break;
+      target.type = 'string';
+      target.format = 'date-time';
+      return;
     case 'matches': {
       const source = first instanceof RegExp ? first.source : String(first);
       target.type ??= 'string';
@@ -96,9 +140,8 @@ function applyConstraint(target: JsonSchema, m: ValidationMetadata, where: strin
       if (typeof m.message === 'string') patternMessages.set(source, m.message.replace(/^\$property\s+/, ''));
       return;
     }
-    default:
-      throw new Error(`dtoJsonSchema: ${where} uses @${m.name ?? m.type}, which has no JSON Schema reading yet`);
   }
+  throw new Error(`dtoJsonSchema: ${where} uses @${m.name ?? m.type}, which has no JSON Schema reading here`);
 }
 
 /** The schema, also accepting null (an @IsOptional property). */

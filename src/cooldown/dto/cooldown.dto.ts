@@ -1,10 +1,11 @@
-import { Float, InputType } from '@nestjs/graphql';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Float, InputType, Int } from '@nestjs/graphql';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToolHealthClassification } from '../../admin/models/enums.registration';
 import { HealthKeyDto, IdField } from '../../common/dto/health-key.dto';
 import { ShapeField } from '../../common/dto/shape-field';
+import { ViewField, ViewFieldOptions, ViewType } from '../../common/dto/view-field';
 import { TenantField } from '../../common/dto/write-fields';
 import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';
 
@@ -65,9 +66,13 @@ export class ChangeCooldownWindowDto extends ClearCooldownDto {
   windowMs: number;
 }
 
+const COUNT: ViewFieldOptions = { type: () => Int, openapi: { type: 'integer' } };
+
+/** What a sweep removed: the REST answer and the GraphQL SweepResult (P115). */
+@ViewType('SweepResult', 'What a sweep removed.')
 export class SweepResultView {
-  @ApiProperty({ type: 'integer', description: 'entries that had cooldowns removed' }) documents: number;
-  @ApiProperty({ type: 'integer', description: 'cooldowns removed' }) removed: number;
+  @ViewField('How many entries had cooldowns removed.', COUNT) documents: number;
+  @ViewField('How many cooldowns were removed.', COUNT) removed: number;
 }
 
 export class DueForProbeQueryDto {

@@ -48,7 +48,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private failing = false;
-  /** P114: the running sweep (null between sweeps), and when the last one started (null: start one at once). */
+  /** P114: the running sweep (null between sweeps), and when the last one started (null: none yet, start one). */
   private sweep: DocumentIdWalk | null = null;
   private sweepStartedAt: number | null = null;
   private readonly sweepSlice: number;
@@ -163,10 +163,9 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     try {
       if (Date.now() - this.lastRenewal >= this.config.eventRelayLeaseMs / 5) await this.renew();
       if (!this.holdsLease()) {
-        // P114: a lost lease ends the sweep. The next holder starts a new one at once, and so does
-        // this instance when it takes the lease again: it cannot know what was swept meanwhile.
+        // P114: a lost lease ends the sweep; the next starts afresh, on whichever instance holds the
+        // lease when one is due (at once on an instance that never swept).
         if (this.sweep) await this.run(() => this.dropSweep());
-        this.sweepStartedAt = null;
         return;
       }
       await this.run(async () => {
@@ -200,8 +199,10 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   /**
    * P114: the next slice of the running sweep (a new sweep when one is due), relayed like a
    * write's documents: read by `_id` alone, never a filter on the collection. A failed slice
-   * drops the sweep; a new one starts FULL_SWEEP_MS after the dropped one started (at once if
-   * that has passed), so a failing database is not asked for a new cursor every pass.
+   * drops the sweep; like a lost lease, it is followed by a new sweep FULL_SWEEP_MS after the
+   * dropped one started (at once if that has passed): a database too slow to answer within the
+   * socket timeout, which also costs the lease now and then, is not asked for a new cursor (on
+   * mongo-java-server a read of every presence list) every pass.
    */
   private async sweepStep(): Promise<void> {
     if (!this.sweep) {

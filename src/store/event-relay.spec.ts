@@ -82,6 +82,8 @@ class MemoryOutbox extends HealthEventOutbox {
   }
 }
 
+const config = () =>
+  Object.assign(new AppConfig(), { eventRelayPollMs: POLL_MS, eventRelayLeaseMs: 1000, eventRelaySweepIdsPerSecond: 50 });
 const event = (docId: string) => ({ id: `${docId}:life:1:STATUS_CHANGED`, docId }) as HealthEvent;
 
 /** The relay's sweep (P114), its timer driven by jest's fake clock. */
@@ -98,8 +100,7 @@ describe('EventRelay sweep (P114)', () => {
     state.documentIds = Array.from({ length: 12 }, (_, i) => `d${i}`);
     state.pending.set('d11', [event('d11')]);
     outbox = new MemoryOutbox();
-    const config = Object.assign(new AppConfig(), { eventRelayPollMs: POLL_MS, eventRelayLeaseMs: 1000, eventRelaySweepIdsPerSecond: 50 });
-    relay = new EventRelay(state, outbox, config);
+    relay = new EventRelay(state, outbox, config());
     await relay.onApplicationBootstrap();
   });
   afterEach(async () => {
@@ -127,16 +128,32 @@ describe('EventRelay sweep (P114)', () => {
     expect(state.walks).toHaveLength(2);
   });
 
-  it('drops the sweep when the lease is lost, and starts a new one at once when it is held again', async () => {
+  it('drops the sweep when the lease is lost; held again, starts the next one when the interval has passed since that one started', async () => {
     await ticks(1);
     state.otherHolder = true;
     await ticks(3); // the lease is renewed every fifth of it (200 ms)
     expect(state.walks[0].closed).toBe(true);
     expect(state.walks[0].reads).toHaveLength(1);
     state.otherHolder = false;
-    await ticks(5);
+    await ticks(10);
+    expect(state.walks).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(FULL_SWEEP_MS);
     expect(state.walks).toHaveLength(2);
     expect(outbox.ids).toEqual(['d11:life:1:STATUS_CHANGED']);
+  });
+
+  it('starts its first sweep when it first holds the lease, however late', async () => {
+    await relay.onApplicationShutdown();
+    state = new MemoryRelayState();
+    state.documentIds = ['d0'];
+    state.otherHolder = true;
+    relay = new EventRelay(state, outbox, config());
+    await relay.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(FULL_SWEEP_MS * 2);
+    expect(state.walks).toHaveLength(0);
+    state.otherHolder = false;
+    await ticks(3);
+    expect(state.walks).toHaveLength(1);
   });
 
   it('drops the sweep when a read fails; the next one starts when the interval has passed since that one started', async () => {

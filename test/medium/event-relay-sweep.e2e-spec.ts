@@ -1,4 +1,4 @@
-import { CommandStartedEvent, Document } from 'mongodb';
+import { CommandStartedEvent, Db, Document, MongoClient } from 'mongodb';
 import { healthEventsOf } from '../../src/domain/health-events';
 import { newDocument } from '../../src/domain/health-entry';
 import { encodeKey, scopePrefix } from '../../src/domain/health-key';
@@ -10,13 +10,14 @@ import { HealthKey } from '../../src/domain/tool-health-document';
 import { toRecord } from '../../src/persistence/tool-health.mapper';
 import { EventRelay } from '../../src/store/event-relay.service';
 import { sweepSlice } from '../../src/store/relay-sweep';
-import { TestApp, createTestApp, isBackgroundCommand, resetDatabase } from '../support/test-app';
+import { TestApp, createTestApp, isBackgroundCommand, testDatabaseUri } from '../support/test-app';
 
 /**
  * Middle tier, P114: the event relay's sweep for events whose pending marker a crash lost, with
  * its real repository on the real database. The lost marker is simulated: a document with
  * pending events and no marker, written straight through the driver, its name in its scope's
- * presence list as the repository would have put it (P81).
+ * presence list as the repository would have put it (P81). The data is written before the
+ * service starts, through a client of the test's own.
  */
 describe('event relay sweep by _id (medium tier, P114)', () => {
   // 100 ids/s every 50 ms: slices of 5 ids, so 60 documents take a dozen slices.
@@ -31,13 +32,21 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
   const NOW = new Date('2026-05-23T14:00:00.000Z');
   const lost: HealthKey = { scope: Scope.USER, scopeId: 'u-1', toolName: 'tool_19' };
   let t: TestApp | undefined;
+  let client: MongoClient;
+  let db: Db;
 
+  beforeAll(async () => {
+    client = await new MongoClient(testDatabaseUri()).connect();
+    db = client.db();
+  });
+  afterAll(() => client.close());
+  beforeEach(async () => {
+    for (const collection of await db.collections()) await collection.deleteMany({});
+  });
   afterEach(async () => {
     await t?.close();
     t = undefined;
   });
-
-  const db = () => t!.connection.db!;
 
   /**
    * 60 documents in three presence lists, nothing pending in any of them but the last one named
@@ -48,7 +57,7 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
     let eventIds: string[] = [];
     for (const { scope, scopeId } of SCOPES) {
       const tools = Array.from({ length: TOOLS }, (_, i) => `tool_${i}`);
-      await db()
+      await db
         .collection('tool_health_presence')
         .updateOne({ _id: scopePrefix(scope, scopeId) as never }, { $addToSet: { tools: { $each: tools } } }, { upsert: true });
       for (const toolName of tools) {
@@ -72,17 +81,17 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
         } else {
           record = toRecord({ ...newDocument(key, NOW), version: 1 });
         }
-        await db().collection('tool_health').insertOne(record);
+        await db.collection('tool_health').insertOne(record);
         ids.push(encodeKey(key));
       }
     }
     expect(eventIds.length).toBeGreaterThan(0);
-    expect(await db().collection('tool_health_pending').countDocuments({})).toBe(0);
+    expect(await db.collection('tool_health_pending').countDocuments({})).toBe(0);
     return { ids, eventIds };
   }
 
   async function outboxIds(): Promise<string[]> {
-    return (await db().collection('health_events').find({}).toArray()).map((e) => String(e._id));
+    return (await db.collection('health_events').find({}).toArray()).map((e) => String(e._id));
   }
 
   /** The ids each relay read of tool_health asked for (here all of them the sweep's: nothing is marked or written). */
@@ -98,40 +107,33 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
   }
 
   it('the sweep of a new lease holder relays events whose marker was lost, reading tool_health by _id alone in slices of the configured rate', async () => {
-    t = await createTestApp({ env });
-    await resetDatabase(t.connection);
-    // Another instance holds the lease (written here): this one loses it at its next renewal, and
-    // the commands of its sweep are all seen from the first one once it takes the lease back.
-    await db()
-      .collection('leases')
-      .insertOne({ _id: 'event-relay' as never, holder: 'another-instance', until: Date.now() + 600_000 });
-    await eventually(async () => !t!.app.get(EventRelay).holdsLease(), 'the lease taken by another instance');
+    // Another instance holds the lease: this one starts without it, so the commands of its sweep
+    // are all seen, from the first one on.
+    await db.collection('leases').insertOne({ _id: 'event-relay' as never, holder: 'another-instance', until: Date.now() + 600_000 });
     const { ids, eventIds } = await seed();
+    t = await createTestApp({ env });
+    expect(t.app.get(EventRelay).holdsLease()).toBe(false);
 
     const relayCommands: CommandStartedEvent[] = [];
     const listener = (e: CommandStartedEvent) => {
       const collection = e.commandName === 'getMore' ? e.command.collection : e.command[e.commandName];
       if (collection === 'tool_health' && isBackgroundCommand(e)) relayCommands.push(e);
     };
-    const client = t.connection.getClient();
-    client.on('commandStarted', listener);
+    const service = t.connection.getClient();
+    service.on('commandStarted', listener);
     try {
       // The other instance is gone: its lease is released, this one takes it and starts a sweep.
-      await db()
-        .collection('leases')
-        .deleteOne({ _id: 'event-relay' as never });
+      await db.collection('leases').deleteOne({ _id: 'event-relay' as never });
       // Until the lost events are in the outbox and the sweep has read every document.
       await eventually(async () => {
         const relayed = new Set(await outboxIds());
         return eventIds.every((id) => relayed.has(id)) && new Set(sweepReads(relayCommands).flat()).size === ids.length;
       }, 'the lost events in the outbox, every document read');
     } finally {
-      client.off('commandStarted', listener);
+      service.off('commandStarted', listener);
     }
     expect(t.app.get(EventRelay).holdsLease()).toBe(true);
-    const stored = await db()
-      .collection('tool_health')
-      .findOne({ _id: encodeKey(lost) as never });
+    const stored = await db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
     expect(stored!.pendingEvents).toEqual([]);
 
     // Every relay command on tool_health names documents by `_id` alone (P98: anything else scans).
@@ -158,16 +160,13 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
   it('drain() relays events whose marker was lost: a whole sweep at once', async () => {
     // One id per tick in the background: its own sweep reaches the lost document (the last one
     // named) only after 60 ticks, long after drain() returned.
-    t = await createTestApp({ env: { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '1' } });
-    await resetDatabase(t.connection);
-    const relay = t.app.get(EventRelay);
-    await eventually(async () => relay.holdsLease(), 'the relay lease');
     const { eventIds } = await seed();
+    t = await createTestApp({ env: { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '1' } });
+    const relay = t.app.get(EventRelay);
+    expect(relay.holdsLease()).toBe(true);
     await relay.drain();
     expect(await outboxIds()).toEqual(expect.arrayContaining(eventIds));
-    const stored = await db()
-      .collection('tool_health')
-      .findOne({ _id: encodeKey(lost) as never });
+    const stored = await db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
     expect(stored!.pendingEvents).toEqual([]);
   });
 });

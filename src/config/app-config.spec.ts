@@ -84,6 +84,13 @@ describe('loadConfig', () => {
       { WRITER_LEASE_TTL_MS: '4000', WRITER_LEASE_RENEW_MS: '500' },
       { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 },
     ],
+    ['the relay sweep rate by default', {}, { eventRelaySweepIdsPerSecond: 500 }],
+    ['the relay sweep rate', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '2000' }, { eventRelaySweepIdsPerSecond: 2000 }],
+    [
+      'the relay sweep rate at 1 000 ids per poll',
+      { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '1000', EVENT_RELAY_POLL_MS: '1000' },
+      { eventRelaySweepIdsPerSecond: 1000 },
+    ],
   ])('reads %s', (_label, env, expected) => {
     expect(loadConfig({ ...BASE, ...env })).toMatchObject(expected);
   });
@@ -127,6 +134,12 @@ describe('loadConfig', () => {
       'WRITER_LEASE_RENEW_MS more than half the TTL',
       { WRITER_LEASE_TTL_MS: '3000', WRITER_LEASE_RENEW_MS: '2000' },
       'WRITER_LEASE_RENEW_MS',
+    ],
+    ['EVENT_RELAY_SWEEP_IDS_PER_SECOND of 0', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '0' }, 'EVENT_RELAY_SWEEP_IDS_PER_SECOND'],
+    [
+      'EVENT_RELAY_SWEEP_IDS_PER_SECOND over 1 000 ids per poll',
+      { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '1001', EVENT_RELAY_POLL_MS: '1000' },
+      'EVENT_RELAY_SWEEP_IDS_PER_SECOND',
     ],
   ])('reports %s naming %s', (_label, env, variable) => {
     const problems = problemsOf({ ...BASE, ...env });

@@ -1,4 +1,5 @@
 import { ApiKeyEntry, parseApiKeys } from '../auth/api-key';
+import { MAX_SWEEP_SLICE } from '../store/relay-sweep';
 
 /**
  * Every setting of the service, read once from the environment at boot. A bad or missing value
@@ -55,6 +56,8 @@ export class AppConfig {
   eventRelayPollMs: number;
   /** How long the relay lease lasts unless renewed (renewed every lease/5). */
   eventRelayLeaseMs: number;
+  /** P114: how many tool_health ids per second the relay's sweep checks for events a lost marker hides. */
+  eventRelaySweepIdsPerSecond: number;
   /** How often ended pins are looked for, to emit PIN_ENDED (P55); 0 = never on a timer. */
   pinWatchMs: number;
 }
@@ -170,6 +173,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.widerEvidenceFlushMs = r.int('WIDER_EVIDENCE_FLUSH_MS', 1000, 0, 60_000);
   config.eventRelayPollMs = r.int('EVENT_RELAY_POLL_MS', 200, 10, 60_000);
   config.eventRelayLeaseMs = r.int('EVENT_RELAY_LEASE_MS', 10_000, 500, 600_000);
+  config.eventRelaySweepIdsPerSecond = r.int('EVENT_RELAY_SWEEP_IDS_PER_SECOND', 500, 1, 100_000);
+  if ((config.eventRelaySweepIdsPerSecond * config.eventRelayPollMs) / 1000 > MAX_SWEEP_SLICE) {
+    r.problems.push(
+      `EVENT_RELAY_SWEEP_IDS_PER_SECOND (${config.eventRelaySweepIdsPerSecond}) must check at most ${MAX_SWEEP_SLICE} ids per EVENT_RELAY_POLL_MS (${config.eventRelayPollMs}), so one sweep read stays short`,
+    );
+  }
   config.pinWatchMs = r.int('PIN_WATCH_MS', 1000, 0, 3600_000);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

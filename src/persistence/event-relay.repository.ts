@@ -21,6 +21,13 @@ export interface RetiredEvents {
   stagedAt: number;
 }
 
+/** P114: the ids of every document, a slice at a time. */
+export interface DocumentIdWalk {
+  /** The next `max` ids; fewer only when the walk has reached its end (then every later call answers none). */
+  next(max: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
 /** The port for the event relay's own state: its lease, the position counter, pending and retired events. */
 export abstract class EventRelayRepository {
   /** Takes or renews the named lease for `holder` until `untilMs`; false while another holder's lease runs. */
@@ -29,11 +36,17 @@ export abstract class EventRelayRepository {
   /** Reserves `count` positions; returns the last one (the first is last − count + 1). */
   abstract reservePositions(count: number): Promise<number>;
   /**
-   * Documents with pending events: those `docIds`; else those whose markers say so (a small
-   * collection, P97 — a marker naming a document with nothing pending is dropped on the way);
-   * else, with `everywhere`, a scan of every document (the rare sweep for markers a crash lost).
+   * Documents with pending events: those `docIds` (read by `_id` alone); else those whose markers
+   * say so (a small collection, P97 — a marker naming a document with nothing pending is dropped
+   * on the way).
    */
-  abstract findPending(limit: number, docIds?: readonly string[], everywhere?: boolean): Promise<PendingEvents[]>;
+  abstract findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]>;
+  /**
+   * P114: the `_id` of every tool_health document, as the presence lists name them (P81), for
+   * the sweep that finds events whose marker was lost. One cursor over the lists, kept open
+   * between calls of `next`; `close` drops it (a walk is never resumed, a new one starts over).
+   */
+  abstract walkDocumentIds(): DocumentIdWalk;
   /** After a write left events pending that its own instance did not relay at once (P97). */
   abstract markPending(docId: string): Promise<void>;
   /** After a write that leaves a pin on the document: the pin watch finds its end here (P97). */

@@ -3,9 +3,11 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { Collection } from 'mongodb';
 import { Connection, Model } from 'mongoose';
 import { HealthEvent } from '../domain/health-events';
-import { EventRelayRepository, PendingEvents, RetiredEvents } from './event-relay.repository';
+import { DocumentIdWalk, EventRelayRepository, PendingEvents, RetiredEvents } from './event-relay.repository';
 import { RELAY_COMMENT } from './mongo-health-event.outbox';
 import { ToolHealthRecord } from './tool-health.schema';
+import { ToolPresence } from './tool-presence';
+import { ToolPresenceRecord } from './tool-presence.schema';
 
 interface LeaseRecord {
   _id: string;
@@ -25,6 +27,12 @@ interface RetiredRecord {
 }
 
 const OUTBOX_COUNTER = 'health_events';
+/**
+ * P114: presence lists per round trip of the sweep's cursor. A list names one scope's tools (a
+ * few to a few hundred), so a batch lasts the sweep from seconds to a few minutes at its rate,
+ * well inside MongoDB's 10-minute timeout of an idle cursor.
+ */
+const PRESENCE_BATCH = 20;
 
 function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: number })?.code === 11000;
@@ -35,13 +43,16 @@ function isDuplicateKey(error: unknown): boolean {
 @Injectable()
 export class MongoEventRelayRepository extends EventRelayRepository {
   private readonly documents: Collection<ToolHealthRecord>;
+  private readonly presence: ToolPresence;
 
   constructor(
     @InjectModel(ToolHealthRecord.name) model: Model<ToolHealthRecord>,
+    @InjectModel(ToolPresenceRecord.name) presenceModel: Model<ToolPresenceRecord>,
     @InjectConnection() private readonly connection: Connection,
   ) {
     super();
     this.documents = model.collection as unknown as Collection<ToolHealthRecord>;
+    this.presence = new ToolPresence(() => this.connection.db!.collection<ToolPresenceRecord>(presenceModel.collection.collectionName));
   }
 
   private get leases(): Collection<LeaseRecord> {
@@ -92,33 +103,33 @@ export class MongoEventRelayRepository extends EventRelayRepository {
     return record!.seq;
   }
 
-  async findPending(limit: number, docIds?: readonly string[], everywhere = false): Promise<PendingEvents[]> {
-    // By _id when the caller knows the documents, else by the markers (P97): on a server without
-    // secondary indexes (mongo-java-server) a filter on pendingEvents scans every document, which
-    // at a million documents costs seconds per pass. The scan stays for the rare sweep.
-    // A positional path, because mongo-java-server matches `{'pendingEvents.id': {$exists}}` on
-    // neither empty nor filled arrays the way MongoDB does.
-    let ids = docIds ? [...docIds] : undefined;
-    if (!ids && !everywhere) {
-      ids = (await this.pendingMarkers.find({}, { projection: { _id: 1 }, limit, comment: RELAY_COMMENT }).toArray()).map((m) => m._id);
-      if (ids.length === 0) return [];
-    }
-    // With ids, the filter is `_id` alone: mongo-java-server serves a filter from an index only when
-    // its fields are exactly the index's, so `_id` plus anything else scans every document.
-    const filter = ids ? { _id: { $in: ids } } : { 'pendingEvents.0': { $exists: true } };
+  async findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]> {
+    // By _id when the caller knows the documents (a write, the sweep of P114), else by the markers
+    // (P97): on a server without secondary indexes (mongo-java-server) a filter on pendingEvents
+    // scans every document, which at a million documents costs seconds per pass.
+    const ids = docIds
+      ? [...docIds]
+      : (await this.pendingMarkers.find({}, { projection: { _id: 1 }, limit, comment: RELAY_COMMENT }).toArray()).map((m) => m._id);
+    if (ids.length === 0) return [];
+    // The filter is `_id` alone: mongo-java-server serves a filter from an index only when its
+    // fields are exactly the index's, so `_id` plus anything else scans every document (P98).
     const records = await this.documents
-      .find(filter, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT })
+      .find({ _id: { $in: ids } }, { projection: { _id: 1, pendingEvents: 1 }, limit, comment: RELAY_COMMENT })
       .toArray();
     const pending = records
       .map((r) => ({ docId: r._id, events: (r.pendingEvents ?? []) as HealthEvent[] }))
       .filter((p) => p.events.length > 0);
-    if (ids && !docIds) {
+    if (!docIds) {
       // Markers whose documents hold nothing pending (relayed by their writer's instance, or gone).
       const live = new Set(pending.map((p) => p.docId));
       const stale = ids.filter((id) => !live.has(id));
       if (stale.length > 0) await this.pendingMarkers.deleteMany({ _id: { $in: stale } }, { comment: RELAY_COMMENT });
     }
     return pending;
+  }
+
+  walkDocumentIds(): DocumentIdWalk {
+    return this.presence.walkIds({ batchSize: PRESENCE_BATCH, comment: RELAY_COMMENT });
   }
 
   async markPending(docId: string): Promise<void> {

@@ -89,9 +89,9 @@ ToolHealthSchema.index({ scope: 1, scopeId: 1, status: 1 });
 ToolHealthSchema.index({ toolName: 1, status: 1 });
 // Sweep: entries whose cooldown expired before now - grace (D9), and "has an active cooldown".
 ToolHealthSchema.index({ 'cooldowns.nextSpawnAllowedAt': 1 });
-// The event relay (P53): documents holding events not yet in the outbox ({'pendingEvents.0': {$exists: true}});
-// sparse, so a document whose pending list is empty is not in it.
-ToolHealthSchema.index({ 'pendingEvents.0': 1 }, { sparse: true });
+// No index on pendingEvents: the event relay finds pending events by markers and by `_id` (P97,
+// P114), and the purge's `{'pendingEvents.0': {$exists: false}}` is one condition among others
+// that a sparse index could not answer anyway.
 // The pin watch (P55): pins that have run out ({'pin.until': {$lte: now}}).
 ToolHealthSchema.index({ 'pin.until': 1 }, { sparse: true });
 // Additive (D11): entries "due for a probe" — DOWN, no expected recovery, oldest check first.

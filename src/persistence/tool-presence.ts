@@ -1,6 +1,7 @@
 import { Collection } from 'mongodb';
 import { keyInScope, scopePrefix } from '../domain/health-key';
 import { HealthKey } from '../domain/tool-health-document';
+import { DocumentIdWalk } from './event-relay.repository';
 import { ToolPresenceRecord } from './tool-presence.schema';
 
 /** The marker of a finished backfill; no scope prefix can take this spelling (it has no `|`). */
@@ -31,5 +32,30 @@ export class ToolPresence {
     const ids: string[] = [];
     for (const list of lists) for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
     return ids;
+  }
+
+  /**
+   * Every `_id` the lists name, a slice at a time (the event relay's sweep, P114): one cursor
+   * over all lists, `batchSize` lists per round trip, each list's names turned into `_id`s.
+   * Every document's name is in its list before the document exists, so the walk reaches every
+   * document that existed when it started (and names some that are gone).
+   */
+  walkIds(options: { batchSize: number; comment?: string }): DocumentIdWalk {
+    const cursor = this.lists().find({}, { projection: { _id: 1, tools: 1 }, batchSize: options.batchSize, comment: options.comment });
+    let buffered: string[] = [];
+    let ended = false;
+    return {
+      next: async (max) => {
+        while (buffered.length < max && !ended) {
+          const list = await cursor.next();
+          if (!list) ended = true;
+          else if (list._id !== BACKFILLED_MARKER) for (const tool of list.tools ?? []) buffered.push(keyInScope(list._id, tool));
+        }
+        const slice = buffered.slice(0, max);
+        buffered = buffered.slice(max);
+        return slice;
+      },
+      close: () => cursor.close(),
+    };
   }
 }

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../config/app-config';
 import { HealthEvent } from '../domain/health-events';
-import { EventRelayRepository } from '../persistence/event-relay.repository';
+import { DocumentIdWalk, EventRelayRepository } from '../persistence/event-relay.repository';
 import { HealthEventOutbox, positionOf } from '../persistence/health-event.outbox';
+import { sweepDue, sweepSlice } from './relay-sweep';
 
 const LEASE = 'event-relay';
 const BATCH = 100;
@@ -14,7 +15,10 @@ const RETIRED_GRACE_MS = 30_000;
 const AFTER_WRITE_WAIT_MS = 250;
 /** The document id and life of standalone events: no tool_health `_id` has this spelling (no `|`). */
 const STANDALONE = 'standalone';
-/** How often the lease holder also sweeps every document for pending events a lost marker hides (P97). */
+/**
+ * How often the lease holder also sweeps every document for pending events a lost marker hides
+ * (P97): a new sweep starts this long after the last one started, once that one has ended (P114).
+ */
 const FULL_SWEEP_MS = 5 * 60_000;
 
 /**
@@ -28,6 +32,9 @@ const FULL_SWEEP_MS = 5 * 60_000;
  * On the lease holder a write waits for its own events to be relayed (read your writes on one
  * instance); other instances' writes are picked up every EVENT_RELAY_POLL_MS. A relay failure
  * never fails the write: the events stay in the document and the next pass moves them.
+ *
+ * P114: for a marker a crash lost (P97), every pass also checks a bounded slice of a sweep over
+ * every document's `_id` (from the presence lists), EVENT_RELAY_SWEEP_IDS_PER_SECOND at most.
  */
 @Injectable()
 export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,14 +48,18 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private failing = false;
-  /** The first pass of an instance sweeps every document (P97). */
-  private lastSweep = 0;
+  /** P114: the running sweep (null between sweeps), and when the last one started (null: none yet, start one). */
+  private sweep: DocumentIdWalk | null = null;
+  private sweepStartedAt: number | null = null;
+  private readonly sweepSlice: number;
 
   constructor(
     private readonly repository: EventRelayRepository,
     private readonly outbox: HealthEventOutbox,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sweepSlice = sweepSlice(config.eventRelaySweepIdsPerSecond, config.eventRelayPollMs);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.renew().catch(() => undefined);
@@ -60,6 +71,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     this.stopped = true;
     clearInterval(this.timer);
     await this.chain.catch(() => undefined);
+    await this.dropSweep();
     if (this.leaseUntil > 0) await this.repository.releaseLease(LEASE, this.holder).catch(() => undefined);
     this.leaseUntil = 0;
   }
@@ -129,11 +141,20 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     await this.afterDelete();
   }
 
-  /** On the lease holder, relays everything pending (tests): pending documents and staged deletions. */
+  /**
+   * On the lease holder, relays everything pending (tests): a whole sweep at once (P114: every
+   * document by `_id`, a marker lost or not), then markers and staged deletions until none is left.
+   */
   drain(): Promise<void> {
     if (!this.holdsLease()) return Promise.resolve();
     return this.run(async () => {
-      for (;;) if ((await this.relayDocuments(undefined, true)) + (await this.relayRetired()) === 0) return;
+      const walk = this.repository.walkDocumentIds();
+      try {
+        while (!(await this.relaySlice(walk, BATCH)));
+      } finally {
+        await walk.close().catch(() => undefined);
+      }
+      for (;;) if ((await this.relayDocuments()) + (await this.relayRetired()) === 0) return;
     });
   }
 
@@ -141,13 +162,17 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     if (this.stopped) return;
     try {
       if (Date.now() - this.lastRenewal >= this.config.eventRelayLeaseMs / 5) await this.renew();
-      if (!this.holdsLease()) return;
+      if (!this.holdsLease()) {
+        // P114: a lost lease ends the sweep; the next starts afresh, on whichever instance holds the
+        // lease when one is due (at once on an instance that never swept).
+        if (this.sweep) await this.run(() => this.dropSweep());
+        return;
+      }
       await this.run(async () => {
         if (this.stopped) return;
-        // P97: the markers every pass; every document once in a while, for a marker a crash lost.
-        const sweep = Date.now() - this.lastSweep >= FULL_SWEEP_MS;
-        await this.relayDocuments(undefined, sweep);
-        if (sweep) this.lastSweep = Date.now();
+        // P97: the markers every pass; P114: a slice of the sweep, for a marker a crash lost.
+        await this.relayDocuments();
+        await this.sweepStep();
         await this.relayRetired();
       });
       if (this.failing) this.logger.log('event relay works again');
@@ -171,8 +196,48 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     return next;
   }
 
-  private async relayDocuments(docIds?: readonly string[], everywhere = false): Promise<number> {
-    const pending = await this.repository.findPending(docIds ? Math.max(docIds.length, 1) : BATCH, docIds, everywhere);
+  /**
+   * P114: the next slice of the running sweep (a new sweep when one is due), relayed like a
+   * write's documents: read by `_id` alone, never a filter on the collection. A failed slice
+   * drops the sweep; like a lost lease, it is followed by a new sweep FULL_SWEEP_MS after the
+   * dropped one started (at once if that has passed): a database too slow to answer within the
+   * socket timeout, which also costs the lease now and then, is not asked for a new cursor (on
+   * mongo-java-server a read of every presence list) every pass.
+   */
+  private async sweepStep(): Promise<void> {
+    if (!this.sweep) {
+      if (!sweepDue(Date.now(), this.sweepStartedAt, FULL_SWEEP_MS)) return;
+      this.sweep = this.repository.walkDocumentIds();
+      this.sweepStartedAt = Date.now();
+    }
+    try {
+      if (await this.relaySlice(this.sweep, this.sweepSlice)) {
+        // The end of the walk: the next one starts FULL_SWEEP_MS after this one started.
+        this.sweep = null;
+        this.logger.debug(`event relay sweep ended after ${Date.now() - this.sweepStartedAt!} ms`);
+      }
+    } catch (error) {
+      await this.dropSweep();
+      throw error;
+    }
+  }
+
+  /** Relays the pending events of the walk's next `max` documents; true when the walk has ended. */
+  private async relaySlice(walk: DocumentIdWalk, max: number): Promise<boolean> {
+    const ids = await walk.next(max);
+    if (ids.length > 0) await this.relayDocuments(ids);
+    return ids.length < max;
+  }
+
+  /** P114: ends the running sweep before its end (lost lease, failure, shutdown): its cursor is closed, never resumed. */
+  private async dropSweep(): Promise<void> {
+    const sweep = this.sweep;
+    this.sweep = null;
+    await sweep?.close().catch(() => undefined);
+  }
+
+  private async relayDocuments(docIds?: readonly string[]): Promise<number> {
+    const pending = await this.repository.findPending(docIds ? Math.max(docIds.length, 1) : BATCH, docIds);
     // One batch for all of them: one counter reservation, one ordered insert, one clear.
     await this.move(pending.flatMap((p) => p.events));
     await this.repository.clearPending(pending);

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { KeyFilterInput } from '../admin/inputs/list.input';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
-import { Scope } from '../admin/models/enums.registration';
+import { Scope } from '../common/dto/enums.registration';
 import { IsId } from '../common/dto/health-key.dto';
 import { MaintenancePhase } from '../domain/maintenance-window';
 import { ChangeMaintenanceDto, ScheduleMaintenanceDto } from './dto/maintenance.dto';

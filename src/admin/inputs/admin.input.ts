@@ -3,7 +3,7 @@ import { IsDate, IsEnum, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from
 import { IsId } from '../../common/dto/health-key.dto';
 import { TenantField } from '../../common/dto/write-fields';
 import { MAX_PIN_REASON_LENGTH } from '../../domain/pin';
-import { PinStatus, Scope } from '../models/enums.registration';
+import { PinStatus, Scope } from '../../common/dto/enums.registration';
 import { HealthKeyInput } from './health-key.input';
 
 export const PURGE_BATCH_DEFAULT = 1000;

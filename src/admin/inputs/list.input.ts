@@ -3,7 +3,7 @@ import { IsBoolean, IsEnum } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
 import { IdField } from '../../common/dto/health-key.dto';
 import { ShapeField } from '../../common/dto/shape-field';
-import { Scope, ToolStatus } from '../models/enums.registration';
+import { Scope, ToolStatus } from '../../common/dto/enums.registration';
 
 /** The key filters of the GraphQL lists and feeds (entries, events, maintenance windows), each described once (P112). */
 @InputType({ isAbstract: true })

@@ -2,7 +2,7 @@ import { ArgsType, PickType } from '@nestjs/graphql';
 import { IsEnum } from 'class-validator';
 import { ShapeField } from '../../common/dto/shape-field';
 import { KeyFilterInput } from '../inputs/list.input';
-import { ToolStatus } from '../models/enums.registration';
+import { ToolStatus } from '../../common/dto/enums.registration';
 
 /** Filters of `toolHealthChanged`; each one given narrows the feed, none given means every event. */
 @ArgsType()

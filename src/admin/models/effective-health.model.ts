@@ -1,5 +1,5 @@
 import { Field, ObjectType } from '@nestjs/graphql';
-import { CascadeReason, Scope, ToolErrorCode, ToolStatus } from './enums.registration';
+import { CascadeReason, Scope, ToolErrorCode, ToolStatus } from '../../common/dto/enums.registration';
 import { ToolHealthView } from '../../common/dto/tool-health.view';
 import { MaintenanceSummaryModel } from '../../maintenance/maintenance.graphql';
 

@@ -1,5 +1,5 @@
 import { Field, Float, ID, ObjectType, createUnionType } from '@nestjs/graphql';
-import { HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
+import { HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from '../../common/dto/enums.registration';
 import { PageInfo } from './page-info.model';
 import { MaintenancePayloadModel } from '../../maintenance/maintenance.graphql';
 import { WiderEvidencePayloadModel } from '../../wider-evidence/wider-evidence.graphql';

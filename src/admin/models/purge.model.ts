@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { Scope } from './enums.registration';
+import { Scope } from '../../common/dto/enums.registration';
 
 @ObjectType('PurgeResult', { description: 'One batch of a bulk delete.' })
 export class PurgeResultModel {

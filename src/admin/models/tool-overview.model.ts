@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { Scope, ToolStatus } from './enums.registration';
+import { Scope, ToolStatus } from '../../common/dto/enums.registration';
 
 @ObjectType('StatusCount', { description: 'How many entries have one status.' })
 export class StatusCountModel {

@@ -2,7 +2,7 @@ import { InputType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
 import { IsEnum, Matches, ValidationOptions } from 'class-validator';
-import { Scope } from '../../admin/models/enums.registration';
+import { Scope } from './enums.registration';
 import { ID_PATTERN } from '../../domain/health-key';
 import { ShapeField, ShapeFieldOptions } from './shape-field';
 

@@ -1,5 +1,5 @@
 import { Float, ID, Int } from '@nestjs/graphql';
-import { PinStatus, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from '../../admin/models/enums.registration';
+import { PinStatus, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewType, enumView } from './view-field';
 
 // A stored health document as both APIs answer it (§5 + D3b): one class per shape (P115), the

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsEnum, IsString, MaxLength } from 'class-validator';
-import { ToolErrorCode } from '../../admin/models/enums.registration';
+import { ToolErrorCode } from './enums.registration';
 import { IdField } from './health-key.dto';
 import { IsIsoDateTime } from './iso-date-time';
 import { ShapeField } from './shape-field';

@@ -2,7 +2,7 @@ import { Float, InputType, Int } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ToolHealthClassification } from '../../admin/models/enums.registration';
+import { ToolHealthClassification } from '../../common/dto/enums.registration';
 import { HealthKeyDto, IdField } from '../../common/dto/health-key.dto';
 import { ShapeField } from '../../common/dto/shape-field';
 import { ViewField, ViewFieldOptions, ViewType } from '../../common/dto/view-field';

@@ -1,7 +1,7 @@
 import { Float, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEnum, IsInt, IsObject, IsOptional, Max, Min } from 'class-validator';
-import { ToolErrorCode, ToolHealthClassification } from '../../admin/models/enums.registration';
+import { ToolErrorCode, ToolHealthClassification } from '../../common/dto/enums.registration';
 import { HealthKeyDto, IdField, IsId } from '../../common/dto/health-key.dto';
 import { ShapeField } from '../../common/dto/shape-field';
 import { ToolHealthView } from '../../common/dto/tool-health.view';

@@ -110,6 +110,15 @@ describe('EventRelay sweep (P114)', () => {
 
   const ticks = (n: number) => jest.advanceTimersByTimeAsync(n * POLL_MS);
 
+  /** After the first sweep was dropped: no new one for a while, one once the interval has passed, and the event arrives. */
+  async function nextSweepOnlyAfterTheInterval(): Promise<void> {
+    await ticks(10);
+    expect(state.walks).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(FULL_SWEEP_MS);
+    expect(state.walks).toHaveLength(2);
+    expect(outbox.ids).toEqual(['d11:life:1:STATUS_CHANGED']);
+  }
+
   it('starts at the first pass holding the lease and reads one slice per pass until the end', async () => {
     await ticks(2);
     expect(state.walks).toHaveLength(1);
@@ -135,11 +144,7 @@ describe('EventRelay sweep (P114)', () => {
     expect(state.walks[0].closed).toBe(true);
     expect(state.walks[0].reads).toHaveLength(1);
     state.otherHolder = false;
-    await ticks(10);
-    expect(state.walks).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(FULL_SWEEP_MS);
-    expect(state.walks).toHaveLength(2);
-    expect(outbox.ids).toEqual(['d11:life:1:STATUS_CHANGED']);
+    await nextSweepOnlyAfterTheInterval();
   });
 
   it('starts its first sweep when it first holds the lease, however late', async () => {
@@ -161,11 +166,7 @@ describe('EventRelay sweep (P114)', () => {
     state.failReads = 1;
     await ticks(1);
     expect(state.walks[0].closed).toBe(true);
-    await ticks(10);
-    expect(state.walks).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(FULL_SWEEP_MS);
-    expect(state.walks).toHaveLength(2);
-    expect(outbox.ids).toEqual(['d11:life:1:STATUS_CHANGED']);
+    await nextSweepOnlyAfterTheInterval();
   });
 
   it('closes the running sweep at shutdown', async () => {

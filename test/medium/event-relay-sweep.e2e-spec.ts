@@ -124,17 +124,21 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
     try {
       // The other instance is gone: its lease is released, this one takes it and starts a sweep.
       await db.collection('leases').deleteOne({ _id: 'event-relay' as never });
-      // Until the lost events are in the outbox and the sweep has read every document.
+      // Until the lost events are in the outbox and out of their document (cleared after the
+      // insert), and the sweep has read every document.
       await eventually(async () => {
         const relayed = new Set(await outboxIds());
-        return eventIds.every((id) => relayed.has(id)) && new Set(sweepReads(relayCommands).flat()).size === ids.length;
-      }, 'the lost events in the outbox, every document read');
+        const stored = await db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
+        return (
+          eventIds.every((id) => relayed.has(id)) &&
+          stored!.pendingEvents.length === 0 &&
+          new Set(sweepReads(relayCommands).flat()).size === ids.length
+        );
+      }, 'the lost events in the outbox and out of their document, every document read');
     } finally {
       service.off('commandStarted', listener);
     }
     expect(t.app.get(EventRelay).holdsLease()).toBe(true);
-    const stored = await db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
-    expect(stored!.pendingEvents).toEqual([]);
 
     // Every relay command on tool_health names documents by `_id` alone (P98: anything else scans).
     const filters = relayCommands.flatMap((e) =>

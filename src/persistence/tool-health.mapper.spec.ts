@@ -1,5 +1,5 @@
 import { ToolHealthRecord } from './tool-health.schema';
-import { toDomain, toRecord } from './tool-health.mapper';
+import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 
 const record = {
   _id: 'PROJECT|p|t',
@@ -28,5 +28,57 @@ describe('tool-health mapper: the flush ids of P42', () => {
   it('a document without any writes none', () => {
     const { appliedFlushIds: _ignored, ...plain } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
     expect(toRecord(toDomain(plain as ToolHealthRecord))).not.toHaveProperty('appliedFlushIds');
+  });
+});
+
+describe('tool-health mapper: the manifest read’s entries (P116)', () => {
+  const since = new Date('2026-05-23T14:00:00Z');
+  const projected = {
+    _id: 'GLOBAL|%00|t',
+    scope: 'GLOBAL',
+    scopeId: null,
+    toolName: 't',
+    status: 'DOWN',
+    since,
+  } as unknown as CascadeEntryRecord;
+
+  it('read absent optional fields as null', () => {
+    expect(toCascadeEntry(projected)).toEqual({
+      id: 'GLOBAL|%00|t',
+      scope: 'GLOBAL',
+      scopeId: null,
+      toolName: 't',
+      status: 'DOWN',
+      since,
+      expectedRecoveryAt: null,
+      code: null,
+      lastFailureAt: null,
+      lastDiagnosis: null,
+      pin: null,
+      description: null,
+    });
+  });
+
+  it('hold what the whole document holds in those fields', () => {
+    const stored = {
+      ...projected,
+      expectedRecoveryAt: new Date('2026-05-23T15:00:00Z'),
+      code: 'BACKEND_FAILED',
+      lastFailureAt: since,
+      lastDiagnosis: { classification: 'TECHNICALLY_BROKEN', code: 'BACKEND_FAILED', note: 'n', by: 'agrajag-1', at: since },
+      pin: null,
+      description: 'd',
+      tenantId: null,
+      history: [],
+      cooldowns: [],
+      version: 2,
+    } as unknown as ToolHealthRecord;
+    const whole = toDomain(stored);
+    const entry = toCascadeEntry(stored);
+    for (const [field, value] of Object.entries(entry)) expect([field, whole[field as keyof typeof whole]]).toEqual([field, value]);
+  });
+
+  it('the projection names every field of an entry but its id', () => {
+    expect([...CASCADE_ENTRY_FIELDS, 'id'].sort()).toEqual(Object.keys(toCascadeEntry(projected)).sort());
   });
 });

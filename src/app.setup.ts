@@ -9,7 +9,9 @@ import { documentAgrajagArguments } from './diagnosis/agrajag-openapi';
 import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
-import { checkJsonCharset, parseJsonBody } from './errors/json-body';
+import { checkJsonCharset, decodeUtf8Body, parseJsonBody } from './errors/json-body';
+import { registerKeyBeforeBody } from './auth/key-before-body.hook';
+import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
@@ -17,6 +19,8 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   app.useGlobalPipes(createValidationPipe());
   useJsonBodiesOnly(app, config);
   registerGraphqlHttpAuth(app); // D17: POST /graphql without a known key → 401, not 200 with an error
+  registerMcpEdge(app, config); // P136: Host/Origin and the key of /mcp, answered as JSON-RPC
+  registerKeyBeforeBody(app); // P135: no body is read for a request without a known key
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
@@ -42,16 +46,19 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
  * P63: `application/json` (UTF-8) is the only body the service reads, on every route, GraphQL
  * included. Fastify's own text/plain parser and Nest's form-urlencoded one are removed (a form
  * body was parsed and written), so another content type is a 415; the JSON parser refuses
- * duplicate and prototype keys and deep nesting with a 400 naming the field (json-body.ts).
+ * duplicate and prototype keys and deep nesting with a 400 naming the field (json-body.ts), and
+ * bytes that are not UTF-8 or strings with lone surrogates (P137).
  */
 function useJsonBodiesOnly(app: NestFastifyApplication, config: AppConfig): void {
   app.getHttpAdapter().getInstance().removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
     try {
       checkJsonCharset(request.headers['content-type']);
-      done(null, parseJsonBody(body.toString('utf8')));
+      done(null, parseJsonBody(decodeUtf8Body(body as Buffer)));
     } catch (error) {
-      done(error as Error, undefined);
+      const forMcp = mcpUnreadableBody(request, error); // P136: answered as JSON-RPC -32700
+      if (forMcp) done(null, forMcp);
+      else done(error as Error, undefined);
     }
   });
 }

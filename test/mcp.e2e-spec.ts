@@ -47,7 +47,7 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(40);
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
-      expect(tool.annotations).toMatchObject({ destructiveHint: false, openWorldHint: false });
+      expect(tool.annotations).toMatchObject({ destructiveHint: tool.name === 'tool_health_clear', openWorldHint: false }); // P138
       expect(tool._meta).toMatchObject({ safety: 'SAFE_PROBE' });
     }
     for (const manifest of AGRAJAG_TOOLS) {
@@ -317,16 +317,16 @@ describe('MCP endpoint (issue 15, D17, §7, §8)', () => {
       });
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
-    it('answers no key and an unknown key with 401 like REST', async () => {
+    it('answers no key and an unknown key with 401, as a JSON-RPC error (P136)', async () => {
       for (const headers of [{}, { 'x-api-key': 'not-a-configured-key' }] as Record<string, string>[]) {
         const res = await post(list, headers);
         expect(res.status).toBe(401);
-        expect(await res.json()).toMatchObject({ statusCode: 401, error: 'UNAUTHENTICATED' });
+        expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001, data: { code: 'UNAUTHENTICATED' } }, id: null });
       }
       const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
       await expect(
         client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-api-key': 'nope' } } })),
-      ).rejects.toThrow(/401/);
+      ).rejects.toMatchObject({ code: 401, message: expect.stringContaining('unknown API key') });
     });
 
     it('keeps no session: no session id is handed out and a request without initialize is answered', async () => {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { ApiKeyEntry, parseApiKeys } from '../auth/api-key';
 import { MAX_SWEEP_SLICE } from '../store/relay-sweep';
 
@@ -34,6 +35,8 @@ export class AppConfig {
   probeDueAfterMs: number;
   bookkeepingFlushMs: number;
   bodyLimitBytes: number;
+  /** P136: the host names /mcp answers under (Host and Origin); `*` = any. */
+  mcpAllowedHosts: string[];
   docsEnabled: boolean;
   playgroundEnabled: boolean;
   introspectionEnabled: boolean;
@@ -115,6 +118,17 @@ class Reader {
   }
 }
 
+/**
+ * P136: the names a DNS-rebinding page cannot use against /mcp. Unset: the loopback names, this
+ * machine's host name and HOST when it names one address; set: exactly its comma-separated list.
+ */
+function mcpAllowedHosts(list: string, host: string): string[] {
+  const names = list
+    ? list.split(',')
+    : ['localhost', '127.0.0.1', '[::1]', hostname(), ...(host === '0.0.0.0' || host === '::' ? [] : [host])];
+  return [...new Set(names.map((name) => name.trim().toLowerCase()).filter(Boolean))];
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const r = new Reader(env);
   const nodeEnv = r.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
@@ -158,6 +172,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.bookkeepingFlushMs = r.int('BOOKKEEPING_FLUSH_MS', 250, 0, 60_000);
   // A full manifest (500 tools × 4000-character descriptions) must fit.
   config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
+  config.mcpAllowedHosts = mcpAllowedHosts(r.string('MCP_ALLOWED_HOSTS', ''), config.host);
   config.docsEnabled = r.bool('DOCS_ENABLED', !production);
   config.playgroundEnabled = r.bool('PLAYGROUND_ENABLED', !production);
   config.introspectionEnabled = r.bool('INTROSPECTION_ENABLED', !production);

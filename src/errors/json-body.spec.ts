@@ -1,5 +1,5 @@
 import { DomainError } from '../domain/domain-error';
-import { checkJsonCharset, parseJsonBody } from './json-body';
+import { checkJsonCharset, decodeUtf8Body, firstInvalidByte, parseJsonBody } from './json-body';
 
 function refusal(text: string, maxDepth?: number): { field?: string; message: string; code: string } {
   try {
@@ -74,5 +74,43 @@ describe('checkJsonCharset (P63)', () => {
     for (const bad of ['application/json; charset=utf-16', 'application/json; charset=ISO-8859-1']) {
       expect(() => checkJsonCharset(bad)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_MEDIA_TYPE', field: 'content-type' }));
     }
+  });
+});
+
+describe('strict UTF-8 (P137)', () => {
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  const decodeRefusal = (body: Buffer) => {
+    try {
+      decodeUtf8Body(body);
+    } catch (error) {
+      return { field: (error as DomainError).field, message: (error as DomainError).message };
+    }
+    throw new Error('accepted');
+  };
+
+  it('decodes well-formed UTF-8, multi-byte characters and astral ones included', () => {
+    expect(decodeUtf8Body(Buffer.from('{"n":"Zürich € 𝄞"}'))).toBe('{"n":"Zürich € 𝄞"}');
+  });
+
+  it.each([
+    ['a stray continuation byte', [0x80], 6],
+    ['a truncated sequence', [0xe2, 0x82], 6],
+    ['an overlong form of "/"', [0xc0, 0xaf], 6],
+    ['a UTF-8-encoded surrogate (CESU)', [0xed, 0xa0, 0x80], 6],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80], 6],
+    ['Latin-1 "é" after a valid "€"', [0xe2, 0x82, 0xac, 0xe9], 9],
+  ])('refuses %s with a 400 naming body and the offset, instead of storing U+FFFD', (_case, bad, at) => {
+    const body = bytes('{"n":"', bad, '"}');
+    expect(decodeRefusal(body)).toEqual({ field: 'body', message: `body: not valid UTF-8 (byte ${at}); send UTF-8 JSON` });
+    expect(firstInvalidByte(body)).toBe(at);
+  });
+
+  it('refuses an escaped lone surrogate with a 400 naming the field; a pair is accepted', () => {
+    expect(refusal('{"a":{"note":"x\\ud800"}}')).toMatchObject({ field: 'a.note', code: 'INVALID_ARGUMENT' });
+    expect(refusal('{"list":["ok","\\udc00y"]}')).toMatchObject({ field: 'list[1]' });
+    expect(refusal('{"\\ud83d":1}')).toMatchObject({ field: '\ud83d' });
+    expect(refusal('"\\uDBFF"').message).toMatch(/^body: holds a lone UTF-16 surrogate/);
+    expect(parseJsonBody('{"clef":"\\ud834\\udd1e"}')).toEqual({ clef: '𝄞' });
   });
 });

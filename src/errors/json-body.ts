@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 
 /**
@@ -31,6 +32,56 @@ export function checkJsonCharset(contentType: string | undefined): void {
 }
 
 /**
+ * P137: the body's bytes as text, refused with a 400 naming `body` unless they are well-formed
+ * UTF-8 (the only encoding accepted, P63). Buffer#toString would turn each invalid byte into
+ * U+FFFD, which was then stored as if the caller had sent it. UTF-8-encoded surrogates (ED A0 80)
+ * are invalid UTF-8 too. isUtf8 is native and linear.
+ */
+export function decodeUtf8Body(body: Buffer): string {
+  if (!isUtf8(body)) {
+    const at = firstInvalidByte(body);
+    throw new DomainError(DomainErrorCode.INVALID_ARGUMENT, `body: not valid UTF-8 (byte ${at}); send UTF-8 JSON`, 'body');
+  }
+  return body.toString('utf8');
+}
+
+/**
+ * The offset of the first byte of `body` that is not part of a well-formed UTF-8 sequence (RFC 3629:
+ * no overlong forms, no surrogates, nothing above U+10FFFF). Only called on bodies isUtf8 refused.
+ */
+export function firstInvalidByte(body: Uint8Array): number {
+  let i = 0;
+  while (i < body.length) {
+    const b = body[i];
+    const [length, min, max] =
+      b < 0x80
+        ? [1, 0, 0]
+        : b >= 0xc2 && b <= 0xdf
+          ? [2, 0x80, 0xbf]
+          : b === 0xe0
+            ? [3, 0xa0, 0xbf]
+            : b === 0xed
+              ? [3, 0x80, 0x9f]
+              : b >= 0xe1 && b <= 0xef
+                ? [3, 0x80, 0xbf]
+                : b === 0xf0
+                  ? [4, 0x90, 0xbf]
+                  : b >= 0xf1 && b <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : b === 0xf4
+                      ? [4, 0x80, 0x8f]
+                      : [0, 0, 0];
+    if (length === 0) return i;
+    if (length > 1) {
+      if (!(body[i + 1] >= min && body[i + 1] <= max)) return i;
+      for (let k = 2; k < length; k++) if ((body[i + k] & 0xc0) !== 0x80) return i;
+    }
+    i += length;
+  }
+  return body.length;
+}
+
+/**
  * Parses a JSON request body. Syntax errors, nesting deeper than MAX_JSON_DEPTH, duplicate keys
  * (`"scope":"GLOBAL",…,"scope":"USER"` silently wrote USER) and `__proto__` / `constructor` /
  * `prototype` keys are each a 400 INVALID_ARGUMENT whose message and `field` name the place.
@@ -47,7 +98,38 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
     throw new DomainError(DomainErrorCode.INVALID_ARGUMENT, `body: not valid JSON (${(error as Error).message})`, 'body');
   }
   if (value !== null && typeof value === 'object') checkStructure(text, maxDepth);
+  if (LONE_SURROGATE_ESCAPE.test(text)) checkWellFormed(value, []);
   return value;
+}
+
+/** A `\uD800`–`\uDFFF` escape: the only way a JSON text decoded as strict UTF-8 can hold a surrogate. */
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * P137: a string holding a surrogate that is not half of a pair (`"\ud800"`) is no Unicode text;
+ * stored, it became U+FFFD on the way back out. Refused with a 400 naming the field. Only run when
+ * the text has a surrogate escape at all, so ordinary bodies pay one regular-expression scan.
+ */
+function checkWellFormed(value: unknown, path: (string | number)[]): void {
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) {
+      const field = pathOf(path) || 'body';
+      throw new DomainError(
+        DomainErrorCode.INVALID_ARGUMENT,
+        `${field}: holds a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF escape); send valid Unicode text`,
+        field,
+      );
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => checkWellFormed(item, [...path, i]));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      checkWellFormed(key, [...path, key]);
+      checkWellFormed(item, [...path, key]);
+    }
+  }
 }
 
 interface Frame {

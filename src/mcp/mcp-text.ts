@@ -93,5 +93,14 @@ const ERROR_ADVICE: Record<DomainErrorCode, string> = {
 
 /** An isError result's text: the code, the message (which names the argument), what to do. */
 export function describeError(error: DomainError): string {
-  return [`${error.code}: ${error.message.replace(/\.$/, '')}.`, ERROR_ADVICE[error.code]].filter(Boolean).join(' ');
+  return withoutCitations([`${error.code}: ${error.message.replace(/\.$/, '')}.`, ERROR_ADVICE[error.code]].filter(Boolean).join(' '));
+}
+
+/**
+ * P136: text an MCP client shows a model or a person, without the project's rule ids ("(D17)",
+ * "(P40, D3)", "(§4)"): they mean nothing outside this repository. Messages shared with REST keep
+ * them there; MCP strips them in this one place.
+ */
+export function withoutCitations(text: string): string {
+  return text.replace(/ ?\((?:(?:[DP]\d+[a-z]?|§\d+(?:\.\d+)?)(?:, ?|; ?)?)+\)/g, '');
 }

@@ -29,10 +29,10 @@ describe('MCP tool catalogue (issue 15)', () => {
     for (const tool of MCP_TOOLS) expect(mayCall(key(...roles), tool)).toBe(expected.includes(tool.name));
   });
 
-  it('marks every tool SAFE_PROBE and never destructive or open-world (§8)', () => {
+  it('marks every tool SAFE_PROBE, never open-world, and only tool_health_clear destructive (§8, P138)', () => {
     for (const tool of MCP_TOOLS) {
       expect(tool._meta.safety).toBe('SAFE_PROBE');
-      expect(tool.annotations).toMatchObject({ destructiveHint: false, openWorldHint: false });
+      expect(tool.annotations).toMatchObject({ destructiveHint: tool.name === 'tool_health_clear', openWorldHint: false });
       expect(tool.annotations.readOnlyHint).toBe(tool.annotations.idempotentHint); // only the readers are either
     }
   });

@@ -45,9 +45,13 @@ export interface McpToolDefinition {
 
 /**
  * Every writer pushes a history item per call (D12), so none is idempotent in MCP's sense ("no
- * additional effect"); none touches a tool's backend (SAFE_PROBE: not destructive, closed world).
+ * additional effect"); none touches a tool's backend (SAFE_PROBE, closed world). Destructive (P138):
+ * tool_health_clear, which discards without a verdict what no tool can restore — the estimate and
+ * every cooldown, other users' USER_PERMISSION windows included. The verdict writers add a verdict
+ * (the old ones stay in the history) and end only what that verdict disproves (D11).
  */
 const WRITER_HINTS: McpToolHints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const DESTRUCTIVE: ReadonlySet<McpToolName> = new Set([AgrajagToolName.CLEAR]);
 const READER_HINTS: McpToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 const TITLES: Record<McpToolName, string> = {
@@ -67,7 +71,7 @@ function writer(manifest: AgrajagToolManifest): McpToolDefinition {
     description: manifest.description,
     inputSchema: manifest.inputSchema,
     outputSchema: writerResultSchema(manifest.name),
-    annotations: { title, ...WRITER_HINTS },
+    annotations: { title, ...WRITER_HINTS, destructiveHint: DESTRUCTIVE.has(manifest.name) },
     _meta: { safety: manifest.safety, requiresEngineRoles: [...manifest.requiresEngineRoles] },
   };
 }
@@ -95,7 +99,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   ...AGRAJAG_TOOLS.map(writer),
   reader(
     McpReadToolName.GET,
-    'Read one stored tool health entry (§5) by its key: status, since, expected recovery, the last diagnosis, ' +
+    'Read one stored tool health entry by its key: status, since, expected recovery, the last diagnosis, ' +
       'the history of verdicts (oldest first) and the cooldowns per error signature. Use it before you classify, ' +
       'to see what was tried before. found=false means nothing was ever stored for that key.',
     argumentsSchema(HealthKeyArguments),
@@ -103,7 +107,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   ),
   reader(
     McpReadToolName.LOOKUP,
-    'The effective availability of a tool for one caller context (§4, §9): walks SESSION → USER → PROJECT → ' +
+    'The effective availability of a tool for one caller context: walks SESSION → USER → PROJECT → ' +
       'TENANT → GLOBAL and answers the status that applies, why (reason), the entry that decided and the wider ' +
       'problems it hid. Give every id the call had.',
     argumentsSchema(LookupArguments),

@@ -5,6 +5,8 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
+import { JsonRpcErrorCode, jsonRpcError } from '../errors/json-rpc-errors';
+import { McpUnreadableBody } from './mcp-edge.hook';
 import { McpService } from './mcp.service';
 
 // Structural types: the app's Fastify is @nestjs/platform-fastify's own copy (see graphql-http-auth.ts).
@@ -21,8 +23,8 @@ interface RawReply {
 }
 
 /**
- * Streamable HTTP MCP endpoint (issue 15). The global ApiKeyGuard authenticates it like REST
- * (no or unknown key → 401); every role may connect, and the tools a key sees and may call are
+ * Streamable HTTP MCP endpoint (issue 15). Host/Origin and the key are checked before the body is
+ * read, answered as JSON-RPC (mcp-edge.hook.ts, P136); ApiKeyGuard then applies @Roles; every role may connect, and the tools a key sees and may call are
  * decided per tool (D17, P73). Not in the OpenAPI document: it is JSON-RPC, described by MCP.
  */
 @ApiExcludeController()
@@ -31,9 +33,17 @@ interface RawReply {
 export class McpController {
   constructor(private readonly mcp: McpService) {}
 
-  /** The SDK transport writes the answer itself; hijack keeps Fastify from sending a second one. */
+  /**
+   * The SDK transport writes the answer itself; hijack keeps Fastify from sending a second one.
+   * A body the JSON parser refused arrives as McpUnreadableBody: JSON-RPC's Parse error (P136).
+   */
   @Post()
   async post(@Req() request: RawRequest, @Res() reply: RawReply, @CurrentPrincipal() principal: Principal): Promise<void> {
+    if (request.body instanceof McpUnreadableBody) {
+      const { message, field } = request.body.error;
+      reply.code(400).send(jsonRpcError(JsonRpcErrorCode.PARSE_ERROR, `Parse error: ${message}`, { field }));
+      return;
+    }
     reply.hijack();
     await this.mcp.handle(principal, request.raw, reply.raw, request.body);
   }
@@ -56,8 +66,6 @@ function methodNotAllowed(reply: RawReply): void {
     .code(405)
     .header('allow', 'POST')
     .send({
-      jsonrpc: '2.0',
-      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to /mcp' },
-      id: null,
+      ...jsonRpcError(JsonRpcErrorCode.REFUSED, 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to /mcp'),
     });
 }

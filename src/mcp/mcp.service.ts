@@ -2,14 +2,10 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AppConfig } from '../config/app-config';
+import { JsonRpcErrorCode, JsonRpcFault, jsonRpcError } from '../errors/json-rpc-errors';
+import { DatabaseLiveness } from '../persistence/database-liveness';
 import { Principal, actorOf } from '../auth/principal';
 import { CascadeService } from '../cascade/cascade.service';
 import { DiagnosisService } from '../diagnosis/diagnosis.service';
@@ -17,6 +13,8 @@ import { compileArgumentsValidator } from '../diagnosis/agrajag-arguments';
 import { AgrajagToolName } from '../diagnosis/agrajag-tools';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { toDomainError } from '../errors/to-domain-error';
+import { withinDeadline } from './mcp-deadline';
+import { refuseMessage } from './mcp-message-check';
 import { describeEffective, describeEntry, describeError } from './mcp-text';
 import { McpReadToolName, McpToolDefinition, findTool, mayCall, rolesFor, visibleTools } from './mcp-tools';
 
@@ -56,6 +54,8 @@ export class McpService {
   constructor(
     private readonly diagnosis: DiagnosisService,
     private readonly cascade: CascadeService,
+    private readonly config: AppConfig,
+    private readonly liveness: DatabaseLiveness,
   ) {}
 
   /**
@@ -63,8 +63,13 @@ export class McpService {
    * request, so any instance can answer it. JSON responses, no SSE stream: every answer is
    * ready when the request's work is done and no tool sends progress.
    */
-  async handle(principal: Principal, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const server = this.serverFor(principal);
+  async handle(principal: Principal, req: IncomingMessage, res: ServerResponse, body: unknown, sentAt = Date.now()): Promise<void> {
+    const refusal = refuseMessage(body); // P136: batches and ill-typed params, before the SDK
+    if (refusal) {
+      res.writeHead(refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify(refusal.body));
+      return;
+    }
+    const server = this.serverFor(principal, sentAt);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -79,15 +84,17 @@ export class McpService {
       if (!res.headersSent) {
         res
           .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'internal error' }, id: null }));
+          .end(JSON.stringify(jsonRpcError(JsonRpcErrorCode.INTERNAL_ERROR, 'internal error')));
       }
     }
   }
 
-  private serverFor(principal: Principal): Server {
+  private serverFor(principal: Principal, sentAt: number): Server {
     const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visibleTools(principal).map(asMcpTool) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(principal, request.params.name, request.params.arguments));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      this.call(principal, request.params.name, request.params.arguments, sentAt),
+    );
     return server;
   }
 
@@ -95,12 +102,15 @@ export class McpService {
    * P73: a tool the key may not call is refused like a tool that does not exist for it — a
    * JSON-RPC error (-32602), never run; a call that reaches a tool answers a result, with isError
    * for anything the caller can fix or retry (bad arguments name the argument and allowed values).
+   * JsonRpcFault, not the SDK's McpError, whose message already carries "MCP error -32602: " (P136).
+   * The work races the request deadline (P41, mcp-deadline.ts): a silent database is an isError
+   * UNAVAILABLE result within it.
    */
-  async call(principal: Principal, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async call(principal: Principal, name: string, args: Record<string, unknown> | undefined, sentAt = Date.now()): Promise<CallToolResult> {
     const tool = findTool(name);
     if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new JsonRpcFault(
+        JsonRpcErrorCode.INVALID_PARAMS,
         `no tool named ${name}; this key's tools are: ${
           visibleTools(principal)
             .map((t) => t.name)
@@ -109,9 +119,9 @@ export class McpService {
       );
     }
     if (!mayCall(principal, tool)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `FORBIDDEN: key "${principal.name}" may not call ${name}; it needs one of the roles ${rolesFor(tool).join(', ')} (D17)`,
+      throw new JsonRpcFault(
+        JsonRpcErrorCode.INVALID_PARAMS,
+        `FORBIDDEN: key "${principal.name}" may not call ${name}; it needs one of the roles ${rolesFor(tool).join(', ')}`,
         {
           code: DomainErrorCode.FORBIDDEN,
           tool: name,
@@ -120,13 +130,18 @@ export class McpService {
       );
     }
     try {
-      const { text, structured } = await this.run(tool, args ?? {}, principal);
+      const { text, structured } = await withinDeadline(
+        this.run(tool, args ?? {}, principal),
+        sentAt,
+        this.config.requestDeadlineMs,
+        this.liveness,
+      );
       return { content: [{ type: 'text', text }], structuredContent: json(structured) };
     } catch (error) {
       const domain = toDomainError(error);
       if (!domain) {
         this.logger.error(error instanceof Error ? error.stack : String(error));
-        throw new McpError(ErrorCode.InternalError, 'internal error');
+        throw new JsonRpcFault(JsonRpcErrorCode.INTERNAL_ERROR, 'internal error');
       }
       return { isError: true, content: [{ type: 'text', text: describeError(domain) }] };
     }

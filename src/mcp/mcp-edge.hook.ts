@@ -1,0 +1,104 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { API_KEY_HEADER } from '../auth/api-key.guard';
+import { ApiKeyService } from '../auth/api-key.service';
+import { Principal } from '../auth/principal';
+import { AppConfig } from '../config/app-config';
+import { DomainError, DomainErrorCode } from '../domain/domain-error';
+import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-rpc-errors';
+
+export const MCP_PATH = '/mcp';
+
+/**
+ * P136: what a 401 from /mcp tells a client about the credential it needs (RFC 9110 §11.6.1).
+ * Not `Bearer`: the service does no OAuth, and an SDK client given an OAuth provider would start
+ * a discovery that cannot succeed.
+ */
+export const MCP_WWW_AUTHENTICATE = `ApiKey realm="tool-availability", header="${API_KEY_HEADER}"`;
+
+// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy (see graphql-http-auth.ts).
+interface HookRequest {
+  headers: Record<string, string | string[] | undefined>;
+  routeOptions?: { url?: string };
+  principal?: Principal;
+}
+interface HookReply {
+  code(status: number): HookReply;
+  header(name: string, value: string): HookReply;
+  send(body: unknown): HookReply;
+}
+interface HookHost {
+  addHook(name: 'onRequest', hook: (request: HookRequest, reply: HookReply) => Promise<unknown>): unknown;
+}
+
+/** The host name of a Host header (`h:port`, `[::1]:port`) or an Origin (`scheme://h:port`); null if malformed. */
+function hostNameOf(value: string, isOrigin: boolean): string | null {
+  try {
+    const url = new URL(isOrigin ? value : `http://${value}`);
+    if (!isOrigin && (url.pathname !== '/' || url.search || url.username)) return null;
+    return url.hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * P136: the reason to refuse a request whose Host, or Origin when a browser sent one, is not an
+ * allowed host name (DNS rebinding: a page whose name now resolves to this service). Ports are not
+ * compared (PORT may be 0, a proxy may map it). Null = allowed.
+ */
+export function hostRefusal(headers: HookRequest['headers'], allowed: readonly string[]): string | null {
+  if (allowed.includes('*')) return null;
+  const host = headers.host;
+  const hostName = typeof host === 'string' ? hostNameOf(host, false) : null;
+  if (!hostName || !allowed.includes(hostName)) {
+    return `Host ${JSON.stringify(host ?? '')} is not an allowed host of this MCP server (MCP_ALLOWED_HOSTS)`;
+  }
+  const origin = headers.origin;
+  if (origin === undefined) return null;
+  const originName = typeof origin === 'string' ? hostNameOf(origin, true) : null;
+  if (!originName || !allowed.includes(originName)) {
+    return `Origin ${JSON.stringify(origin)} is not an allowed origin of this MCP server (MCP_ALLOWED_HOSTS)`;
+  }
+  return null;
+}
+
+/**
+ * P136: /mcp answers what stops a request before any JSON-RPC message is read as JSON-RPC, so both
+ * SDKs surface the message: a forged Host or Origin → 403 (-32000), no or an unknown key → 401
+ * (-32001) with a WWW-Authenticate header, both before the body is read (P135). The principal
+ * found here stays on the request for ApiKeyGuard (roles, P73).
+ */
+export function registerMcpEdge(app: NestFastifyApplication, config: AppConfig): void {
+  let keys: ApiKeyService | undefined;
+  const fastify = app.getHttpAdapter().getInstance() as unknown as HookHost;
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions?.url !== MCP_PATH) return undefined;
+    const refusal = hostRefusal(request.headers, config.mcpAllowedHosts);
+    if (refusal) {
+      return reply.code(403).send(jsonRpcError(JsonRpcErrorCode.REFUSED, refusal, { code: DomainErrorCode.FORBIDDEN }));
+    }
+    try {
+      const service: ApiKeyService = (keys ??= app.get<ApiKeyService>(ApiKeyService));
+      request.principal = service.authenticate(request.headers[API_KEY_HEADER]);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
+      const { status, body } = jsonRpcAnswerOf(error);
+      return reply.code(status).header('www-authenticate', MCP_WWW_AUTHENTICATE).send(body);
+    }
+  });
+}
+
+/**
+ * P136: a /mcp body the JSON parser refused (not UTF-8, not JSON, duplicate keys, too deep),
+ * handed to McpController as the body instead of a REST 400, so it answers JSON-RPC's -32700.
+ */
+export class McpUnreadableBody {
+  constructor(readonly error: DomainError) {}
+}
+
+/** The body parser's refusal as /mcp's body when the request is for /mcp; null otherwise. */
+export function mcpUnreadableBody(request: { routeOptions?: { url?: string } }, error: unknown): McpUnreadableBody | null {
+  const refusal = request.routeOptions?.url === MCP_PATH && error instanceof DomainError && error.code === DomainErrorCode.INVALID_ARGUMENT;
+  return refusal ? new McpUnreadableBody(error) : null;
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python `mcp` SDK (pinned) in its own venv under .cache/, for test/mcp-python.e2e-spec.ts
-# (issue 25): a client no one here wrote, against /mcp. A marker file keyed by the version makes
+# (P136): a client no one here wrote, against /mcp. A marker file keyed by the version makes
 # the second run instant; a clean clone installs it on the first test run. Prints the venv's python.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

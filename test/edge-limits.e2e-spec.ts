@@ -5,7 +5,7 @@ import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app'
 import { rawRequest } from './support/raw-http';
 
 /**
- * Issue 25 items 8 and 10: the key is checked before any body byte is read (P135), bodies are
+ * The key is checked before any body byte is read (P135), bodies are
  * strict UTF-8 (P137), and the open readiness probe names no host or process (P139). Bounds, not
  * timings: the 401 arrives while most of the body is still unsent, and the JSON parser never ran.
  */
@@ -23,7 +23,7 @@ interface EarlyAnswer {
   sentBeforeAnswer: number;
 }
 
-describe('resource limits and strict input (issue 25, P135, P137, P139)', () => {
+describe('resource limits and strict input (P135, P137, P139)', () => {
   let t: TestApp;
   let port: number;
 

@@ -6,7 +6,7 @@ import { KEYS, TestApp, createTestApp, testDatabaseUri } from './support/test-ap
 import { TcpProxy } from './support/tcp-proxy';
 
 /**
- * Issue 25 item 2 (P136, P41): an MCP tool call in flight when the database goes silent (a black
+ * P136, P41: an MCP tool call in flight when the database goes silent (a black
  * hole: nothing answers, nothing closes) answers with the request deadline's UNAVAILABLE, as REST
  * and GraphQL do, instead of waiting for the driver's socket timeout behind the hijacked reply
  * (set to a minute here, so only the deadline can answer). The client gives up after GIVE_UP_MS:
@@ -15,7 +15,7 @@ import { TcpProxy } from './support/tcp-proxy';
 jest.setTimeout(120_000);
 const GIVE_UP_MS = 5000;
 
-describe('MCP and a silent database (issue 25, P136, P41)', () => {
+describe('MCP and a silent database (P136, P41)', () => {
   let t: TestApp;
   let proxy: TcpProxy;
   let client: Client;

@@ -5,7 +5,7 @@ import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app'
 import { rawRequest } from './support/raw-http';
 
 /**
- * Issue 25 item 2 (P136): the edge of /mcp as MCP clients and the conformance suite see it — the
+ * P136: the edge of /mcp as MCP clients and the conformance suite see it — the
  * 401 as JSON-RPC with WWW-Authenticate, −32700 for a body that is not JSON, −32602 with a
  * sentence (not a validator dump, not a doubled "MCP error" prefix, no rule ids) for ill-typed
  * params, batches refused with nothing run, Host and Origin checked against the allow-list, and
@@ -19,7 +19,7 @@ const SET_DOWN = (toolName: string) => ({
   arguments: { toolName, scope: 'GLOBAL', classification: 'TECHNICALLY_BROKEN', note: 'batch' },
 });
 
-describe('MCP edge (issue 25, P136)', () => {
+describe('MCP edge (P136)', () => {
   let t: TestApp;
   let url: URL;
   const open: Client[] = [];

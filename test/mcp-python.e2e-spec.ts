@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
- * Issue 25 item 2 with a client no one here wrote: the Python `mcp` SDK (pinned in
+ * P136 with a client no one here wrote: the Python `mcp` SDK (pinned in
  * scripts/install-python-mcp.sh, installed into .cache on first use) against /mcp, per role (what
  * each key lists and may call) and for the refusals (no key, unknown key, forged Host and Origin,
  * a tool outside the key's roles): each must reach the Python caller as the JSON-RPC error the
@@ -41,7 +41,7 @@ function runPython(python: string, url: string, scenarios: Scenario[]): Promise<
   });
 }
 
-describe('MCP with the Python SDK (issue 25, P136)', () => {
+describe('MCP with the Python SDK (P136)', () => {
   let t: TestApp;
   let url: string;
   let python: string;

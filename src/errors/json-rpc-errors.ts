@@ -1,7 +1,7 @@
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HTTP_STATUS_OF } from './error-codes';
 
-/** JSON-RPC 2.0 error codes (§5.1) and the server-defined ones this service uses (P136). */
+/** JSON-RPC 2.0 error codes (its "Error object" section) and the server-defined ones this service uses (P136). */
 export enum JsonRpcErrorCode {
   PARSE_ERROR = -32700,
   INVALID_REQUEST = -32600,

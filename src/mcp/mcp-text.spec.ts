@@ -7,7 +7,7 @@ import { Scope } from '../domain/scope';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
 import { toMaintenanceWindowView } from '../maintenance/dto/maintenance.dto';
-import { describeEffective, describeEntry, describeError, describeHistory } from './mcp-text';
+import { describeEffective, describeEntry, describeError, describeHistory, withoutCitations } from './mcp-text';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 4, 23, 14, minute));
 
@@ -112,5 +112,25 @@ describe('MCP result texts (P72)', () => {
       'INVALID_ARGUMENT: arguments.scope: must be one of SESSION, USER. Fix the argument and call again.',
     );
     expect(describeError(new DomainError(DomainErrorCode.NOT_FOUND, 'gone'))).toBe('NOT_FOUND: gone.');
+  });
+});
+
+describe('withoutCitations (P136)', () => {
+  it.each([
+    ['needs one of the roles a, admin (D17)', 'needs one of the roles a, admin'],
+    ['allows one instance per database (D3). Retrying', 'allows one instance per database. Retrying'],
+    ['walks the cascade (§4, §9): SESSION first', 'walks the cascade: SESSION first'],
+    ['pinned (D4b; P55) until', 'pinned until'],
+  ])('strips the rule ids from %j', (text, expected) => {
+    expect(withoutCitations(text)).toBe(expected);
+  });
+
+  it('keeps parentheses that are not rule ids', () => {
+    const text = 'another instance holds the lease (holder h:1, expires 2026-01-01) (P40 says why) (D) (x-api-key)';
+    expect(withoutCitations(text)).toBe(text);
+  });
+
+  it('is applied to isError texts, whose domain messages REST shares', () => {
+    expect(describeError(new DomainError(DomainErrorCode.CONFLICT, 'the list is full (D7)'))).not.toMatch(/\(D7\)/);
   });
 });

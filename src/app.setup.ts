@@ -10,6 +10,8 @@ import { documentErrorResponses } from './errors/openapi-errors';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
 import { checkJsonCharset, parseJsonBody } from './errors/json-body';
+import { documentIdempotencyKey } from './idempotency/idempotency-openapi';
+import { registerIdempotency } from './idempotency/idempotency.hook';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
@@ -17,20 +19,23 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   app.useGlobalPipes(createValidationPipe());
   useJsonBodiesOnly(app, config);
   registerGraphqlHttpAuth(app); // D17: POST /graphql without a known key → 401, not 200 with an error
+  registerIdempotency(app); // D21: Idempotency-Key on every write route, REST, GraphQL and MCP
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = documentAgrajagArguments(
-      documentErrorResponses(
-        SwaggerModule.createDocument(
-          app,
-          new DocumentBuilder()
-            .setTitle('Tool availability service')
-            .setDescription("State of each tool's availability: status per scope, cooldowns per error signature, manifest annotation.")
-            .setVersion('1')
-            .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
-            .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
-            .build(),
+    const document = documentIdempotencyKey(
+      documentAgrajagArguments(
+        documentErrorResponses(
+          SwaggerModule.createDocument(
+            app,
+            new DocumentBuilder()
+              .setTitle('Tool availability service')
+              .setDescription("State of each tool's availability: status per scope, cooldowns per error signature, manifest annotation.")
+              .setVersion('1')
+              .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
+              .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
+              .build(),
+          ),
         ),
       ),
     );

@@ -1,7 +1,8 @@
 import { DiagnosisService } from '../src/diagnosis/diagnosis.service';
 import { IDEMPOTENT_OPERATIONS } from '../src/idempotency/idempotent-operations';
 import { FakeClock } from './support/fake-clock';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { TcpProxy } from './support/tcp-proxy';
+import { KEYS, TestApp, createTestApp, resetDatabase, testDatabaseUri } from './support/test-app';
 
 /**
  * D21 (issue 23, "Safe retries"): every write route takes an Idempotency-Key. Two instances on one
@@ -275,5 +276,95 @@ describe('the cap of live keys per API key (P122)', () => {
     expect(await historyOf(capped)).toHaveLength(4);
     clock.advance(24 * 3600_000);
     expect((await diagnose(capped, 'cap-3', diagnosis('3'))).status).toBe(200);
+  });
+});
+
+/**
+ * P123 (issue 23, case 4): a write the database keeps waiting is answered 503 at the request
+ * deadline while it runs on. The database is behind a TCP proxy that turns into a black hole
+ * once the handler has started (the key is claimed by then), and heals after the 503.
+ */
+describe('a write answered 503 at its deadline (P123)', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  const deadlineClock = new FakeClock('2026-05-23T14:00:00.000Z');
+
+  beforeAll(async () => {
+    const uri = testDatabaseUri();
+    const target = new URL(uri);
+    proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
+    t = await createTestApp({ clock: deadlineClock, env: { MONGODB_URI: proxy.rewrite(uri), REQUEST_DEADLINE_MS: '300' } });
+  });
+  afterAll(async () => {
+    proxy?.heal();
+    await t?.close();
+    await proxy?.stop();
+  });
+  beforeEach(() => resetDatabase(t.connection));
+
+  /** Sends the diagnosis; once its handler runs, black-holes the database until the 503 is out, then heals it. */
+  async function diagnoseThroughOutage(idempotencyKey: string | undefined) {
+    const service = t.app.get(DiagnosisService);
+    const original = service.recordDiagnosis.bind(service);
+    const spy = jest.spyOn(service, 'recordDiagnosis').mockImplementationOnce(async (...args: Parameters<typeof original>) => {
+      proxy.blackHole(); // the claim is stored; the write's own commands now wait
+      return original(...args);
+    });
+    try {
+      const res = await diagnose(t, idempotencyKey);
+      proxy.heal();
+      return res;
+    } finally {
+      spy.mockRestore();
+      proxy.heal();
+    }
+  }
+
+  it('with a key: the 503 says the write may still apply; a retry gets its real answer once it ends, and it is applied once', async () => {
+    const first = await diagnoseThroughOutage('deadline-1');
+    expect(first.status).toBe(503);
+    expect(first.body).toMatchObject({ statusCode: 503, error: 'UNAVAILABLE', writeMayHaveApplied: true });
+    expect(first.body.message).toMatch(/retry with the same Idempotency-Key/);
+    // The abandoned write completes once the database answers; the retry waits for it or replays it.
+    let retry = await diagnose(t, 'deadline-1');
+    for (let i = 0; i < 20 && retry.status === 409; i++) retry = await diagnose(t, 'deadline-1');
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    const history = await historyOf(t);
+    expect(history).toHaveLength(1);
+    expect(retry.body.history).toEqual(history);
+    expect((await diagnose(t, 'deadline-1')).body).toEqual(retry.body);
+    expect(await historyOf(t)).toHaveLength(1);
+  });
+
+  it('a keyed write while the database is silent answers 503 at about the deadline, saying nothing ran (P41 holds for the hook’s own reads)', async () => {
+    proxy.blackHole();
+    const startedAt = Date.now();
+    let res;
+    try {
+      res = await diagnose(t, 'silent-1');
+    } finally {
+      proxy.heal();
+    }
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ statusCode: 503, error: 'UNAVAILABLE', writeMayHaveApplied: false });
+    // Far below the 10 s socket timeout the hook's query would otherwise wait out.
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    const later = await diagnose(t, 'silent-1');
+    expect(later.status).toBe(200);
+    expect(await historyOf(t)).toHaveLength(1);
+  });
+
+  it('without a key: the 503 says the write may have been applied and to retry with a key — and it was applied', async () => {
+    const first = await diagnoseThroughOutage(undefined);
+    expect(first.status).toBe(503);
+    expect(first.body).toMatchObject({ statusCode: 503, error: 'UNAVAILABLE', writeMayHaveApplied: true });
+    expect(first.body.message).toMatch(/Idempotency-Key/);
+    let history = await historyOf(t);
+    for (let i = 0; i < 50 && history.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      history = await historyOf(t);
+    }
+    expect(history).toHaveLength(1);
   });
 });

@@ -14,6 +14,9 @@ import {
   parseIdempotencyKey,
   requestFingerprint,
 } from '../domain/idempotency-key';
+import { toDomainError } from '../errors/to-domain-error';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../persistence/database-unavailable';
+import { DatabaseLiveness } from '../persistence/database-liveness';
 import { answerWrote, captureAnswer, REPLAYED_HEADER, replayBody } from './captured-answer';
 import { lateAnswerOf } from './deadline-handoff';
 import { IdempotencyStore, KeyRecord } from './idempotency.store';
@@ -38,6 +41,8 @@ export interface KeyedReply {
 }
 
 const FINISH_ATTEMPTS = 5;
+/** As the request deadline's own recheck (P41): a slow but answering database is waited for. */
+const RECHECK_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -57,10 +62,26 @@ export class IdempotencyService {
     private readonly keys: ApiKeyService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly liveness: DatabaseLiveness,
   ) {}
 
   /** Returns the reply when the request was answered here (replay or refusal), undefined to run the handler. */
   async handle(surface: WriteSurface, request: KeyedRequest, reply: KeyedReply): Promise<KeyedReply | undefined> {
+    try {
+      return await this.claim(surface, request, reply);
+    } catch (error) {
+      const domain = toDomainError(error);
+      if (!domain) throw error;
+      // The database is away: nothing ran, which the 503 says (P123).
+      const refused =
+        domain.code === DomainErrorCode.UNAVAILABLE && domain.writeMayHaveApplied === undefined
+          ? new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false)
+          : domain;
+      return refusal(surface, reply, request.body, refused);
+    }
+  }
+
+  private async claim(surface: WriteSurface, request: KeyedRequest, reply: KeyedReply): Promise<KeyedReply | undefined> {
     const principal = this.principalOf(request);
     if (!principal) return undefined; // no or unknown API key: the guard answers 401, nothing to record
     let key: string;
@@ -80,7 +101,7 @@ export class IdempotencyService {
     const waitUntil = Date.now() + this.config.idempotencyWaitMs;
     for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
       const now = this.clock.now();
-      const existing = await this.store.find(id);
+      const existing = await this.bounded(this.store.find(id));
       const decision = decideClaim(existing, fingerprint, now);
       if (decision === ClaimDecision.REPLAY) return this.replay(surface, reply, request.body, existing!.answer!);
       if (decision === ClaimDecision.MISMATCH)
@@ -110,7 +131,7 @@ export class IdempotencyService {
           ),
         );
       }
-      if (await this.overCap(principal.name, existing, now))
+      if (await this.bounded(this.overCap(principal.name, existing, now)))
         return refusal(
           surface,
           reply,
@@ -129,11 +150,51 @@ export class IdempotencyService {
         lockedUntil: new Date(now.getTime() + this.config.idempotencyLockMs),
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
       };
-      const claimed = existing ? await this.store.takeOver(existing.owner, claim) : await this.store.insert(claim);
+      const claimed = await this.bounded(
+        existing ? this.store.takeOver(existing.owner, claim) : this.store.insert(claim),
+        (late) => late && void this.store.release(id, owner).catch(() => undefined), // claimed after the 503: give it back
+      );
       if (!claimed) continue; // another request took it first: meet its record
       captureAnswer(reply.raw, (answer) => void this.finish(surface, request, id, owner, answer));
       return undefined;
     }
+  }
+
+  /**
+   * P41 for the hook's own database calls: a call the database keeps waiting past the request
+   * deadline (while it does not answer pings) ends the request with a 503; `onLate` gets the
+   * call's result if it completes after that.
+   */
+  private bounded<T>(work: Promise<T>, onLate?: (value: T) => void): Promise<T> {
+    const sentAt = Date.now();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const expire = () => {
+        if (this.liveness.upSince(sentAt)) {
+          timer = setTimeout(expire, RECHECK_MS);
+          return;
+        }
+        settled = true;
+        work.then((value) => onLate?.(value)).catch(() => undefined);
+        reject(new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false));
+      };
+      timer = setTimeout(expire, this.config.requestDeadlineMs);
+      work.then(
+        (value) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   private principalOf(request: KeyedRequest): Principal | undefined {

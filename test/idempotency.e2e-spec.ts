@@ -7,7 +7,7 @@ import { TcpProxy } from './support/tcp-proxy';
 import { KEYS, TestApp, createTestApp, resetDatabase, testDatabaseUri } from './support/test-app';
 
 /**
- * D21 (issue 23, "Safe retries"): every write route takes an Idempotency-Key. Two instances on one
+ * D21 ("Safe retries"): every write route takes an Idempotency-Key. Two instances on one
  * database: a retried write is applied once and answered the same, wherever it lands.
  */
 jest.setTimeout(60_000);
@@ -300,7 +300,7 @@ describe('the cap of live keys per API key (P122)', () => {
 });
 
 /**
- * P123 (issue 23, case 4): a write the database keeps waiting is answered 503 at the request
+ * P123 (a 503 for a write that happened): a write the database keeps waiting is answered 503 at the request
  * deadline while it runs on. The database is behind a TCP proxy that turns into a black hole
  * once the handler has started (the key is claimed by then), and heals after the 503.
  */

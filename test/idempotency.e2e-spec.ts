@@ -375,6 +375,36 @@ describe('a write answered 503 at its deadline (P123)', () => {
     expect(await historyOf(t)).toHaveLength(1);
   });
 
+  it('a GraphQL mutation with a key: the deadline error says the write may still apply; a retry is told it was applied, never runs it again', async () => {
+    const service = t.app.get(DiagnosisService);
+    const original = service.recordDiagnosis.bind(service);
+    const spy = jest.spyOn(service, 'recordDiagnosis').mockImplementationOnce(async (...args: Parameters<typeof original>) => {
+      proxy.blackHole();
+      return original(...args);
+    });
+    const mutation = `mutation($input: RecordDiagnosisInput!) { recordDiagnosis(input: $input) { version } }`;
+    const variables = { input: { ...KEY, classification: 'TECHNICALLY_BROKEN', code: 'BACKEND_FAILED', note: 'gql deadline', by: 'ops' } };
+    const send = () =>
+      t.http.post('/graphql').set('x-api-key', KEYS.admin).set(KEY_HEADER, 'gql-deadline').send({ query: mutation, variables });
+    let first;
+    try {
+      first = await send();
+    } finally {
+      spy.mockRestore();
+      proxy.heal();
+    }
+    expect(first.body.errors[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', writeMayHaveApplied: true });
+    let retry = await send();
+    for (let i = 0; i < 20 && retry.status === 409; i++) retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual({
+      data: null,
+      errors: [{ message: expect.stringMatching(/applied after/), extensions: { code: 'APPLIED_AFTER_DEADLINE' } }],
+    });
+    expect(await historyOf(t)).toHaveLength(1);
+  });
+
   it('without a key: the 503 says the write may have been applied and to retry with a key — and it was applied', async () => {
     const first = await diagnoseThroughOutage(undefined);
     expect(first.status).toBe(503);

@@ -4,7 +4,7 @@ import { DiagnosisService } from '../src/diagnosis/diagnosis.service';
 import { IDEMPOTENT_OPERATIONS } from '../src/idempotency/idempotent-operations';
 import { FakeClock } from './support/fake-clock';
 import { TcpProxy } from './support/tcp-proxy';
-import { KEYS, TestApp, createTestApp, resetDatabase, testDatabaseUri } from './support/test-app';
+import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase, testDatabaseUri } from './support/test-app';
 
 /**
  * D21 ("Safe retries"): every write route takes an Idempotency-Key. Two instances on one
@@ -76,6 +76,26 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(await historyOf(a)).toHaveLength(1);
     expect(await eventCount(a)).toBe(events);
+  });
+
+  it('costs four commands on idempotency_keys for a first use, and a replay reads one record and writes nothing else', async () => {
+    const commands: string[] = [];
+    const listener = (e: { commandName: string; command: { comment?: unknown; [name: string]: unknown } }) => {
+      const collection = String(e.command[e.commandName]);
+      if (!isBackgroundCommand(e) && ['idempotency_keys', 'tool_health', 'health_events'].includes(collection))
+        commands.push(`${e.commandName} ${collection}`);
+    };
+    const client = a.connection.getClient();
+    client.on('commandStarted', listener);
+    try {
+      expect((await diagnose(a, 'cost-1')).status).toBe(200);
+      const first = commands.splice(0).filter((c) => c.endsWith('idempotency_keys'));
+      expect(first).toEqual(['find idempotency_keys', 'aggregate idempotency_keys', 'insert idempotency_keys', 'update idempotency_keys']);
+      expect((await diagnose(a, 'cost-1')).headers['idempotent-replayed']).toBe('true');
+      expect(commands).toEqual(['find idempotency_keys']);
+    } finally {
+      client.off('commandStarted', listener);
+    }
   });
 
   it('the same write sent 3× at once to both instances → one history item, identical answers', async () => {

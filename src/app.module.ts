@@ -7,6 +7,7 @@ import { CooldownModule } from './cooldown/cooldown.module';
 import { DiagnosisModule } from './diagnosis/diagnosis.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { ManifestModule } from './manifest/manifest.module';
 import { McpModule } from './mcp/mcp.module';
@@ -26,6 +27,7 @@ import { WiderEvidenceModule } from './wider-evidence/wider-evidence.module';
     MaintenanceModule,
     WiderEvidenceModule,
     AuthModule,
+    IdempotencyModule,
     OpsModule,
     HealthModule,
     CascadeModule,

@@ -12,6 +12,8 @@ import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-up
 import { checkJsonCharset, decodeUtf8Body, parseJsonBody } from './errors/json-body';
 import { registerKeyBeforeBody } from './auth/key-before-body.hook';
 import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
+import { documentIdempotencyKey } from './idempotency/idempotency-openapi';
+import { registerIdempotency } from './idempotency/idempotency.hook';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
@@ -21,20 +23,23 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   registerGraphqlHttpAuth(app); // D17: POST /graphql without a known key → 401, not 200 with an error
   registerMcpEdge(app, config); // P136: Host/Origin and the key of /mcp, answered as JSON-RPC
   registerKeyBeforeBody(app); // P135: no body is read for a request without a known key
+  registerIdempotency(app); // D21: Idempotency-Key on every write route, REST, GraphQL and MCP
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = documentAgrajagArguments(
-      documentErrorResponses(
-        SwaggerModule.createDocument(
-          app,
-          new DocumentBuilder()
-            .setTitle('Tool availability service')
-            .setDescription("State of each tool's availability: status per scope, cooldowns per error signature, manifest annotation.")
-            .setVersion('1')
-            .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
-            .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
-            .build(),
+    const document = documentIdempotencyKey(
+      documentAgrajagArguments(
+        documentErrorResponses(
+          SwaggerModule.createDocument(
+            app,
+            new DocumentBuilder()
+              .setTitle('Tool availability service')
+              .setDescription("State of each tool's availability: status per scope, cooldowns per error signature, manifest annotation.")
+              .setVersion('1')
+              .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
+              .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
+              .build(),
+          ),
         ),
       ),
     );

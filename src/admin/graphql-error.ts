@@ -15,7 +15,11 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
       message: domain.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: GRAPHQL_CODE_OF[domain.code], ...(domain.field ? { field: domain.field } : {}) },
+      extensions: {
+        code: GRAPHQL_CODE_OF[domain.code],
+        ...(domain.field ? { field: domain.field } : {}),
+        ...(domain.writeMayHaveApplied !== undefined ? { writeMayHaveApplied: domain.writeMayHaveApplied } : {}), // P123
+      },
     };
   }
   // Apollo's own validation and parse errors are the client's: keep their code and message.

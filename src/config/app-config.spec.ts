@@ -85,6 +85,7 @@ describe('loadConfig', () => {
       { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 },
     ],
     ['the relay sweep rate by default', {}, { eventRelaySweepIdsPerSecond: 500 }],
+    ['Idempotency-Key defaults (P122)', {}, { idempotencyKeysPerCaller: 10_000, idempotencyLockMs: 60_000, idempotencyWaitMs: 2000 }],
     ['the relay sweep rate', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '2000' }, { eventRelaySweepIdsPerSecond: 2000 }],
     [
       'the relay sweep rate at 1 000 ids per poll',
@@ -135,6 +136,12 @@ describe('loadConfig', () => {
       { WRITER_LEASE_TTL_MS: '3000', WRITER_LEASE_RENEW_MS: '2000' },
       'WRITER_LEASE_RENEW_MS',
     ],
+    [
+      'IDEMPOTENCY_LOCK_MS shorter than a write abandoned at its deadline may run (P123)',
+      { IDEMPOTENCY_LOCK_MS: '20000', DB_SOCKET_TIMEOUT_MS: '10000' },
+      'IDEMPOTENCY_LOCK_MS',
+    ],
+    ['IDEMPOTENCY_KEYS_PER_CALLER of 0', { IDEMPOTENCY_KEYS_PER_CALLER: '0' }, 'IDEMPOTENCY_KEYS_PER_CALLER'],
     ['EVENT_RELAY_SWEEP_IDS_PER_SECOND of 0', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '0' }, 'EVENT_RELAY_SWEEP_IDS_PER_SECOND'],
     [
       'EVENT_RELAY_SWEEP_IDS_PER_SECOND over 1 000 ids per poll',

@@ -24,6 +24,12 @@ export class AppConfig {
   dbPingTimeoutMs: number;
   /** P41: the longest a request waits for the database before it answers 503. */
   requestDeadlineMs: number;
+  /** P122: live Idempotency-Keys one API key may hold; past it a keyed write is a 429. */
+  idempotencyKeysPerCaller: number;
+  /** P122: how long an in-flight key stays locked if its request never finishes (crash); a bound on a stuck key. */
+  idempotencyLockMs: number;
+  /** P122: how long a retry waits for the first request with its key before answering 409. */
+  idempotencyWaitMs: number;
   /** P40: the writer lease of a single-writer database (D3): its lifetime and renewal period. */
   writerLeaseTtlMs: number;
   writerLeaseRenewMs: number;
@@ -153,6 +159,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (config.writerLeaseRenewMs * 2 > config.writerLeaseTtlMs) {
     r.problems.push(
       `WRITER_LEASE_RENEW_MS (${config.writerLeaseRenewMs}) must be at most half of WRITER_LEASE_TTL_MS (${config.writerLeaseTtlMs}), so one lost renewal does not lose the lease`,
+    );
+  }
+  config.idempotencyKeysPerCaller = r.int('IDEMPOTENCY_KEYS_PER_CALLER', 10_000, 1, 10_000_000);
+  config.idempotencyLockMs = r.int('IDEMPOTENCY_LOCK_MS', 60_000, 1000, 24 * 3600_000);
+  config.idempotencyWaitMs = r.int('IDEMPOTENCY_WAIT_MS', 2000, 0, 60_000);
+  // P123: a write abandoned at its deadline runs on for at most a few database round trips, each
+  // bounded by the socket timeout; its key must stay locked until it ends, or a retry runs it twice.
+  if (config.idempotencyLockMs < 3 * config.dbSocketTimeoutMs + config.requestDeadlineMs) {
+    r.problems.push(
+      `IDEMPOTENCY_LOCK_MS (${config.idempotencyLockMs}) must be at least 3 × DB_SOCKET_TIMEOUT_MS + REQUEST_DEADLINE_MS (${3 * config.dbSocketTimeoutMs + config.requestDeadlineMs}), so a write abandoned at its deadline ends before its key is free again`,
     );
   }
   const apiKeys = r.string('API_KEYS');

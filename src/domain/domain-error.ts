@@ -13,6 +13,12 @@ export enum DomainErrorCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   /** The body is not JSON, or not UTF-8 JSON (P63). */
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  /** D21: the Idempotency-Key was used before with another request (method, route, caller or body). */
+  IDEMPOTENCY_KEY_MISMATCH = 'IDEMPOTENCY_KEY_MISMATCH',
+  /** D21: the first request with this Idempotency-Key is still being answered. */
+  IDEMPOTENCY_KEY_IN_FLIGHT = 'IDEMPOTENCY_KEY_IN_FLIGHT',
+  /** P122: the caller holds as many live Idempotency-Keys as allowed. */
+  IDEMPOTENCY_KEY_LIMIT = 'IDEMPOTENCY_KEY_LIMIT',
 }
 
 export class DomainError extends Error {
@@ -21,6 +27,8 @@ export class DomainError extends Error {
     message: string,
     /** The request field the error is about, when there is one (e.g. "scopeId"). */
     readonly field?: string,
+    /** P123: on a 503 at the request deadline, whether the request's write may still be applied. */
+    readonly writeMayHaveApplied?: boolean,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -10,6 +10,9 @@ export const HTTP_STATUS_OF = {
   [DomainErrorCode.UNAVAILABLE]: 503,
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: 422,
+  [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: 409,
+  [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: 429,
 } as const satisfies Record<DomainErrorCode, number>;
 
 export const GRAPHQL_CODE_OF = {
@@ -21,4 +24,7 @@ export const GRAPHQL_CODE_OF = {
   [DomainErrorCode.UNAVAILABLE]: 'SERVICE_UNAVAILABLE',
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: 'BAD_USER_INPUT',
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'BAD_USER_INPUT',
+  [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: 'IDEMPOTENCY_KEY_MISMATCH',
+  [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+  [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: 'IDEMPOTENCY_KEY_LIMIT',
 } as const satisfies Record<DomainErrorCode, string>;

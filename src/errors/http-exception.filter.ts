@@ -8,11 +8,14 @@ export interface ErrorBody {
   error: string;
   message: string;
   field?: string;
+  /** P123: on a 503 at the request deadline, whether the write may still be applied. */
+  writeMayHaveApplied?: boolean;
 }
 
 export function errorBody(error: DomainError): ErrorBody {
   const body: ErrorBody = { statusCode: HTTP_STATUS_OF[error.code], error: error.code, message: error.message };
   if (error.field) body.field = error.field;
+  if (error.writeMayHaveApplied !== undefined) body.writeMayHaveApplied = error.writeMayHaveApplied;
   return body;
 }
 

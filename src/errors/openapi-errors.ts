@@ -2,13 +2,25 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DomainErrorCode } from '../domain/domain-error';
+import { IDEMPOTENT_OPERATIONS } from '../idempotency/idempotent-operations';
 import { HTTP_STATUS_OF } from './error-codes';
 
 const ERROR_BODY = 'ErrorBody';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
-const { INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } =
-  DomainErrorCode;
+const {
+  INVALID_ARGUMENT,
+  UNAUTHENTICATED,
+  FORBIDDEN,
+  NOT_FOUND,
+  CONFLICT,
+  UNAVAILABLE,
+  PAYLOAD_TOO_LARGE,
+  UNSUPPORTED_MEDIA_TYPE,
+  IDEMPOTENCY_KEY_MISMATCH,
+  IDEMPOTENCY_KEY_IN_FLIGHT,
+  IDEMPOTENCY_KEY_LIMIT,
+} = DomainErrorCode;
 
 /**
  * The one place that says which error answers each REST operation can give (P82). The OpenAPI
@@ -77,6 +89,10 @@ const DESCRIPTION: Record<DomainErrorCode, string> = {
   [UNAVAILABLE]: 'The database is unavailable or the service is shutting down; retry shortly.',
   [PAYLOAD_TOO_LARGE]: 'The request body is larger than the limit (BODY_LIMIT_BYTES).',
   [UNSUPPORTED_MEDIA_TYPE]: 'The body is not `application/json` in UTF-8.',
+  [IDEMPOTENCY_KEY_MISMATCH]: 'The Idempotency-Key was used before with another request (body, route or key); nothing was written.',
+  [IDEMPOTENCY_KEY_IN_FLIGHT]: 'The first request with this Idempotency-Key is still being answered; retry shortly with the same key.',
+  [IDEMPOTENCY_KEY_LIMIT]:
+    'This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written.',
 };
 
 /** One realistic answer per code, as the service sends it. */
@@ -98,6 +114,24 @@ const EXAMPLE: Record<DomainErrorCode, { statusCode: number; error: DomainErrorC
     message: 'content-type: must be application/json',
     field: 'content-type',
   },
+  [IDEMPOTENCY_KEY_MISMATCH]: {
+    statusCode: 422,
+    error: IDEMPOTENCY_KEY_MISMATCH,
+    message: 'Idempotency-Key: already used with another request; send a new key for a new request',
+    field: 'Idempotency-Key',
+  },
+  [IDEMPOTENCY_KEY_IN_FLIGHT]: {
+    statusCode: 409,
+    error: IDEMPOTENCY_KEY_IN_FLIGHT,
+    message: 'Idempotency-Key: the first request with this key is still running; retry shortly with the same key',
+    field: 'Idempotency-Key',
+  },
+  [IDEMPOTENCY_KEY_LIMIT]: {
+    statusCode: 429,
+    error: IDEMPOTENCY_KEY_LIMIT,
+    message: 'Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire',
+    field: 'Idempotency-Key',
+  },
 };
 
 /** Tool names may contain `/`; in a path segment it must be percent-encoded (P66). */
@@ -106,9 +140,19 @@ export const TOOL_NAME_IN_PATH = 'The tool name ([A-Za-z0-9._:@/-]{1,256}), perc
 /** Only an operation that takes a body can answer these (P63). */
 const BODY_ONLY: readonly DomainErrorCode[] = [PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE];
 
-/** The error codes an operation documents: its row of OPERATION_ERRORS, plus 413/415 when it takes a body. */
+/** D21: what a write that accepts an Idempotency-Key can answer besides its own errors. */
+const KEYED_WRITE: readonly DomainErrorCode[] = [IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_LIMIT];
+
+/**
+ * The error codes an operation documents: its row of OPERATION_ERRORS, plus 413/415 when it takes
+ * a body, plus 422/429 (and 409, D21) when it is a write that accepts an Idempotency-Key.
+ */
 export function documentedErrorCodes(operationId: OperationId, takesBody: boolean): readonly DomainErrorCode[] {
-  return takesBody ? [...OPERATION_ERRORS[operationId], ...BODY_ONLY] : OPERATION_ERRORS[operationId];
+  const own: readonly DomainErrorCode[] = OPERATION_ERRORS[operationId];
+  const keyed = (IDEMPOTENT_OPERATIONS as readonly string[]).includes(operationId)
+    ? [...KEYED_WRITE, ...(own.includes(CONFLICT) ? [] : [IDEMPOTENCY_KEY_IN_FLIGHT])]
+    : [];
+  return [...own, ...(takesBody ? BODY_ONLY : []), ...keyed];
 }
 
 function isOperationId(id: string | undefined): id is OperationId {
@@ -138,6 +182,12 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
       },
       message: { type: 'string', description: 'What went wrong, in words.', example: 'scopeId: must be null for GLOBAL' },
       field: { type: 'string', description: 'The request field the error is about, when there is one.', example: 'scopeId' },
+      writeMayHaveApplied: {
+        type: 'boolean',
+        description:
+          'Only on a 503 answered at the request deadline (P123): true when the request was a write that may still be applied after this answer. Retry it with the same Idempotency-Key to get its real answer; a retry without a key may apply it twice.',
+        example: true,
+      },
     },
   };
   for (const item of Object.values(document.paths ?? {})) {

@@ -89,6 +89,10 @@ const ERROR_ADVICE: Record<DomainErrorCode, string> = {
   // Refused at the HTTP edge before a tool runs: a tool result never carries these.
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: '',
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: '',
+  // Idempotency-Key refusals (D21) are JSON-RPC errors of the HTTP hook, never a tool result.
+  [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: '',
+  [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: '',
+  [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: '',
 };
 
 /** An isError result's text: the code, the message (which names the argument), what to do. */

@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Observable, throwError } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../errors/to-domain-error';
+import { abandonAtDeadline, deadlineError, Settled } from '../idempotency/deadline-handoff';
 import { WriterLease } from '../persistence/writer-lease';
 import { DatabaseLiveness } from '../persistence/database-liveness';
 
@@ -25,7 +25,10 @@ const METRICS = 'MetricsController';
  *
  * The abandoned handler runs on: a write in flight is one atomic document operation (D3), so it
  * is applied entirely or not at all, and a write answered 503 may or may not have been applied —
- * as with any timeout. Only an answered 2xx promises the write is stored.
+ * as with any timeout. Only an answered 2xx promises the write is stored. P123: the 503 says so
+ * (`writeMayHaveApplied`), and how the abandoned handler ends is handed to the Idempotency-Key
+ * hook, so a retry with the same key gets that real answer (409 until it exists), never a second
+ * application.
  *
  * P40: an instance that may not write (another one holds the writer lease of a single-writer
  * database) refuses every request but the probes and metrics with 503 and the reason.
@@ -50,14 +53,16 @@ export class RequestDeadlineInterceptor implements NestInterceptor {
     const sentAt = Date.now();
     return new Observable((subscriber) => {
       let timer: NodeJS.Timeout | undefined;
+      /** Set once the request is answered at its deadline: the handler's end is handed over instead (P123). */
+      let abandoned: { value: unknown; settle: (outcome: Settled) => void } | undefined;
       const expire = () => {
         if (this.liveness.upSince(sentAt)) {
           timer = setTimeout(expire, RECHECK_MS);
           return;
         }
         timer = undefined;
-        subscription.unsubscribe();
-        subscriber.error(new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE));
+        abandonAtDeadline(context, new Promise<Settled>((settle) => (abandoned = { value: undefined, settle })));
+        subscriber.error(deadlineError(context));
       };
       const stop = () => {
         if (timer) clearTimeout(timer);
@@ -67,20 +72,23 @@ export class RequestDeadlineInterceptor implements NestInterceptor {
       const subscription = next.handle().subscribe({
         next: (value) => {
           stop();
-          subscriber.next(value);
+          if (abandoned) abandoned.value = value;
+          else subscriber.next(value);
         },
         error: (error) => {
           stop();
-          subscriber.error(error);
+          if (abandoned) abandoned.settle({ ok: false, error });
+          else subscriber.error(error);
         },
         complete: () => {
           stop();
-          subscriber.complete();
+          if (abandoned) abandoned.settle({ ok: true, value: abandoned.value });
+          else subscriber.complete();
         },
       });
       return () => {
         stop();
-        subscription.unsubscribe();
+        if (!abandoned) subscription.unsubscribe(); // an abandoned handler is still watched for its end (P123)
       };
     });
   }

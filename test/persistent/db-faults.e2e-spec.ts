@@ -243,7 +243,23 @@ describe('database faults on the embedded server (P41)', () => {
       outcomes.filter((o) => o.status !== 200 && o.status !== 503).map((o) => `${o.op} ${o.status} ${JSON.stringify(o.body)}`),
     ).toEqual([]);
     for (const o of outcomes.filter((x) => x.status === 503)) {
-      expect(o.body).toEqual({ statusCode: 503, error: 'UNAVAILABLE', message: 'the database is unavailable; retry shortly' });
+      // P123: a 503 at the request deadline says whether the write may still be applied (false on a read).
+      const { writeMayHaveApplied } = o.body as { writeMayHaveApplied?: boolean };
+      expect(o.body).toEqual(
+        writeMayHaveApplied
+          ? {
+              statusCode: 503,
+              error: 'UNAVAILABLE',
+              message: expect.stringMatching(/^the database did not answer in time and this write may still be applied: .*Idempotency-Key/),
+              writeMayHaveApplied: true,
+            }
+          : {
+              statusCode: 503,
+              error: 'UNAVAILABLE',
+              message: 'the database is unavailable; retry shortly',
+              ...(writeMayHaveApplied === false ? { writeMayHaveApplied } : {}),
+            },
+      );
     }
     expect(
       affected

@@ -1708,7 +1708,7 @@ export interface components {
              * @example INVALID_ARGUMENT
              * @enum {string}
              */
-            error: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE";
+            error: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_MISMATCH" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_LIMIT";
             /**
              * @description What went wrong, in words.
              * @example scopeId: must be null for GLOBAL
@@ -1719,6 +1719,11 @@ export interface components {
              * @example scopeId
              */
             field?: string;
+            /**
+             * @description Only on a 503 answered at the request deadline (P123): true when the request was a write that may still be applied after this answer. Retry it with the same Idempotency-Key to get its real answer; a retry without a key may apply it twice.
+             * @example true
+             */
+            writeMayHaveApplied?: boolean;
         };
         /** @description The arguments of tool_health_set_unavailable: Record that a tool is not usable. TECHNICALLY_BROKEN = down for everyone at PROJECT/TENANT/GLOBAL scope; USER_SPECIFIC_TECHNICAL = down for one user (USER scope, e.g. an expired token); INTERMITTENT = works sometimes (status DEGRADED). Give expectedRecoveryAt when you can estimate it. */
         AgrajagSetUnavailableArguments: {
@@ -1897,7 +1902,10 @@ export interface operations {
     scheduleMaintenance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1909,6 +1917,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1964,6 +1974,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The first request with this Idempotency-Key is still being answered; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "message": "Idempotency-Key: the first request with this key is still running; retry shortly with the same key",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
             413: {
                 headers: {
@@ -1993,6 +2020,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2019,7 +2080,10 @@ export interface operations {
     cancelMaintenance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2030,6 +2094,8 @@ export interface operations {
             /** @description the cancelled window */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,7 +2167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2112,6 +2178,40 @@ export interface operations {
                      *       "statusCode": 409,
                      *       "error": "CONFLICT",
                      *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2138,7 +2238,10 @@ export interface operations {
     changeMaintenance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2152,6 +2255,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,7 +2328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2268,6 +2373,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2356,7 +2495,10 @@ export interface operations {
     markToolUnavailable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2368,6 +2510,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2423,7 +2567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2468,6 +2612,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2494,7 +2672,10 @@ export interface operations {
     markToolIntermittent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2506,6 +2687,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2561,7 +2744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2611,6 +2794,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable or the service is shutting down; retry shortly. */
             503: {
                 headers: {
@@ -2632,7 +2849,10 @@ export interface operations {
     markToolAvailable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2644,6 +2864,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,7 +2937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2760,6 +2982,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2786,7 +3042,10 @@ export interface operations {
     reportClientDisconnected: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The session (conversation) the client served. */
                 sessionId: string;
@@ -2801,6 +3060,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2856,7 +3117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2901,6 +3162,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2927,7 +3222,10 @@ export interface operations {
     reportClientReconnected: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The session (conversation) the client served. */
                 sessionId: string;
@@ -2942,6 +3240,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,7 +3297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3042,6 +3342,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3480,7 +3814,10 @@ export interface operations {
     setTenantHistoryLimit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The tenant. */
                 tenantId: string;
@@ -3495,6 +3832,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +3889,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The first request with this Idempotency-Key is still being answered; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "message": "Idempotency-Key: the first request with this key is still running; retry shortly with the same key",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
             413: {
                 headers: {
@@ -3584,6 +3940,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable or the service is shutting down; retry shortly. */
             503: {
                 headers: {
@@ -3605,7 +3995,10 @@ export interface operations {
     reportSuccess: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3617,6 +4010,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,7 +4067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3722,6 +4117,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable or the service is shutting down; retry shortly. */
             503: {
                 headers: {
@@ -3743,7 +4172,10 @@ export interface operations {
     reportFailure: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3755,6 +4187,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3810,7 +4244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3855,6 +4289,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3949,7 +4417,10 @@ export interface operations {
     setCooldown: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3961,6 +4432,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,7 +4489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4061,6 +4534,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4087,7 +4594,10 @@ export interface operations {
     clearCooldown: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4099,6 +4609,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,7 +4682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4215,6 +4727,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4241,7 +4787,10 @@ export interface operations {
     changeCooldownWindow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4253,6 +4802,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4324,7 +4875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4374,6 +4925,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable or the service is shutting down; retry shortly. */
             503: {
                 headers: {
@@ -4395,7 +4980,10 @@ export interface operations {
     sweepCooldowns: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4403,6 +4991,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4469,6 +5059,40 @@ export interface operations {
                      *       "statusCode": 409,
                      *       "error": "CONFLICT",
                      *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4582,7 +5206,10 @@ export interface operations {
     recordDiagnosis: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4594,6 +5221,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4649,7 +5278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4694,6 +5323,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4787,7 +5450,10 @@ export interface operations {
     invokeAgrajagTool: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The tool to call. */
                 name: components["schemas"]["AgrajagToolName"];
@@ -4802,6 +5468,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,7 +5541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. */
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4918,6 +5586,40 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "content-type: must be application/json",
                      *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -42,7 +42,7 @@ public class RoundTrip {
     FailureReportDto failure = new FailureReportDto().toolName("jira_search").context(context)
         .code(ToolErrorCode.BACKEND_FAILED).errorSignature("http-502").message("502 Bad Gateway");
 
-    FailureOutcomeView first = outcomes.reportFailure(failure);
+    FailureOutcomeView first = outcomes.reportFailure(failure, null);
     step("1 reportFailure", first.getSpawn() && first.getReason() == FailureReason.ELIGIBLE && !first.getReflectError()
         && first.getRetryAfterSeconds() == null && first.getStatus() == ToolStatus.OK
         && "jira_search:http-502".equals(first.getCoalescingKey()) && first.getCooldown() == null, first);
@@ -52,11 +52,11 @@ public class RoundTrip {
         .classification(AgrajagSetUnavailableArguments.ClassificationEnum.INTERMITTENT)
         .note("gateway 502 every few calls").errorSignature("http-502");
     AgrajagToolResultView diagnosed = new DiagnosisAgrajagApi(writer).invokeAgrajagTool(AgrajagToolName.TOOL_HEALTH_SET_UNAVAILABLE,
-        new InvokeAgrajagToolDto().by("agrajag-7f3c").arguments(new InvokeAgrajagToolDtoArguments(verdict)));
+        new InvokeAgrajagToolDto().by("agrajag-7f3c").arguments(new InvokeAgrajagToolDtoArguments(verdict)), null);
     step("2 invokeAgrajagTool", "jira_search is now DEGRADED at PROJECT.".equals(diagnosed.getSummary())
         && diagnosed.getEntry().getStatus() == ToolStatus.DEGRADED, diagnosed.getSummary());
 
-    FailureOutcomeView again = outcomes.reportFailure(failure);
+    FailureOutcomeView again = outcomes.reportFailure(failure, null);
     step("3 reportFailure", !again.getSpawn() && again.getReason() == FailureReason.IN_COOLDOWN && again.getReflectError()
         && Integer.valueOf(30).equals(again.getRetryAfterSeconds()) && again.getStatus() == ToolStatus.DEGRADED
         && again.getCooldown().getScope() == Scope.PROJECT && "p-1".equals(again.getCooldown().getScopeId())
@@ -74,14 +74,14 @@ public class RoundTrip {
     step("lookupAvailability", lookup.getStatus() == ToolStatus.DEGRADED && !lookup.getRetesting()
         && lookup.getWinner().getScope() == Scope.PROJECT, lookup.getStatus());
 
-    SuccessOutcomeView cleared = outcomes.reportSuccess(new SuccessReportDto().toolName("jira_search").context(context).addErrorSignaturesItem("http-502"));
+    SuccessOutcomeView cleared = outcomes.reportSuccess(new SuccessReportDto().toolName("jira_search").context(context).addErrorSignaturesItem("http-502"), null);
     step("4 reportSuccess", cleared.getStatus() == ToolStatus.OK && cleared.getChanged().size() == 1
         && cleared.getChanged().get(0).getScope() == Scope.PROJECT && cleared.getChanged().get(0).getStatus() == ToolStatus.OK, cleared);
-    SuccessOutcomeView nothing = outcomes.reportSuccess(new SuccessReportDto().toolName("jira_search").context(context));
+    SuccessOutcomeView nothing = outcomes.reportSuccess(new SuccessReportDto().toolName("jira_search").context(context), null);
     step("4 reportSuccess again", nothing.getStatus() == ToolStatus.OK && nothing.getChanged().isEmpty(), nothing);
 
     try {
-      outcomes.reportFailure(new FailureReportDto().toolName("jira search").code(ToolErrorCode.BACKEND_FAILED).errorSignature("http-502"));
+      outcomes.reportFailure(new FailureReportDto().toolName("jira search").code(ToolErrorCode.BACKEND_FAILED).errorSignature("http-502"), null);
       step("invalid toolName is refused", false, "no exception");
     } catch (ApiException e) {
       step("invalid toolName is refused", e.getCode() == 400 && e.getResponseBody().contains("\"field\":\"toolName\""), e.getCode() + " " + e.getResponseBody());

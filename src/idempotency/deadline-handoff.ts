@@ -1,0 +1,86 @@
+import { ExecutionContext } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { DomainError, DomainErrorCode } from '../domain/domain-error';
+import { IDEMPOTENCY_KEY_HEADER } from '../domain/idempotency-key';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../persistence/database-unavailable';
+import { StoredAnswer } from './idempotency-record.schema';
+import { writeSurfaceOf } from './write-requests';
+
+/** How an abandoned handler ended, after its request was answered 503 at the deadline (P41). */
+export type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+interface ContextRequest {
+  raw?: object;
+  method?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  routeOptions?: { url?: string };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** P123: what a keyed GraphQL mutation that ended after its deadline answers on a retry. */
+export const APPLIED_AFTER_DEADLINE =
+  'this mutation was applied after its request had been answered at the deadline; its result was not kept, so read the current state instead of retrying it';
+
+/** The late answers of requests answered at their deadline, by raw request (the idempotency hook reads them). */
+const lateAnswers = new WeakMap<object, Promise<StoredAnswer | null>[]>();
+
+function requestOf(context: ExecutionContext): ContextRequest | undefined {
+  if (context.getType<string>() === 'graphql') return (context.getArgByIndex(2) as { req?: ContextRequest } | undefined)?.req;
+  if (context.getType<string>() === 'http') return context.switchToHttp().getRequest<ContextRequest>();
+  return undefined;
+}
+
+function isWrite(context: ExecutionContext, request: ContextRequest | undefined): boolean {
+  if (context.getType<string>() === 'graphql')
+    return (context.getArgByIndex(3) as { operation?: { operation?: string } })?.operation?.operation === 'mutation';
+  if (!request?.method) return false;
+  return writeSurfaceOf({ method: request.method, route: request.routeOptions?.url, body: request.body }) !== null;
+}
+
+/**
+ * P123: the 503 a request gets at its deadline (P41) says whether its write may still be applied
+ * (`writeMayHaveApplied`) and what a caller should do about it.
+ */
+export function deadlineError(context: ExecutionContext): DomainError {
+  const request = requestOf(context);
+  if (!isWrite(context, request)) return new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false);
+  const keyed = request?.headers?.[IDEMPOTENCY_KEY_HEADER.toLowerCase()] !== undefined;
+  const message = keyed
+    ? `the database did not answer in time and this write may still be applied: retry with the same ${IDEMPOTENCY_KEY_HEADER} to get its real answer (409 while it is still running)`
+    : `the database did not answer in time and this write may still be applied: a plain retry may apply it twice; send an ${IDEMPOTENCY_KEY_HEADER} header to retry safely`;
+  return new DomainError(DomainErrorCode.UNAVAILABLE, message, undefined, true);
+}
+
+/**
+ * P123: the request was answered 503 at its deadline while its handler runs on; `settled` is how
+ * the handler ends. The idempotency hook stores the answer built here (or gives the key back
+ * when the write failed) instead of the 503.
+ */
+export function abandonAtDeadline(context: ExecutionContext, settled: Promise<Settled>): void {
+  const request = requestOf(context);
+  if (!request?.raw) return;
+  const graphql = context.getType<string>() === 'graphql';
+  const answer = settled.then((s): StoredAnswer | null => {
+    if (!s.ok) return null; // an error: nothing was written (P122), the key is given back
+    if (graphql)
+      return json(200, { data: null, errors: [{ message: APPLIED_AFTER_DEADLINE, extensions: { code: 'APPLIED_AFTER_DEADLINE' } }] });
+    const declared = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
+    return json(declared ?? (request.method === 'POST' ? 201 : 200), s.value);
+  });
+  const list = lateAnswers.get(request.raw) ?? [];
+  list.push(answer);
+  lateAnswers.set(request.raw, list);
+}
+
+/** The answer a request abandoned at its deadline turned out to have (null: nothing written), or undefined if it was not abandoned. */
+export function lateAnswerOf(raw: object): Promise<StoredAnswer | null> | undefined {
+  const list = lateAnswers.get(raw);
+  if (!list) return undefined;
+  return Promise.all(list).then((answers) => answers.find((a) => a !== null) ?? null);
+}
+
+function json(status: number, value: unknown): StoredAnswer {
+  const text = value === undefined ? '' : JSON.stringify(value);
+  return { status, headers: { 'content-type': JSON_TYPE }, body: Buffer.from(text).toString('base64') };
+}

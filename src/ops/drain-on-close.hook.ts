@@ -1,5 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
+import { AppConfig } from '../config/app-config';
+import { markShuttingDown } from './close-on-shutdown.response';
 
 const REAP_EVERY_MS = 50;
 
@@ -7,6 +10,7 @@ const REAP_EVERY_MS = 50;
 interface ReapableServer {
   listening: boolean;
   closeIdleConnections(): void;
+  closeAllConnections(): void;
   once(event: 'close', listener: () => void): unknown;
 }
 interface HookHost {
@@ -21,12 +25,31 @@ interface HookHost {
  * answer, and then holds close() open until the caller drops it (Fastify's keepAliveTimeout is
  * 72 s), past an orchestrator's grace period, so the shutdown hooks after it (the D10b
  * bookkeeping flush, the database close) would never run. While closing, idle connections are
- * therefore reaped every 50 ms; nothing runs per request. Proven by the graceful-shutdown case of
- * test/db-faults.e2e-spec.ts.
+ * therefore reaped every 50 ms (P22); nothing runs per request. From the same moment every answer
+ * closes its connection (`Connection: close`, CloseOnShutdownResponse), and after
+ * SHUTDOWN_GRACE_MS whatever is still open — a client trickling a body, a request stuck on
+ * something — is destroyed, so the close and the final flush never wait on a client (P127).
+ * Proven by the graceful-shutdown case of test/db-faults.e2e-spec.ts and by
+ * test/persistent/start-shutdown.e2e-spec.ts.
  */
 @Injectable()
-export class DrainOnCloseHook implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(DrainOnCloseHook.name);
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Nest's close begins here, before the other modules' hooks and the HTTP server's close (main.ts
+   * marks the server even earlier, at the signal): from here on every answer closes its
+   * connection, so keep-alive callers stop reusing connections the server is about to drop.
+   */
+  onModuleDestroy(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server) markShuttingDown(server);
+  }
 
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
@@ -35,10 +58,24 @@ export class DrainOnCloseHook implements OnModuleInit {
     fastify.addHook('preClose', (done) => {
       const server = fastify.server;
       if (!server.listening) return done();
-      const timer = setInterval(() => server.closeIdleConnections(), REAP_EVERY_MS);
-      timer.unref();
-      server.once('close', () => clearInterval(timer));
-      done();
+      markShuttingDown(server as unknown as Server);
+      // Reaped in the check phase, right after the poll phase has read every socket: a request
+      // that arrived meanwhile is being handled by then, not destroyed unread (a timer runs
+      // before the poll phase, when requests that came during a busy moment are still unread).
+      const reaper = setInterval(() => setImmediate(() => server.closeIdleConnections()), REAP_EVERY_MS);
+      const grace = setTimeout(() => {
+        this.logger.warn(`connections still open ${this.config.shutdownGraceMs} ms after the shutdown began: closing them`);
+        server.closeAllConnections();
+      }, this.config.shutdownGraceMs);
+      reaper.unref();
+      grace.unref();
+      server.once('close', () => {
+        clearInterval(reaper);
+        clearTimeout(grace);
+      });
+      // Fastify closes the server right after this hook, and Node's close() reaps the idle
+      // connections at once: in the check phase too, for the same reason.
+      setImmediate(done);
     });
   }
 }

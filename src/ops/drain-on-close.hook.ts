@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppConfig } from '../config/app-config';
 import { markShuttingDown } from './close-on-shutdown.response';
 
@@ -10,7 +11,7 @@ const REAP_EVERY_MS = 50;
 interface ReapableServer {
   listening: boolean;
   closeIdleConnections(): void;
-  closeAllConnections(): void;
+  on(event: 'connection', listener: (socket: Socket) => void): unknown;
   once(event: 'close', listener: () => void): unknown;
 }
 interface HookHost {
@@ -27,8 +28,9 @@ interface HookHost {
  * bookkeeping flush, the database close) would never run. While closing, idle connections are
  * therefore reaped every 50 ms (P22); nothing runs per request. From the same moment every answer
  * closes its connection (`Connection: close`, CloseOnShutdownResponse), and after
- * SHUTDOWN_GRACE_MS whatever is still open — a client trickling a body, a request stuck on
- * something — is destroyed, so the close and the final flush never wait on a client (P127).
+ * SHUTDOWN_GRACE_MS every connection that waits on its client — a body trickled in, an answer not
+ * read — is destroyed, so the close and the final flush never wait on a client (P127); a request
+ * read whole and still being handled is answered.
  * Proven by the graceful-shutdown case of test/db-faults.e2e-spec.ts and by
  * test/persistent/start-shutdown.e2e-spec.ts.
  */
@@ -55,17 +57,33 @@ export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter || adapter.getType() !== 'fastify') return;
     const fastify = adapter.getInstance() as HookHost;
+    // Every open socket (upgraded WebSockets included), for the grace below: per connection, not per request.
+    const sockets = new Set<Socket>();
+    fastify.server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     fastify.addHook('preClose', (done) => {
       const server = fastify.server;
       if (!server.listening) return done();
       markShuttingDown(server as unknown as Server);
+      let graceOver = false;
       // Reaped in the check phase, right after the poll phase has read every socket: a request
       // that arrived meanwhile is being handled by then, not destroyed unread (a timer runs
       // before the poll phase, when requests that came during a busy moment are still unread).
-      const reaper = setInterval(() => setImmediate(() => server.closeIdleConnections()), REAP_EVERY_MS);
+      const reap = () => {
+        server.closeIdleConnections();
+        if (graceOver) for (const socket of sockets) if (waitsOnClient(socket)) socket.destroy();
+      };
+      const reaper = setInterval(() => setImmediate(reap), REAP_EVERY_MS);
       const grace = setTimeout(() => {
-        this.logger.warn(`connections still open ${this.config.shutdownGraceMs} ms after the shutdown began: closing them`);
-        server.closeAllConnections();
+        graceOver = true;
+        const waiting = [...sockets].filter(waitsOnClient).length;
+        if (waiting)
+          this.logger.warn(
+            `${waiting} connections still wait on their client ${this.config.shutdownGraceMs} ms into the shutdown: closing them`,
+          );
+        setImmediate(reap);
       }, this.config.shutdownGraceMs);
       reaper.unref();
       grace.unref();
@@ -78,4 +96,16 @@ export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
       setImmediate(done);
     });
   }
+}
+
+/**
+ * True unless the connection's request has been read whole and its handler has not answered yet:
+ * such a request is the service's own work, bounded by the request deadline (P41), and is
+ * answered. Everything else waits on the client — a request or body still arriving, an answer
+ * it does not read, an idle or upgraded connection — and is closed once the grace is over.
+ * (`_httpMessage`: the response Node assigned to the socket, as its own closeIdleConnections reads it.)
+ */
+function waitsOnClient(socket: Socket): boolean {
+  const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return !(res && !res.headersSent && res.req.complete);
 }

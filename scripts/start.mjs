@@ -7,7 +7,10 @@
 //   4. development API keys unless API_KEYS is set (kept in $START_DATA_DIR/dev-api-keys.json);
 //   5. the service (dist/main.js) on that database.
 // SIGINT or SIGTERM to this process stops the service (through Nest's shutdown hooks), then the
-// database, then exits; a second signal kills the service at once. If this process is killed
+// database, then exits; a second signal kills the service at once. If the embedded database dies
+// on its own, the service stays up (answering 503 meanwhile, P21/P41) and the database is started
+// again on the same port and file with backoff; after repeated failures this gives up (P126).
+// If this process is killed
 // outright, both children notice (the launcher watches its stdin, the service its IPC channel:
 // scripts/exit-with-parent.cjs) and stop by themselves. Configuration: README, "Configuration".
 import { spawn } from 'node:child_process';
@@ -22,7 +25,15 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(process.env.START_DATA_DIR || join(ROOT, '.data'));
 const ROLES = ['admin', 'dispatcher', 'tool-health-writer', 'audit-reader'];
 const STOP_TIMEOUT_MS = 10_000;
+// P126: restarts of a database that died on its own: 0.5 s, 1 s, 2 s, 4 s, then every 8 s; a
+// database that stays up a minute has recovered (the next death starts at 0.5 s again); ten
+// deaths or failed starts in a row without that are a database that cannot run here: give up.
+const RESTART_FIRST_DELAY_MS = 500;
+const RESTART_MAX_DELAY_MS = 8_000;
+const RESTART_STABLE_AFTER_MS = 60_000;
+const RESTART_GIVE_UP_AFTER = 10;
 const log = (line) => process.stderr.write(`start: ${line}\n`);
+const sleep = (ms) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
 let step = null; // the preparation child running now
 let database = null;
@@ -30,12 +41,57 @@ let service = null;
 let signalled = null;
 let databaseDied = false;
 let exiting = false;
+let restarting = null; // the restart loop of a database that died, while it runs
+let failuresInARow = 0;
 
 async function finish(code) {
   if (exiting) return;
   exiting = true;
+  await restarting; // stops what it started once it sees `exiting`
   if (database) await database.stop();
   process.exit(code);
+}
+
+/** Watches the embedded database: when it dies on its own, starts it again (P126). */
+function superviseDatabase(handle, options) {
+  const upSince = Date.now();
+  handle.exited.then((how) => {
+    if (exiting || signalled || database !== handle) return;
+    if (Date.now() - upSince >= RESTART_STABLE_AFTER_MS) failuresInARow = 0;
+    database = null;
+    log(
+      `the embedded database stopped unexpectedly (${how.signal ?? `exit code ${how.code}`}): ` +
+        'the service stays up and answers 503 until it is back; restarting it',
+    );
+    restarting = restartDatabase(options, Date.now()).finally(() => (restarting = null));
+  });
+}
+
+async function restartDatabase(options, diedAt) {
+  const stopped = () => exiting || signalled;
+  for (;;) {
+    failuresInARow++;
+    if (failuresInARow > RESTART_GIVE_UP_AFTER) {
+      log(`the embedded database failed ${RESTART_GIVE_UP_AFTER} times in a row: giving up, stopping the service`);
+      databaseDied = true;
+      signalled = 'SIGTERM';
+      service?.kill('SIGTERM');
+      return;
+    }
+    const delay = Math.min(RESTART_FIRST_DELAY_MS * 2 ** (failuresInARow - 1), RESTART_MAX_DELAY_MS);
+    for (const until = Date.now() + delay; Date.now() < until && !stopped();) await sleep(Math.min(50, until - Date.now()));
+    if (stopped()) return;
+    try {
+      const handle = await startDatabase('mongo-java-server-h2', options);
+      if (stopped()) return void (await handle.stop());
+      database = handle;
+      log(`embedded database restarted (pid ${handle.pid}), ${Date.now() - diedAt} ms after it stopped`);
+      superviseDatabase(handle, options);
+      return;
+    } catch (error) {
+      log(`restarting the embedded database failed (${failuresInARow} in a row): ${String(error?.message).split('\n')[0]}`);
+    }
+  }
 }
 
 function onSignal(signal) {
@@ -150,7 +206,8 @@ async function main() {
       database = await startDatabase('mongo-java-server-h2', { dataDir, port: dbPort || undefined, commitIntervalMs, commitPerWrite });
     } catch (error) {
       if (error?.addressInUse) error.message += ` (set EMBEDDED_DB_PORT to another port, or 0 for any free one)`;
-      else if (/lock/i.test(String(error?.message))) error.message += `\n(another server has ${dataDir} open: one embedded database per data directory, D3)`;
+      else if (/lock/i.test(String(error?.message)))
+        error.message += `\n(another server has ${dataDir} open: one embedded database per data directory, D3)`;
       throw error;
     }
     if (signalled) return finish(signalled === 'SIGINT' ? 130 : 143);
@@ -162,13 +219,8 @@ async function main() {
       `embedded mongo-java-server (H2) at ${database.uri}, data in ${dataDir}, ` +
         (commitPerWrite ? `commit per write (+ every ${commitIntervalMs} ms)` : `commit every ${commitIntervalMs} ms`),
     );
-    database.exited.then(() => {
-      if (exiting || signalled) return;
-      log('the embedded database stopped unexpectedly: stopping the service');
-      databaseDied = true;
-      signalled = 'SIGTERM';
-      service?.kill('SIGTERM');
-    });
+    // Restarted on the port it got (the service's MONGODB_URI names it) and on the same file.
+    superviseDatabase(database, { dataDir, port: database.port, commitIntervalMs, commitPerWrite });
   }
 
   service = spawn(process.execPath, ['--require', join(ROOT, 'scripts', 'exit-with-parent.cjs'), distMain], {
@@ -183,7 +235,7 @@ async function main() {
   service.once('exit', (code, sig) => {
     // After our own signal, the service's exit by that signal (Nest re-raises it) is a clean stop.
     const clean = signalled && (code === 0 || sig === signalled || sig === 'SIGTERM' || sig === 'SIGINT');
-    void finish(databaseDied ? 1 : clean ? 0 : code ?? 1);
+    void finish(databaseDied ? 1 : clean ? 0 : (code ?? 1));
   });
 }
 

@@ -14,6 +14,7 @@ import { registerKeyBeforeBody } from './auth/key-before-body.hook';
 import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
 import { documentIdempotencyKey } from './idempotency/idempotency-openapi';
 import { registerIdempotency } from './idempotency/idempotency.hook';
+import { CloseOnShutdownResponse } from './ops/close-on-shutdown.response';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
@@ -74,6 +75,17 @@ export function fastifyOptions(config: AppConfig) {
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH }, // D3a ids fit, encoded (found by the fuzzer)
     frameworkErrors, // the router's own refusals answer with ErrorBody
-    http: { IncomingMessage: WebSocketOnlyUpgradeMessage }, // P60: `Upgrade: h2c` (Java's HttpClient) is served as HTTP/1.1
+    // P127: a request (headers and body) must arrive within HTTP_REQUEST_TIMEOUT_MS, else 408 and
+    // closed: the only timeout that ends a body trickled a byte at a time (connectionTimeout is
+    // inactivity). Node applies it only with headersTimeout no longer than it, and checks every
+    // connectionsCheckingInterval (30 s by default).
+    requestTimeout: config.httpRequestTimeoutMs,
+    keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+    http: {
+      IncomingMessage: WebSocketOnlyUpgradeMessage, // P60: `Upgrade: h2c` (Java's HttpClient) is served as HTTP/1.1
+      ServerResponse: CloseOnShutdownResponse, // P127: `Connection: close` once shutdown began
+      headersTimeout: Math.min(60_000, config.httpRequestTimeoutMs),
+      connectionsCheckingInterval: 1000,
+    },
   };
 }

@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { configureApp, fastifyOptions } from './app.setup';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { JsonLogger } from './common/json-logger';
+import { markShuttingDown } from './ops/close-on-shutdown.response';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -21,6 +22,9 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(fastifyOptions(config)), { logger });
   configureApp(app, config);
   await app.listen(config.port, config.host);
+  // P127: at the signal itself, before Nest's shutdown hooks run, every answer starts closing its
+  // connection (Connection: close), so keep-alive callers stop reusing connections about to close.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => markShuttingDown(app.getHttpServer()));
   const address = app.getHttpServer().address(); // the bound port, also when PORT=0
   logger.log(`listening on ${config.host}:${typeof address === 'object' && address ? address.port : config.port}`, 'Bootstrap');
 }

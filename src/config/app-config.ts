@@ -43,6 +43,12 @@ export class AppConfig {
   bodyLimitBytes: number;
   /** P136: the host names /mcp answers under (Host and Origin); `*` = any. */
   mcpAllowedHosts: string[];
+  /** P127: the longest a client may take to send a whole request (headers and body): then 408 and closed. */
+  httpRequestTimeoutMs: number;
+  /** P127: an idle keep-alive connection is closed after this. */
+  httpKeepAliveTimeoutMs: number;
+  /** P127: at shutdown, connections still busy after this are destroyed, so the final flush runs. */
+  shutdownGraceMs: number;
   docsEnabled: boolean;
   playgroundEnabled: boolean;
   introspectionEnabled: boolean;
@@ -189,6 +195,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // A full manifest (500 tools × 4000-character descriptions) must fit.
   config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
   config.mcpAllowedHosts = mcpAllowedHosts(r.string('MCP_ALLOWED_HOSTS', ''), config.host);
+  // A whole 4 MiB manifest at ~150 KB/s fits in 30 s; a body trickled slower is not a client.
+  config.httpRequestTimeoutMs = r.int('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
+  // Fastify's default: longer than the usual 60 s idle timeout of load balancers, so they close first.
+  config.httpKeepAliveTimeoutMs = r.int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000);
+  // Inside `npm start`'s 10 s stop limit, with room for the final flush and the database close.
+  config.shutdownGraceMs = r.int('SHUTDOWN_GRACE_MS', 5000, 0, 600_000);
   config.docsEnabled = r.bool('DOCS_ENABLED', !production);
   config.playgroundEnabled = r.bool('PLAYGROUND_ENABLED', !production);
   config.introspectionEnabled = r.bool('INTROSPECTION_ENABLED', !production);

@@ -1,5 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { AppConfig } from '../config/app-config';
+import { markShuttingDown } from './close-on-shutdown.response';
 
 const REAP_EVERY_MS = 50;
 
@@ -7,6 +11,7 @@ const REAP_EVERY_MS = 50;
 interface ReapableServer {
   listening: boolean;
   closeIdleConnections(): void;
+  on(event: 'connection', listener: (socket: Socket) => void): unknown;
   once(event: 'close', listener: () => void): unknown;
 }
 interface HookHost {
@@ -21,24 +26,86 @@ interface HookHost {
  * answer, and then holds close() open until the caller drops it (Fastify's keepAliveTimeout is
  * 72 s), past an orchestrator's grace period, so the shutdown hooks after it (the D10b
  * bookkeeping flush, the database close) would never run. While closing, idle connections are
- * therefore reaped every 50 ms; nothing runs per request. Proven by the graceful-shutdown case of
- * test/db-faults.e2e-spec.ts.
+ * therefore reaped every 50 ms (P22); nothing runs per request. From the same moment every answer
+ * closes its connection (`Connection: close`, CloseOnShutdownResponse), and after
+ * SHUTDOWN_GRACE_MS every connection that waits on its client — a body trickled in, an answer not
+ * read — is destroyed, so the close and the final flush never wait on a client (P127); a request
+ * read whole and still being handled is answered.
+ * Proven by the graceful-shutdown case of test/db-faults.e2e-spec.ts and by
+ * test/persistent/start-shutdown.e2e-spec.ts.
  */
 @Injectable()
-export class DrainOnCloseHook implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(DrainOnCloseHook.name);
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Nest's close begins here, before the other modules' hooks and the HTTP server's close (main.ts
+   * marks the server even earlier, at the signal): from here on every answer closes its
+   * connection, so keep-alive callers stop reusing connections the server is about to drop.
+   */
+  onModuleDestroy(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server) markShuttingDown(server);
+  }
 
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter || adapter.getType() !== 'fastify') return;
     const fastify = adapter.getInstance() as HookHost;
+    // Every open socket (upgraded WebSockets included), for the grace below: per connection, not per request.
+    const sockets = new Set<Socket>();
+    fastify.server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     fastify.addHook('preClose', (done) => {
       const server = fastify.server;
       if (!server.listening) return done();
-      const timer = setInterval(() => server.closeIdleConnections(), REAP_EVERY_MS);
-      timer.unref();
-      server.once('close', () => clearInterval(timer));
-      done();
+      markShuttingDown(server as unknown as Server);
+      let graceOver = false;
+      // Reaped in the check phase, right after the poll phase has read every socket: a request
+      // that arrived meanwhile is being handled by then, not destroyed unread (a timer runs
+      // before the poll phase, when requests that came during a busy moment are still unread).
+      const reap = () => {
+        server.closeIdleConnections();
+        if (graceOver) for (const socket of sockets) if (waitsOnClient(socket)) socket.destroy();
+      };
+      const reaper = setInterval(() => setImmediate(reap), REAP_EVERY_MS);
+      const grace = setTimeout(() => {
+        graceOver = true;
+        const waiting = [...sockets].filter(waitsOnClient).length;
+        if (waiting)
+          this.logger.warn(
+            `${waiting} connections still wait on their client ${this.config.shutdownGraceMs} ms into the shutdown: closing them`,
+          );
+        setImmediate(reap);
+      }, this.config.shutdownGraceMs);
+      reaper.unref();
+      grace.unref();
+      server.once('close', () => {
+        clearInterval(reaper);
+        clearTimeout(grace);
+      });
+      // Fastify closes the server right after this hook, and Node's close() reaps the idle
+      // connections at once: in the check phase too, for the same reason.
+      setImmediate(done);
     });
   }
+}
+
+/**
+ * True unless the connection's request has been read whole and its handler has not answered yet:
+ * such a request is the service's own work, bounded by the request deadline (P41), and is
+ * answered. Everything else waits on the client — a request or body still arriving, an answer
+ * it does not read, an idle or upgraded connection — and is closed once the grace is over.
+ * (`_httpMessage`: the response Node assigned to the socket, as its own closeIdleConnections reads it.)
+ */
+function waitsOnClient(socket: Socket): boolean {
+  const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return !(res && !res.headersSent && res.req.complete);
 }

@@ -1,9 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { Proc, ROOT, alive, freePort, sleep, startEnv, tree } from './start-script';
 
 /**
  * Issue 10, item 6 (P34): `npm start` stops like a service. SIGINT or SIGTERM sent to the npm
@@ -13,65 +12,6 @@ import { createServer } from 'node:net';
  * before the signal; a process counts as the same one only while its start time is unchanged.
  */
 jest.setTimeout(300_000);
-
-const ROOT = join(__dirname, '..', '..');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Proc {
-  pid: number;
-  startTime: string;
-  cmd: string;
-}
-
-function stat(pid: number): { ppid: number; startTime: string } | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' '); // after "pid (comm) "
-    return { ppid: Number(fields[1]), startTime: fields[19] };
-  } catch {
-    return null; // gone
-  }
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    return '';
-  }
-}
-
-/** `root` and all its descendants now. */
-function tree(root: number): Proc[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const s = stat(Number(name));
-    if (s) children.set(s.ppid, [...(children.get(s.ppid) ?? []), Number(name)]);
-  }
-  const out: Proc[] = [];
-  const visit = (pid: number) => {
-    const s = stat(pid);
-    if (!s) return;
-    out.push({ pid, startTime: s.startTime, cmd: cmdline(pid) });
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(root);
-  return out;
-}
-
-const alive = (procs: Proc[]) => procs.filter((p) => existsSync(`/proc/${p.pid}`) && stat(p.pid)?.startTime === p.startTime);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady(url: string, npm: ChildProcess, output: () => string): Promise<number> {
   const started = Date.now();
@@ -111,16 +51,7 @@ describe.each(CASES)('$signal to the $target process of `npm start`', ({ signal,
 
   it('stops the service and its embedded database; no process left after 10 s', async () => {
     const port = await freePort();
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      EMBEDDED_DB_PORT: '0', // any free port: no clash with a running `npm start`
-      START_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    };
-    for (const name of ['MONGODB_URI', 'API_KEYS', 'TEST_MONGODB_URI', 'DB_SINGLE_WRITER']) delete env[name];
+    const env = startEnv(port, dataDir);
     let output = '';
     const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     npm.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -155,9 +155,6 @@ async function main() {
     }
     if (signalled) return finish(signalled === 'SIGINT' ? 130 : 143);
     env.MONGODB_URI = `${database.uri}/tool_availability`;
-    // D3: on the embedded database every write goes by _id under the service's in-process lock,
-    // so one service instance per database (single writer).
-    env.DB_SINGLE_WRITER ??= 'true';
     log(
       `embedded mongo-java-server (H2) at ${database.uri}, data in ${dataDir}, ` +
         (commitPerWrite ? `commit per write (+ every ${commitIntervalMs} ms)` : `commit every ${commitIntervalMs} ms`),

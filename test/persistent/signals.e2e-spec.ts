@@ -120,7 +120,7 @@ describe.each(CASES)('$signal to the $target process of `npm start`', ({ signal,
       START_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     };
-    for (const name of ['MONGODB_URI', 'API_KEYS', 'TEST_MONGODB_URI', 'DB_SINGLE_WRITER']) delete env[name];
+    for (const name of ['MONGODB_URI', 'API_KEYS', 'TEST_MONGODB_URI']) delete env[name];
     let output = '';
     const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     npm.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

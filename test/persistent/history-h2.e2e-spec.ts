@@ -15,7 +15,7 @@ import { OwnServer } from '../support/own-server';
 import { ServiceProcess } from '../support/service-process';
 
 /**
- * The history checker tier on the embedded H2 server (P119; issue 23, cases 1 and 2): service
+ * The history checker tier on the embedded H2 server (P119; cases 1 and 2 of the D21 review): service
  * processes share one database, concurrent writers record every acknowledged diagnosis, faults
  * are injected, and afterwards every acknowledged history item is there exactly once, at the
  * position its version names. Before P117 the embedded database ran single-writer (writes by

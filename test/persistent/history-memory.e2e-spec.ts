@@ -16,7 +16,7 @@ import { ServiceProcess } from '../support/service-process';
 
 /**
  * The history checker tier on mongo-java-server's memory backend, the e2e tier's server (P119;
- * issue 23, case 3): four service processes, concurrent diagnoses to one key and to several,
+ * case 3 of the D21 review): four service processes, concurrent diagnoses to one key and to several,
  * every acknowledged history item stored exactly once at the position its version names. Before
  * P118 a torn read (new `version`, old `history`) let a guarded write build on a state no write
  * produced and one acknowledged write in 256 was lost about every other run.

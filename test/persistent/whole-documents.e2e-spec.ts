@@ -2,7 +2,7 @@ import { MongoClient } from 'mongodb';
 import { OwnServer, OwnServerKind } from '../support/own-server';
 
 /**
- * Issue 23, case 3 (P118): a read from our mongo-java-server launcher returns a whole document,
+ * case 3 of the D21 review (P118): a read from our mongo-java-server launcher returns a whole document,
  * never one half-way through an update. Upstream (1.47.0) an update mutates the stored document
  * object field by field in place, while a query's reply is encoded from that same object after
  * the collection's lock is released (docs/upstream-mongo-java-server.md): a reader could see

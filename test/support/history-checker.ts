@@ -2,7 +2,7 @@ import { Db } from 'mongodb';
 import { KEYS } from './api-keys';
 
 /**
- * The history checker (issue 23, Jepsen-style): concurrent writers send diagnoses whose history
+ * The history checker (the D21 review, Jepsen-style): concurrent writers send diagnoses whose history
  * items carry a unique note, each recording every write the service acknowledged (a 200 with the
  * stored entry); afterwards the stored documents must hold every acknowledged item exactly once,
  * at the position its answer's version says (versions contiguous: write v appended item v), and
@@ -121,7 +121,7 @@ export const clean = (acknowledged: number): Verdict => ({ acknowledged, lost: [
 /**
  * Failure reports that meet a running cooldown: counted as hits (D10b bookkeeping). `unknown`
  * counts the answers that were neither an in-cooldown 200 nor a refusal before any work: a 503
- * at the request deadline (a paused database) may or may not have counted its hit (issue 23,
+ * at the request deadline (a paused database) may or may not have counted its hit (the D21 review,
  * case 4), so only `acked <= stored <= acked + unknown` holds for them.
  */
 export async function reportHits(target: Target, toolName: string, times: number): Promise<{ acked: number; unknown: number }> {

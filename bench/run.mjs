@@ -1,6 +1,6 @@
 // `npm run bench`: the benchmark in one run. Builds the service when src/ is newer than dist/,
 // starts mongo-java-server's memory backend (the e2e tier's server) and its H2 backend (the
-// embedded default of `npm start`, single writer, commit per write), optionally FerretDB, the
+// embedded default of `npm start`, commit per write), optionally FerretDB, the
 // service and a bare node:http baseline (scenarios a and c) as child processes, seeds documents straight into the driver collection, measures the scenarios
 // with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
 // the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
@@ -366,8 +366,6 @@ async function startService(kind, uri) {
     PORT: String(port),
     MONGODB_URI: uri,
     API_KEYS,
-    // As `npm start` runs them: the embedded databases single-writer (D3).
-    DB_SINGLE_WRITER: String(kind !== 'mongo-java-server'),
     DB_SERVER_SELECTION_TIMEOUT_MS: '5000',
   };
   const { child } = await startChild(`service (${uri})`, ['dist/main.js'], env, async () => (await http(port, 'GET', '/health/ready')).status === 200);

@@ -3,7 +3,7 @@
 //   1. node_modules, if they do not match package-lock.json by content (scripts/ensure-deps.mjs);
 //   2. dist/, if missing or older than src/ (nest build);
 //   3. the embedded database unless MONGODB_URI is set: mongo-java-server on its H2 backend,
-//      data in $START_DATA_DIR/h2 (D2/D3: single writer, P29, P30);
+//      data in $START_DATA_DIR/h2 (D2/D3: writes version-guarded like anywhere, P29, P30, P117);
 //   4. development API keys unless API_KEYS is set (kept in $START_DATA_DIR/dev-api-keys.json);
 //   5. the service (dist/main.js) on that database.
 // SIGINT or SIGTERM to this process stops the service (through Nest's shutdown hooks), then the
@@ -212,9 +212,6 @@ async function main() {
     }
     if (signalled) return finish(signalled === 'SIGINT' ? 130 : 143);
     env.MONGODB_URI = `${database.uri}/tool_availability`;
-    // D3: on the embedded database every write goes by _id under the service's in-process lock,
-    // so one service instance per database (single writer).
-    env.DB_SINGLE_WRITER ??= 'true';
     log(
       `embedded mongo-java-server (H2) at ${database.uri}, data in ${dataDir}, ` +
         (commitPerWrite ? `commit per write (+ every ${commitIntervalMs} ms)` : `commit every ${commitIntervalMs} ms`),

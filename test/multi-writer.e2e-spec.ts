@@ -8,9 +8,9 @@ import { KEYS, TestApp, createTestApp, resetDatabase, testEnv } from './support/
  * replace guarded by `version`, retried on conflict (D3); on a server whose single-document
  * updates are atomic (mongo-java-server, MongoDB) nothing may be lost.
  *
- * FerretDB's updates are not atomic against a concurrent writer, so the embedded database runs
- * single-writer (D3: DB_SINGLE_WRITER=true, one instance per database) and this test does not
- * apply there. Chosen at load time, so the reason shows in the test's title.
+ * FerretDB's updates are not atomic against a concurrent writer, so two instances on it are not
+ * safe and this test does not apply there (P117: one instance per FerretDB database, its writes
+ * serialised per key in process). Chosen at load time, so the reason shows in the test's title.
  */
 const KIND = process.env.TEST_DB_KIND ?? 'mongo-java-server';
 const WRITERS = 64;
@@ -18,9 +18,9 @@ const WRITERS = 64;
 const describeMultiWriter =
   KIND === 'ferretdb'
     ? () =>
-        describe('multi-writer: not run on FerretDB — its updates are not atomic against a concurrent writer, so the embedded database runs single-writer (D3); run it with TEST_DB=mongo-java-server', () => {
-          it('the FerretDB configuration is single-writer', () => {
-            expect(testEnv().DB_SINGLE_WRITER).toBe('true');
+        describe('multi-writer: not run on FerretDB — its updates are not atomic against a concurrent writer, so one instance per FerretDB database (P117); run it with TEST_DB=mongo-java-server', () => {
+          it('the FerretDB configuration is one instance', () => {
+            expect(testEnv().MONGODB_URI).toMatch(/^mongodb:\/\//);
           });
         })
     : () =>
@@ -28,9 +28,9 @@ const describeMultiWriter =
           const clock = new FakeClock('2026-05-23T14:00:00.000Z');
           let a: TestApp;
           let b: TestApp;
-          // Both instances multi-writer (version-guarded writes); bookkeeping written at once, so
-          // every hit is its own write racing the other instance's.
-          const env = { DB_SINGLE_WRITER: 'false', BOOKKEEPING_FLUSH_MS: '0' };
+          // Version-guarded writes on every server (P117); bookkeeping written at once, so every
+          // hit is its own write racing the other instance's.
+          const env = { BOOKKEEPING_FLUSH_MS: '0' };
 
           beforeAll(async () => {
             a = await createTestApp({ env, clock });

@@ -31,7 +31,6 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       port: 3000,
       mongodbUri: 'mongodb://localhost:27017/tas',
-      dbSingleWriter: false,
       dbMonitorCommands: false,
       logLevel: 'info',
       historyLimitDefault: 20,
@@ -57,33 +56,26 @@ describe('loadConfig', () => {
     ['PORT', { PORT: '8080' }, { port: 8080 }],
     ['PORT 0', { PORT: '0' }, { port: 0 }],
     ['PORT 65535', { PORT: '65535' }, { port: 65535 }],
-    ['bool true', { DB_SINGLE_WRITER: 'true' }, { dbSingleWriter: true }],
+    ['bool true', { DB_MONITOR_COMMANDS: 'true' }, { dbMonitorCommands: true }],
     ['bool 1', { DB_MONITOR_COMMANDS: '1' }, { dbMonitorCommands: true }],
     ['bool false', { DOCS_ENABLED: 'false' }, { docsEnabled: false }],
     ['bool 0', { PLAYGROUND_ENABLED: '0' }, { playgroundEnabled: false }],
-    ['empty values fall back', { PORT: '', DB_SINGLE_WRITER: '', HOST: '' }, { port: 3000, dbSingleWriter: false, host: '0.0.0.0' }],
+    ['empty values fall back', { PORT: '', DB_MONITOR_COMMANDS: '', HOST: '' }, { port: 3000, dbMonitorCommands: false, host: '0.0.0.0' }],
     ['mongodb+srv', { MONGODB_URI: 'mongodb+srv://cluster.example.org/tas' }, { mongodbUri: 'mongodb+srv://cluster.example.org/tas' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'debug' }, { logLevel: 'debug' }],
     ['HISTORY_LIMIT_DEFAULT', { HISTORY_LIMIT_DEFAULT: '50' }, { historyLimitDefault: 50 }],
     ['NODE_ENV test', { NODE_ENV: 'test' }, { nodeEnv: 'test', docsEnabled: true }],
     [
-      'database fault defaults (P40, P41)',
+      'database fault defaults (P41)',
       {},
       {
         requestDeadlineMs: 700,
         dbSocketTimeoutMs: 10_000,
         dbPingIntervalMs: 100,
         dbPingTimeoutMs: 500,
-        writerLeaseTtlMs: 10_000,
-        writerLeaseRenewMs: 2000,
       },
     ],
     ['REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '900' }, { requestDeadlineMs: 900 }],
-    [
-      'writer lease timings',
-      { WRITER_LEASE_TTL_MS: '4000', WRITER_LEASE_RENEW_MS: '500' },
-      { writerLeaseTtlMs: 4000, writerLeaseRenewMs: 500 },
-    ],
     ['the relay sweep rate by default', {}, { eventRelaySweepIdsPerSecond: 500 }],
     ['Idempotency-Key defaults (P122)', {}, { idempotencyKeysPerCaller: 10_000, idempotencyLockMs: 60_000, idempotencyWaitMs: 2000 }],
     ['the relay sweep rate', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '2000' }, { eventRelaySweepIdsPerSecond: 2000 }],
@@ -120,7 +112,7 @@ describe('loadConfig', () => {
     ['negative PORT', { PORT: '-1' }, 'PORT'],
     ['PORT too large', { PORT: '65536' }, 'PORT'],
     ['fractional PORT', { PORT: '80.5' }, 'PORT'],
-    ['bad bool', { DB_SINGLE_WRITER: 'yes' }, 'DB_SINGLE_WRITER'],
+    ['bad bool', { DB_MONITOR_COMMANDS: 'yes' }, 'DB_MONITOR_COMMANDS'],
     ['upper-case bool', { DOCS_ENABLED: 'TRUE' }, 'DOCS_ENABLED'],
     ['bad NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
     ['bad LOG_LEVEL', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
@@ -130,18 +122,13 @@ describe('loadConfig', () => {
     ['fractional REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '700.5' }, 'REQUEST_DEADLINE_MS'],
     ['DB_SOCKET_TIMEOUT_MS with a unit', { DB_SOCKET_TIMEOUT_MS: '10s' }, 'DB_SOCKET_TIMEOUT_MS'],
     ['DB_PING_INTERVAL_MS negative', { DB_PING_INTERVAL_MS: '-5' }, 'DB_PING_INTERVAL_MS'],
-    ['WRITER_LEASE_TTL_MS in exponent form', { WRITER_LEASE_TTL_MS: '1e4' }, 'WRITER_LEASE_TTL_MS'],
-    [
-      'WRITER_LEASE_RENEW_MS more than half the TTL',
-      { WRITER_LEASE_TTL_MS: '3000', WRITER_LEASE_RENEW_MS: '2000' },
-      'WRITER_LEASE_RENEW_MS',
-    ],
     [
       'IDEMPOTENCY_LOCK_MS shorter than a write abandoned at its deadline may run (P123)',
       { IDEMPOTENCY_LOCK_MS: '20000', DB_SOCKET_TIMEOUT_MS: '10000' },
       'IDEMPOTENCY_LOCK_MS',
     ],
     ['IDEMPOTENCY_KEYS_PER_CALLER of 0', { IDEMPOTENCY_KEYS_PER_CALLER: '0' }, 'IDEMPOTENCY_KEYS_PER_CALLER'],
+    ['DB_PING_TIMEOUT_MS in exponent form', { DB_PING_TIMEOUT_MS: '1e3' }, 'DB_PING_TIMEOUT_MS'],
     ['EVENT_RELAY_SWEEP_IDS_PER_SECOND of 0', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '0' }, 'EVENT_RELAY_SWEEP_IDS_PER_SECOND'],
     [
       'EVENT_RELAY_SWEEP_IDS_PER_SECOND over 1 000 ids per poll',
@@ -188,12 +175,12 @@ describe('loadConfig', () => {
   });
 
   it('reports every problem together, each naming its variable', () => {
-    const problems = problemsOf({ PORT: 'abc', DB_SINGLE_WRITER: 'maybe', NODE_ENV: 'prod', LOG_LEVEL: 'loud' });
-    for (const variable of ['MONGODB_URI', 'API_KEYS', 'PORT', 'DB_SINGLE_WRITER', 'NODE_ENV', 'LOG_LEVEL']) {
+    const problems = problemsOf({ PORT: 'abc', DB_MONITOR_COMMANDS: 'maybe', NODE_ENV: 'prod', LOG_LEVEL: 'loud' });
+    for (const variable of ['MONGODB_URI', 'API_KEYS', 'PORT', 'DB_MONITOR_COMMANDS', 'NODE_ENV', 'LOG_LEVEL']) {
       expect(problems.some((p) => p.startsWith(variable))).toBe(true);
     }
     expect(problems.find((p) => p.startsWith('PORT'))).toContain('"abc"');
-    expect(problems.find((p) => p.startsWith('DB_SINGLE_WRITER'))).toContain('"maybe"');
+    expect(problems.find((p) => p.startsWith('DB_MONITOR_COMMANDS'))).toContain('"maybe"');
   });
 
   it('ConfigError lists the problems in its message', () => {

@@ -11,8 +11,6 @@ export class AppConfig {
   host: string;
   port: number;
   mongodbUri: string;
-  /** D3: version-guarded writes scan the whole collection on mongo-java-server, so it runs single-writer. */
-  dbSingleWriter: boolean;
   /** Fail fast instead of queueing when the database is away (no mongoose buffering). */
   dbServerSelectionTimeoutMs: number;
   /** Driver command events, so tests can prove a path issues no write. Off in production. */
@@ -30,9 +28,6 @@ export class AppConfig {
   idempotencyLockMs: number;
   /** P122: how long a retry waits for the first request with its key before answering 409. */
   idempotencyWaitMs: number;
-  /** P40: the writer lease of a single-writer database (D3): its lifetime and renewal period. */
-  writerLeaseTtlMs: number;
-  writerLeaseRenewMs: number;
   apiKeys: ApiKeyEntry[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   historyLimitDefault: number;
@@ -153,20 +148,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (config.mongodbUri && !/^mongodb(\+srv)?:\/\//.test(config.mongodbUri)) {
     r.problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
   }
-  config.dbSingleWriter = r.bool('DB_SINGLE_WRITER', false);
   config.dbServerSelectionTimeoutMs = r.int('DB_SERVER_SELECTION_TIMEOUT_MS', 800, 50, 60_000);
   config.dbMonitorCommands = r.bool('DB_MONITOR_COMMANDS', false);
   config.dbSocketTimeoutMs = r.int('DB_SOCKET_TIMEOUT_MS', 10_000, 100, 600_000);
   config.dbPingIntervalMs = r.int('DB_PING_INTERVAL_MS', 100, 20, 60_000);
   config.dbPingTimeoutMs = r.int('DB_PING_TIMEOUT_MS', 500, 20, 60_000);
   config.requestDeadlineMs = r.int('REQUEST_DEADLINE_MS', 700, 50, 600_000);
-  config.writerLeaseTtlMs = r.int('WRITER_LEASE_TTL_MS', 10_000, 200, 3_600_000);
-  config.writerLeaseRenewMs = r.int('WRITER_LEASE_RENEW_MS', 2000, 50, 3_600_000);
-  if (config.writerLeaseRenewMs * 2 > config.writerLeaseTtlMs) {
-    r.problems.push(
-      `WRITER_LEASE_RENEW_MS (${config.writerLeaseRenewMs}) must be at most half of WRITER_LEASE_TTL_MS (${config.writerLeaseTtlMs}), so one lost renewal does not lose the lease`,
-    );
-  }
   config.idempotencyKeysPerCaller = r.int('IDEMPOTENCY_KEYS_PER_CALLER', 10_000, 1, 10_000_000);
   config.idempotencyLockMs = r.int('IDEMPOTENCY_LOCK_MS', 60_000, 1000, 24 * 3600_000);
   config.idempotencyWaitMs = r.int('IDEMPOTENCY_WAIT_MS', 2000, 0, 60_000);

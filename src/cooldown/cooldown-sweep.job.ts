@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { WriterLease } from '../persistence/writer-lease';
 import { CooldownService } from './cooldown.service';
 
 /** Runs the D9 sweep every SWEEP_INTERVAL_MS (0 = off, the default in tests). */
@@ -13,7 +12,6 @@ export class CooldownSweepJob implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly cooldowns: CooldownService,
     private readonly config: AppConfig,
-    private readonly lease: WriterLease,
   ) {}
 
   onModuleInit(): void {
@@ -28,7 +26,6 @@ export class CooldownSweepJob implements OnModuleInit, OnApplicationShutdown {
 
   private async tick(): Promise<void> {
     if (this.running) return; // a slow sweep never overlaps the next one
-    if (!this.lease.mayWrite) return; // P40: only the writer-lease holder writes
     this.running = true;
     try {
       const result = await this.cooldowns.sweep();

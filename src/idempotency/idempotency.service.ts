@@ -17,7 +17,6 @@ import {
 import { toDomainError } from '../errors/to-domain-error';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../persistence/database-unavailable';
 import { DatabaseLiveness } from '../persistence/database-liveness';
-import { WriterLease } from '../persistence/writer-lease';
 import { answerWrote, captureAnswer, REPLAYED_HEADER, replayBody } from './captured-answer';
 import { lateAnswerOf } from './deadline-handoff';
 import { IdempotencyStore, KeyRecord } from './idempotency.store';
@@ -64,7 +63,6 @@ export class IdempotencyService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly liveness: DatabaseLiveness,
-    private readonly lease: WriterLease,
   ) {}
 
   /** Returns the reply when the request was answered here (replay or refusal), undefined to run the handler. */
@@ -84,8 +82,6 @@ export class IdempotencyService {
   }
 
   private async claim(surface: WriteSurface, request: KeyedRequest, reply: KeyedReply): Promise<KeyedReply | undefined> {
-    // P40: an instance that may not write refuses the request itself (503, RequestDeadlineInterceptor); it claims nothing.
-    if (!this.lease.mayWrite && this.lease.blockedReason()) return undefined;
     const principal = this.principalOf(request);
     if (!principal) return undefined; // no or unknown API key: the guard answers 401, nothing to record
     let key: string;

@@ -1,17 +1,13 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Observable, throwError } from 'rxjs';
+import { Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
-import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { abandonAtDeadline, deadlineError, Settled } from '../idempotency/deadline-handoff';
-import { WriterLease } from '../persistence/writer-lease';
 import { DatabaseLiveness } from '../persistence/database-liveness';
 
 const RECHECK_MS = 50;
 
 /** The probes answer for themselves (their body says what is wrong). */
 const PROBES = 'LivenessController';
-/** Metrics stay readable on an instance without the writer lease: that is when they matter. */
-const METRICS = 'MetricsController';
 
 /**
  * P41: every request answers within about REQUEST_DEADLINE_MS whatever the database does. The
@@ -30,9 +26,6 @@ const METRICS = 'MetricsController';
  * hook, so a retry with the same key gets that real answer (409 until it exists), never a second
  * application.
  *
- * P40: an instance that may not write (another one holds the writer lease of a single-writer
- * database) refuses every request but the probes and metrics with 503 and the reason.
- *
  * A GraphQL subscription is a stream: only its start is bounded.
  */
 @Injectable()
@@ -40,14 +33,11 @@ export class RequestDeadlineInterceptor implements NestInterceptor {
   constructor(
     private readonly config: AppConfig,
     private readonly liveness: DatabaseLiveness,
-    private readonly lease: WriterLease,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const controller = context.getClass().name;
     if (controller === PROBES) return next.handle();
-    const blocked = this.lease.mayWrite || controller === METRICS ? null : this.lease.blockedReason();
-    if (blocked) return throwError(() => new DomainError(DomainErrorCode.UNAVAILABLE, blocked));
     if (context.getType<string>() === 'graphql' && context.getArgByIndex(3)?.operation?.operation === 'subscription') return next.handle();
     const { requestDeadlineMs } = this.config;
     const sentAt = Date.now();

@@ -5,7 +5,6 @@ import { cooldownEntryKey } from '../domain/cooldown-policy';
 import { CooldownHit } from '../domain/failure-check';
 import { BookkeepingFlush } from '../persistence/bookkeeping-update';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
-import { WriterLease } from '../persistence/writer-lease';
 
 interface Pending {
   hits: Map<string, { errorSignature: string; userId: string | null; count: number; lastTriggeredAt: Date }>;
@@ -39,7 +38,6 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: ToolHealthRepository,
     private readonly config: AppConfig,
-    private readonly lease: WriterLease,
   ) {}
 
   onModuleInit(): void {
@@ -52,14 +50,10 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** The final flush is a stopping instance's last write: the writer lease goes right after it (P40). */
+  /** The final flush is a stopping instance's last write (D10b). */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    try {
-      await this.flush();
-    } finally {
-      await this.lease.release();
-    }
+    await this.flush();
   }
 
   recordHit(hit: CooldownHit, at: Date): void {
@@ -95,8 +89,6 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
 
   private async flushNow(): Promise<void> {
     if (this.unconfirmed === null && this.pending.size === 0) return;
-    // P40: an instance that lost the writer lease keeps its counts until it holds it again.
-    if (!this.lease.mayWrite) throw new Error('this instance does not hold the writer lease; bookkeeping kept for later');
     if (this.unconfirmed) {
       await this.repository.applyBookkeeping([this.unconfirmed]);
       this.unconfirmed = null;

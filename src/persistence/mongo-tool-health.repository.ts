@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
 import { Model } from 'mongoose';
-import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { HealthReducer } from '../domain/health-entry';
 import { cascadeScopes, encodeKey, scopePrefix } from '../domain/health-key';
@@ -47,7 +46,6 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly mutex = new KeyedMutex();
   /** When an operation last failed because the database was unreachable (see mutate). */
   private unavailableAt = 0;
-  private readonly singleWriter: boolean;
   private readonly records: Collection<ToolHealthRecord>;
   private driverCollection: Collection<ToolHealthRecord> | undefined;
   private readonly presence: ToolPresence;
@@ -55,7 +53,6 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   constructor(
     @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
     @InjectModel(ToolPresenceRecord.name) presenceModel: Model<ToolPresenceRecord>,
-    config: AppConfig,
     private readonly liveness: DatabaseLiveness,
   ) {
     super();
@@ -64,7 +61,6 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
         presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ??
         (presenceModel.collection as unknown as Collection<ToolPresenceRecord>),
     );
-    this.singleWriter = config.dbSingleWriter;
     this.records = model.collection as unknown as Collection<ToolHealthRecord>;
   }
 
@@ -166,15 +162,16 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     // P113: in chunks, one after the other, so reads interleave with a large flush.
     for (let start = 0; start < operations.length; start += FLUSH_CHUNK) {
       const chunk = operations.slice(start, start + FLUSH_CHUNK);
-      // D3 single-writer: mutate replaces by `_id` alone under the per-key lock, so the bulk update
-      // holds the locks of its documents (else a replace could overwrite the counts it adds).
-      // Multi-writer: the replace is version-guarded and the update moves `version`.
-      if (!this.singleWriter) await this.sendBookkeeping(chunk);
-      else
-        await this.mutex.runAll(
-          chunk.map((op) => op.updateOne.filter._id),
-          () => this.sendBookkeeping(chunk),
-        );
+      // P117: across instances every replace is version-guarded and this update moves `version`,
+      // so a replace built before it reads again instead of overwriting the counts it adds, and
+      // these updates ($inc/$max/$push by flush id) commute with each other. Within this process
+      // the chunk still holds its documents' locks (D3: writes to one key in one process are
+      // serialised), which keeps one instance exact on a server whose guarded replace is not
+      // atomic (FerretDB, P29).
+      await this.mutex.runAll(
+        chunk.map((op) => op.updateOne.filter._id),
+        () => this.sendBookkeeping(chunk),
+      );
     }
   }
 
@@ -207,10 +204,10 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
         throw error;
       }
     }
-    // D3: on the embedded database a version guard in the filter is a full scan; single-writer
-    // mode relies on the in-process lock alone.
-    const filter = this.singleWriter ? { _id: after.id } : { _id: after.id, version: before.version };
-    const result = await this.records.replaceOne(filter, record);
+    // P117 (D21): guarded on every server. Exactly the fields of the `version_guard` index, so
+    // mongo-java-server answers it from that index instead of a scan (P98); a write prepared
+    // before a pause finds the version moved and reads again.
+    const result = await this.records.replaceOne({ _id: after.id, version: before.version }, record);
     return result.matchedCount === 1;
   }
 

@@ -14,7 +14,6 @@ import { MongoTenantSettingsRepository } from './mongo-tenant-settings.repositor
 import { MongoToolHealthAdminRepository } from './mongo-tool-health-admin.repository';
 import { MongoToolHealthRepository } from './mongo-tool-health.repository';
 import { installMongodbWriteGuard } from './mongodb-write-guard';
-import { WriterLease } from './writer-lease';
 import { TenantSettingsRepository } from './tenant-settings.repository';
 import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings.schema';
 import { ToolHealthAdminRepository } from './tool-health-admin.repository';
@@ -76,7 +75,6 @@ installMongodbWriteGuard();
     ConnectionWatchdog,
     IndexBootstrap,
     PresenceBackfill,
-    WriterLease,
     DatabaseLiveness,
   ],
   exports: [
@@ -86,7 +84,6 @@ installMongodbWriteGuard();
     ToolHealthAdminRepository,
     MaintenanceWindowRepository,
     WiderEvidenceRepository,
-    WriterLease,
     DatabaseLiveness,
     EventRelayRepository,
   ],

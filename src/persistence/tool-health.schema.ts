@@ -94,5 +94,9 @@ ToolHealthSchema.index({ 'cooldowns.nextSpawnAllowedAt': 1 });
 // that a sparse index could not answer anyway.
 // The pin watch (P55): pins that have run out ({'pin.until': {$lte: now}}).
 ToolHealthSchema.index({ 'pin.until': 1 }, { sparse: true });
+// P117 (D21): the version guard of every replace, `{_id, version}`, has exactly these keys, so
+// mongo-java-server (memory and H2) serves it from this index (AbstractUniqueIndex.canHandle
+// compares key sets, P98) instead of scanning the collection. Unique because `_id` is.
+ToolHealthSchema.index({ _id: 1, version: 1 }, { unique: true, name: 'version_guard' });
 // Additive (D11): entries "due for a probe" — DOWN, no expected recovery, oldest check first.
 ToolHealthSchema.index({ status: 1, expectedRecoveryAt: 1, lastCheckedAt: 1 });

@@ -24,8 +24,7 @@ describe('the embedded database keeps an acknowledged write through a SIGKILL', 
     dir = await mkdtemp(join(tmpdir(), 'tas-durability-'));
     server = await EmbeddedServer.start(dir);
     process.env.TEST_MONGODB_URI = `${server.uri}/tas_test_durability`;
-    // D3: the embedded database runs single-writer, as `npm start` runs it.
-    t = await createTestApp({ env: { DB_SINGLE_WRITER: 'true' } });
+    t = await createTestApp();
   });
 
   afterAll(async () => {

@@ -27,7 +27,7 @@ describe('a restart keeps the data', () => {
     const before = await EmbeddedServer.start(dir);
     servers.push(before);
     process.env.TEST_MONGODB_URI = `${before.uri}/tas_test_restart`;
-    const first = await createTestApp({ env: { DB_SINGLE_WRITER: 'true' } });
+    const first = await createTestApp();
     await first.http
       .post('/v1/health/mark-unavailable')
       .set('x-api-key', KEYS.dispatcher)
@@ -39,7 +39,7 @@ describe('a restart keeps the data', () => {
     const after = await EmbeddedServer.start(dir);
     servers.push(after);
     process.env.TEST_MONGODB_URI = `${after.uri}/tas_test_restart`;
-    const second = await createTestApp({ env: { DB_SINGLE_WRITER: 'true' } });
+    const second = await createTestApp();
     try {
       const res = await second.http
         .get('/v1/tools/mcp_search/availability?projectId=p-restart')

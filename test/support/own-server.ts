@@ -13,10 +13,13 @@ interface Run {
   exited: Promise<void>;
 }
 
+export type OwnServerKind = 'mongo-java-server-h2' | 'mongo-java-server';
+
 /**
  * The persistent tier's database: an embedded H2 server of the test file's own (D2), in a fresh
  * data directory, which the test may SIGKILL, freeze (SIGSTOP) and thaw, or restart on the same
- * port and data. `uri(db)` names a database whose name contains "test" (test-app's rule), and
+ * port and data. With kind `mongo-java-server` it is the memory backend instead (the e2e tier's
+ * server), whose data a restart loses. `uri(db)` names a database whose name contains "test" (test-app's rule), and
  * `useForTestApps()` points createTestApp's default MONGODB_URI at it.
  */
 export class OwnServer {
@@ -26,11 +29,12 @@ export class OwnServer {
   private constructor(
     readonly dataDir: string,
     private port: number,
+    readonly kind: OwnServerKind,
   ) {}
 
-  static async start(label = 'own'): Promise<OwnServer> {
+  static async start(label = 'own', kind: OwnServerKind = 'mongo-java-server-h2'): Promise<OwnServer> {
     const dataDir = await mkdtemp(join(tmpdir(), `tas-${label}-h2-`));
-    const server = new OwnServer(dataDir, 0);
+    const server = new OwnServer(dataDir, 0, kind);
     await server.restart();
     return server;
   }
@@ -52,13 +56,14 @@ export class OwnServer {
 
   useForTestApps(db?: string): void {
     process.env.TEST_MONGODB_URI = this.uri(db);
-    process.env.TEST_DB_KIND = 'mongo-java-server-h2';
+    process.env.TEST_DB_KIND = this.kind;
   }
 
   /** Starts the server (again, after kill) on the same port and data directory. */
   async restart(): Promise<void> {
     if (this.run) throw new Error('the server is running');
-    const args = [join(ROOT, 'scripts/db/servers.mjs'), 'start', 'mongo-java-server-h2', '--quiet', '--data-dir', this.dataDir];
+    const args = [join(ROOT, 'scripts/db/servers.mjs'), 'start', this.kind, '--quiet'];
+    if (this.kind === 'mongo-java-server-h2') args.push('--data-dir', this.dataDir);
     if (this.port) args.push('--port', String(this.port));
     const wrapper = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<void>((resolve) => wrapper.once('exit', () => resolve()));
@@ -66,7 +71,7 @@ export class OwnServer {
     const { uri, pid } = await new Promise<{ uri: string; pid: number }>((resolve, reject) => {
       const timer = setTimeout(() => {
         wrapper.kill('SIGTERM');
-        reject(new Error(`mongo-java-server-h2 did not start within ${START_TIMEOUT_MS} ms:\n${stderr}`));
+        reject(new Error(`${this.kind} did not start within ${START_TIMEOUT_MS} ms:\n${stderr}`));
       }, START_TIMEOUT_MS);
       wrapper.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;
@@ -79,7 +84,7 @@ export class OwnServer {
       wrapper.stdout!.resume();
       wrapper.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`mongo-java-server-h2 exited (${code}) before it was ready:\n${stderr}`));
+        reject(new Error(`${this.kind} exited (${code}) before it was ready:\n${stderr}`));
       });
     });
     this.port = Number(new URL(uri).port);

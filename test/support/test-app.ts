@@ -46,7 +46,6 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     NODE_ENV: 'test',
     MONGODB_URI: testDatabaseUri(),
     API_KEYS: API_KEYS_ENV,
-    DB_SINGLE_WRITER: String(testDbKind() === 'ferretdb'),
     DB_MONITOR_COMMANDS: 'true',
     DB_SERVER_SELECTION_TIMEOUT_MS: '2000',
     LOG_LEVEL: 'silent',

@@ -2,8 +2,6 @@ package toolavailability.mongoserver;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.bson.Document;
 import io.netty.channel.Channel;
 import org.h2.mvstore.MVStore;
@@ -39,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  * With {@code --exit-on-stdin-eof} the process also exits when its stdin is closed, so a
  * parent that dies without stopping it (it holds the pipe) does not leave it behind.
  * Everything is lost when the process stops.
+ *
+ * Either backend returns whole documents on every read: a reply never mixes fields from before
+ * and after a concurrent update ({@link WholeDocuments}, docs/upstream-mongo-java-server.md).
  */
 public final class Main {
 
@@ -46,7 +47,7 @@ public final class Main {
             + " [--h2 FILE [--commit-interval-ms N] [--commit-per-write]]";
 
     /** The H2 backend, committing the MVStore after every command that changed it, before the reply. */
-    private static final class CommitPerWriteH2Backend extends H2Backend {
+    private static final class CommitPerWriteH2Backend extends WholeDocumentH2Backend {
         private final MVStore store;
 
         CommitPerWriteH2Backend(MVStore store) {
@@ -127,7 +128,7 @@ public final class Main {
         MongoBackend backend;
         ScheduledExecutorService committer = null;
         if (h2File == null) {
-            backend = new MemoryBackend();
+            backend = new WholeDocumentMemoryBackend();
         } else {
             MVStore store;
             try {
@@ -138,7 +139,7 @@ public final class Main {
                 return;
             }
             store.setAutoCommitDelay(commitIntervalMs);
-            backend = commitPerWrite ? new CommitPerWriteH2Backend(store) : new H2Backend(store);
+            backend = commitPerWrite ? new CommitPerWriteH2Backend(store) : new WholeDocumentH2Backend(store);
             committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "mvstore-committer");
                 thread.setDaemon(true);

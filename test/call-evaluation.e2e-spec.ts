@@ -1,4 +1,9 @@
+import { ToolHealthClassification } from '../src/domain/classification';
+import { applyCooldown } from '../src/domain/cooldown-policy';
+import { newDocument } from '../src/domain/health-entry';
+import { Scope } from '../src/domain/scope';
 import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
+import { HealthStore } from '../src/store/health-store.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -291,7 +296,22 @@ describe('one evaluation of a call (issue 24, sequences 1–9)', () => {
 
   describe('9. a full cooldown list does not hide an outage', () => {
     it('a TECHNICALLY_BROKEN verdict with a new signature records DOWN; only the cooldown is refused, and the answer says so', async () => {
-      for (let i = 0; i < 200; i++) await setCooldown({ scope: 'GLOBAL', errorSignature: `sig-${i}`, durationMs: 120 * MIN }).expect(200);
+      // 200 running cooldowns in one write through the store (200 requests would only measure the machine).
+      const key = { scope: Scope.GLOBAL, scopeId: null, toolName: TOOL };
+      await t.app.get(HealthStore).write(key, null, (env) => () => {
+        let doc = newDocument(key, env.now);
+        for (let i = 0; i < 200; i++) {
+          doc = applyCooldown(doc, {
+            errorSignature: `sig-${i}`,
+            userId: null,
+            classification: ToolHealthClassification.INTERMITTENT,
+            durationMs: 120 * MIN,
+            now: env.now,
+            graceMs: env.graceMs,
+          });
+        }
+        return doc;
+      });
       const res = await verdict({ scope: 'GLOBAL', classification: 'TECHNICALLY_BROKEN', errorSignature: 'http-new' }).expect(200);
       expect(res.body.status).toBe('DOWN');
       expect(res.headers['tool-health-cooldown-refused']).toMatch(/No cooldown for http-new: the entry holds 200 active cooldowns/);

@@ -156,7 +156,7 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
   });
 
   describe("3. a user's failure does not move shared state", () => {
-    it("Alice's classified 403 and a failure already in cooldown leave the GLOBAL DEGRADED entry's lastFailureAt alone", async () => {
+    it("Alice's classified 403 leaves the GLOBAL DEGRADED entry's lastFailureAt alone; a technical failure in cooldown marks it (D20)", async () => {
       await dispatcher.post('/v1/health/mark-intermittent', { scope: 'GLOBAL', toolName: 'jira', source: 'probe' }).expect(200);
       await dispatcher
         .post('/v1/cooldowns', {
@@ -170,12 +170,16 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
       t.clock.advance(10 * 60_000);
       const context = { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 't-1' };
       await failure({ toolName: 'jira', context, errorSignature: 'http-403', classification: 'USER_PERMISSION' }).expect(200);
+      await flush();
+      expect((await entry('GLOBAL', null, 'jira')).lastFailureAt).toBeNull();
       const inCooldown = await failure({ toolName: 'jira', context, errorSignature: 'http-429' }).expect(200);
       expect(inCooldown.body.reason).toBe('IN_COOLDOWN');
       await flush();
 
+      // Changed with D20 (issue 24, sequence 4): a technical failure in cooldown marks the entry that
+      // governs the call, so "last failure N min ago" stays true; the user-class 403 still marks nothing.
       const global = await entry('GLOBAL', null, 'jira');
-      expect(global.lastFailureAt).toBeNull();
+      expect(global.lastFailureAt).toBe(t.clock.now().toISOString());
       expect(global.cooldowns[0]).toMatchObject({ hits: 1, lastTriggeredAt: t.clock.now().toISOString() });
       expect((await entry('USER', 'alice', 'jira')).cooldowns[0]).toMatchObject({ userId: 'alice', lastClassification: 'USER_PERMISSION' });
     });

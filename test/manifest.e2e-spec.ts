@@ -287,9 +287,10 @@ describe('manifest annotation and explain (REST)', () => {
       const turn = (userId: string) => annotate({ tools: [tool('jira')], context: { userId } });
 
       t.clock.set(utc('14:05'));
+      // Changed with D20: at 14:10 the GLOBAL DOWN (no estimate) still blocks, so back-at is unknown.
       expect((await turn('alice')).tools[0]).toMatchObject({
         status: 'DOWN',
-        suffix: 'currently unavailable — expected back at 14:10',
+        suffix: 'unavailable since 14:00',
         reason: {
           reason: 'LIVE_PROBLEM',
           matched: {
@@ -327,6 +328,7 @@ describe('manifest annotation and explain (REST)', () => {
               code: 'BACKEND_UNREACHABLE',
             },
             shadowed: [],
+            why: expect.any(Array),
           },
           inputSchema: null,
         });
@@ -381,7 +383,7 @@ describe('manifest annotation and explain (REST)', () => {
         tools: [tool('calculator')],
         context: { sessionId: 's-1', userId: 'alice', projectId: 'p-1', tenantId: 't-1' },
       });
-      expect(body.tools[0].reason).toEqual({ reason: 'DEFAULT_OK', matched: null, shadowed: [] });
+      expect(body.tools[0].reason).toEqual({ reason: 'DEFAULT_OK', matched: null, shadowed: [], why: expect.any(Array) });
     });
   });
 
@@ -517,6 +519,7 @@ describe('manifest annotation and explain (REST)', () => {
               code: 'BACKEND_UNREACHABLE',
             },
             shadowed: [],
+            why: expect.any(Array),
           },
           inputSchema: null,
         },
@@ -576,7 +579,7 @@ describe('manifest annotation and explain (REST)', () => {
         code: 'NOT_REGISTERED',
         usable: false,
         message: 'Unknown tool: client_teleport',
-        trace: { reason: 'DEFAULT_OK', matched: null, shadowed: [] },
+        trace: { reason: 'DEFAULT_OK', matched: null, shadowed: [], why: expect.any(Array) },
       });
     });
 
@@ -614,6 +617,7 @@ describe('manifest annotation and explain (REST)', () => {
             code: 'BACKEND_UNREACHABLE',
           },
           shadowed: [],
+          why: expect.any(Array),
         },
       });
       // Another session never lost it: nothing known there.
@@ -628,7 +632,7 @@ describe('manifest annotation and explain (REST)', () => {
         code: null,
         usable: true,
         message: 'Tool client_file_read is available.',
-        trace: { reason: 'DEFAULT_OK', matched: null, shadowed: [] },
+        trace: { reason: 'DEFAULT_OK', matched: null, shadowed: [], why: expect.any(Array) },
       });
       // Known to the store but served by no source: still not "unknown".
       expect(await explain({ ...body, registryKnows: false })).toMatchObject({ code: 'BACKEND_UNREACHABLE', usable: false });
@@ -655,6 +659,7 @@ describe('manifest annotation and explain (REST)', () => {
             code: 'BACKEND_FAILED',
           },
           shadowed: [],
+          why: expect.any(Array),
         },
       });
       expect(await explain({ ...body, context: { projectId: 'p-2' } })).toMatchObject({ code: null, usable: true });

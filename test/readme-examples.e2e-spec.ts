@@ -47,6 +47,7 @@ describe('README examples through the typed TypeScript client', () => {
       coalescingKey: 'jira_search:http-502',
       status: 'OK',
       cooldown: null,
+      why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
       widerEvidence: null,
     });
   });
@@ -86,6 +87,7 @@ describe('README examples through the typed TypeScript client', () => {
       coalescingKey: 'jira_search:http-502',
       status: 'DEGRADED',
       cooldown: { scope: 'PROJECT', scopeId: 'p-1', errorSignature: 'http-502', userId: null },
+      why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
       widerEvidence: null,
     });
   });
@@ -238,6 +240,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
       widerEvidence: null,
       status: 'DOWN',
       cooldown: null,
+      why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
     });
     shownInReadme(`200 ${JSON.stringify(failed.data)}`);
     const ok = await client.POST('/v1/outcomes/success', { body: { toolName: 'jira_search', context }, ...as(KEYS.dispatcher) });
@@ -270,6 +273,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
       widerEvidence: { scope: 'TENANT', scopeId: 'acme', distinctUsers: 5, distinctProjects: 3, since: '2026-05-23T19:00:00.000Z' },
       status: 'OK',
       cooldown: null,
+      why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
     });
     shownInReadme(`200 ${JSON.stringify(answers[4])}`);
 

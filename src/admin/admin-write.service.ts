@@ -69,7 +69,8 @@ export class AdminWriteService {
   }
 
   async recordDiagnosis(input: RecordDiagnosisInput, by: Principal): Promise<ToolHealthDocument> {
-    const doc = await this.diagnoses.recordDiagnosis({ ...nullsAbsent(input), by: input.by ?? adminActor(by) });
+    // D20: a refused cooldown (full entry) is told over REST and MCP; GraphQL answers with the entry as stored.
+    const { entry: doc } = await this.diagnoses.recordDiagnosis({ ...nullsAbsent(input), by: input.by ?? adminActor(by) });
     if (!doc) throw DomainError.notFound(`no health entry for ${describe(validateKey(input))}`);
     return doc;
   }

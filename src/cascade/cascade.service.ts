@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { EffectiveHealth, resolveCascade, withMaintenance } from '../domain/cascade';
+import { CallEvaluation, evaluateCall } from '../domain/call-evaluation';
 import { DomainError } from '../domain/domain-error';
 import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../domain/health-key';
 import { CallContext, CascadeEntry, ToolHealthDocument } from '../domain/tool-health-document';
@@ -29,13 +29,13 @@ export class CascadeService {
   }
 
   /** Every tool's cascade keys in one `$in` read (D3a), resolved in memory. */
-  async lookupMany(toolNames: readonly string[], context: CallContext, now = this.clock.now()): Promise<EffectiveHealth[]> {
+  async lookupMany(toolNames: readonly string[], context: CallContext, now = this.clock.now()): Promise<CallEvaluation[]> {
     const valid = validateContext(context);
     for (const name of toolNames) validateId('toolName', name);
     const ids = toolNames.flatMap((name) => cascadeKeys(name, valid).map(encodeKey));
     const [entries, windows] = await Promise.all([this.repository.findManyByIds(ids), this.maintenance.viewsFor(toolNames, valid, now)]);
-    // Issue 16: maintenance windows in force or coming are laid over the stored evidence.
-    return toolNames.map((name, i) => withMaintenance(resolveCascade(name, valid, entries, now), windows[i], now));
+    // D20: each tool's one evaluation (stored evidence, pins, windows in force and ahead).
+    return toolNames.map((name, i) => evaluateCall({ toolName: name, context: valid, entries, now, maintenance: windows[i] }));
   }
 
   /**
@@ -50,7 +50,7 @@ export class CascadeService {
     wholeSession: boolean,
     now = this.clock.now(),
   ): Promise<{
-    effective: EffectiveHealth<CascadeEntry>[];
+    effective: CallEvaluation<CascadeEntry>[];
     sessionDocs: CascadeEntry[];
     maintenanceOf: (toolName: string) => MaintenanceView;
   }> {
@@ -59,7 +59,9 @@ export class CascadeService {
       this.repository.findManifestEntries(valid, toolNames, wholeSession),
       this.maintenance.viewsAt(now),
     ]);
-    const effective = toolNames.map((name) => withMaintenance(resolveCascade(name, valid, entries, now), viewOf(name, valid), now));
+    const effective = toolNames.map((name) =>
+      evaluateCall({ toolName: name, context: valid, entries, now, maintenance: viewOf(name, valid) }),
+    );
     const sessionDocs = wholeSession
       ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId)
       : [];

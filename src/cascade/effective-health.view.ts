@@ -1,5 +1,5 @@
 import { toCascadeTraceView } from '../common/dto/cascade-trace.view';
-import { EffectiveHealth } from '../domain/cascade';
+import { CallEvaluation } from '../domain/call-evaluation';
 import { explainCascade } from '../domain/cascade-trace';
 import { isPinned, isRetesting } from '../domain/health-entry';
 import { ToolHealthDocument } from '../domain/tool-health-document';
@@ -10,7 +10,7 @@ function summary(doc: ToolHealthDocument, now: Date): EntrySummaryView {
   return { scope: doc.scope, scopeId: doc.scopeId, status: doc.status, retesting: isRetesting(doc, now), pinned: isPinned(doc, now) };
 }
 
-export function toEffectiveHealthView(effective: EffectiveHealth, now: Date): EffectiveHealthView {
+export function toEffectiveHealthView(effective: CallEvaluation, now: Date): EffectiveHealthView {
   return {
     toolName: effective.toolName,
     status: effective.status,
@@ -19,7 +19,9 @@ export function toEffectiveHealthView(effective: EffectiveHealth, now: Date): Ef
     winner: effective.winner,
     considered: effective.considered.map((d) => summary(d, now)),
     shadowed: effective.shadowed.map((d) => summary(d, now)),
-    trace: toCascadeTraceView(explainCascade(effective)),
+    trace: toCascadeTraceView(explainCascade(effective, effective.why)),
+    backAt: effective.backAt.at,
+    blocked: effective.backAt.blocked,
     maintenance: effective.maintenance
       ? {
           inForce: effective.maintenance.inForce && toMaintenanceWindowView(effective.maintenance.inForce, now),

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
@@ -9,6 +9,9 @@ import { AGRAJAG_TOOLS, AgrajagToolName } from './agrajag-tools';
 import { DiagnosisService } from './diagnosis.service';
 import { AgrajagToolResultView, AgrajagToolView, InvokeAgrajagToolDto, RecordDiagnosisDto } from './dto/diagnosis.dto';
 import { ApiContract } from '../errors/openapi-errors';
+
+/** D20: set on a verdict whose status was recorded but whose cooldown the full entry refused. */
+export const COOLDOWN_REFUSED_HEADER = 'tool-health-cooldown-refused';
 
 /** The diagnosis engine's write path (§7 third row), gated by the tool-health-writer role (§8). */
 @ApiTags('diagnosis (Agrajag)')
@@ -26,8 +29,14 @@ export class DiagnosisController {
     'Record a diagnosis verdict',
     'The diagnosis engine records what it found about a tool at one scope: its classification, a note, and optionally the expected recovery time, an error signature to cool down and its window. Returns the stored entry.',
   )
-  recordDiagnosis(@Body() dto: RecordDiagnosisDto): Promise<ToolHealthView | null> {
-    return this.service.recordDiagnosis(dto);
+  async recordDiagnosis(
+    @Body() dto: RecordDiagnosisDto,
+    @Res({ passthrough: true }) reply: { header(name: string, value: string): unknown },
+  ): Promise<ToolHealthView | null> {
+    const { entry, cooldownRefused } = await this.service.recordDiagnosis(dto);
+    // D20: the status is recorded; the answer says the cooldown was not (the body stays the entry).
+    if (cooldownRefused) reply.header(COOLDOWN_REFUSED_HEADER, cooldownRefused);
+    return entry;
   }
 
   @Get('agrajag/tools')

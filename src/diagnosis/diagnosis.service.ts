@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ToolHealthClassification } from '../domain/classification';
 import { applyCooldown, assertFailureClassification } from '../domain/cooldown-policy';
-import { DiagnosisVerdict, applyDiagnosis, clearEntry } from '../domain/diagnosis-effects';
+import { DiagnosisVerdict, applyDiagnosis, clearEntry, cooldownRefused } from '../domain/diagnosis-effects';
+import { MAX_COOLDOWN_ENTRIES } from '../domain/cooldown-policy';
 import { newDocument } from '../domain/health-entry';
 import { validateKey, tenantOf } from '../domain/health-key';
 import { cooldownOwner } from '../domain/scope-of-evidence';
@@ -20,9 +21,12 @@ export type Verdict = Omit<DiagnosisVerdict, 'now' | 'historyLimit' | 'graceMs'>
 export class DiagnosisService {
   constructor(private readonly store: HealthStore) {}
 
-  async recordDiagnosis(dto: RecordDiagnosisDto): Promise<ToolHealthDocument | null> {
+  /** The stored entry, and (D20) why the verdict's cooldown was refused while its status was recorded; null when it was not. */
+  async recordDiagnosis(dto: RecordDiagnosisDto): Promise<{ entry: ToolHealthDocument | null; cooldownRefused: string | null }> {
     const key = validateKey(dto);
-    return this.apply({ ...dto, key, note: dto.note ?? null, durationMs: dto.durationMs ?? undefined });
+    const verdict: Verdict = { ...dto, key, note: dto.note ?? null, durationMs: dto.durationMs ?? undefined };
+    const entry = await this.apply(verdict);
+    return { entry, cooldownRefused: refusalOf(verdict, entry) };
   }
 
   /**
@@ -38,7 +42,7 @@ export class DiagnosisService {
     switch (tool) {
       case AgrajagToolName.SET_UNAVAILABLE: {
         const a = args as SetUnavailableArguments;
-        const entry = await this.apply({
+        const verdict: Verdict = {
           key,
           by,
           note,
@@ -46,8 +50,10 @@ export class DiagnosisService {
           expectedRecoveryAt: a.expectedRecoveryAt ? new Date(a.expectedRecoveryAt) : null,
           errorSignature: a.errorSignature ?? null,
           code: a.code ?? null,
-        });
-        return { tool, summary: `${key.toolName} is now ${entry?.status} at ${key.scope}.`, entry };
+        };
+        const entry = await this.apply(verdict);
+        const refused = refusalOf(verdict, entry);
+        return { tool, summary: `${key.toolName} is now ${entry?.status} at ${key.scope}.${refused ? ` ${refused}.` : ''}`, entry };
       }
       case AgrajagToolName.SET_AVAILABLE: {
         const entry = await this.apply({ key, by, note, classification: ToolHealthClassification.WORKING });
@@ -97,4 +103,10 @@ export class DiagnosisService {
     );
     return result.after;
   }
+}
+
+/** D20: the sentence that says a verdict's cooldown was refused (its status recorded); null when it was set. */
+function refusalOf(v: Verdict, entry: ToolHealthDocument | null): string | null {
+  if (!cooldownRefused(v, entry)) return null;
+  return `No cooldown for ${v.errorSignature}: the entry holds ${MAX_COOLDOWN_ENTRIES} active cooldowns (the status was recorded)`;
 }

@@ -1,6 +1,7 @@
 import { DO_NOT_CALL_HINT, annotateTool, annotationSuffix, departedClientTools, withSuffix } from './annotation';
 import { ToolManifest, ToolSafety } from './audience';
-import { CascadeReason, resolveCascade } from './cascade';
+import { evaluateCall } from './call-evaluation';
+import { CascadeReason } from './cascade';
 import { ToolHealthClassification } from './classification';
 import { newDocument } from './health-entry';
 import { MaintenanceWindow, maintenanceFor, scheduleWindow } from './maintenance-window';
@@ -36,7 +37,7 @@ const pinned = (status: ToolStatus.OK | ToolStatus.DOWN, until = at('18:00')) =>
   pin: { status, until, reason: 'maintenance', by: 'admin:ops', at: at('12:00') },
 });
 
-const effectiveOf = (docs: ToolHealthDocument[]) => resolveCascade(TOOL, CONTEXT, docs, NOW);
+const effectiveOf = (docs: ToolHealthDocument[]) => evaluateCall({ toolName: TOOL, context: CONTEXT, entries: docs, now: NOW });
 const cooldown = {
   errorSignature: 'http-403',
   userId: 'alice',
@@ -179,7 +180,7 @@ describe('annotateTool', () => {
       retesting: false,
       doNotCall: false,
       hint: null,
-      reason: { reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [] },
+      reason: { reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [], why: expect.any(Array) },
     });
   });
 
@@ -217,7 +218,7 @@ describe('annotateTool', () => {
   });
 
   it('refuses health computed for another tool', () => {
-    const other = resolveCascade('other_tool', CONTEXT, [], NOW);
+    const other = evaluateCall({ toolName: 'other_tool', context: CONTEXT, entries: [], now: NOW });
     expect(() => annotateTool(manifest, other, NOW, 'UTC')).toThrow(/other_tool/);
   });
 });
@@ -286,12 +287,13 @@ describe('departedClientTools', () => {
     const departedWith = (windows: MaintenanceWindow[], docs = [readFile, shell], timeZone = 'UTC') =>
       departedClientTools(docs, new Set(), NOW, timeZone, (name) => maintenanceFor(windows, name, CONTEXT, NOW, 86_400_000));
 
+    // Changed with D20: the disconnect under the window has no known end, so neither has "back at".
     it('reads a departed tool under a window in force at SESSION scope as under maintenance', () => {
       const [tool, other] = departedWith([window(Scope.SESSION, 's1', at('14:10'), at('15:00'))]);
       expect(tool).toMatchObject({
         name: 'client_file_read',
-        suffix: 'under maintenance — expected back at 15:00',
-        description: 'Read a file on the client machine. (under maintenance — expected back at 15:00)',
+        suffix: 'under maintenance — end unknown',
+        description: 'Read a file on the client machine. (under maintenance — end unknown)',
         status: ToolStatus.DOWN,
         doNotCall: true,
         hint: DO_NOT_CALL_HINT,
@@ -301,9 +303,10 @@ describe('departedClientTools', () => {
       expect(other).toMatchObject({ name: 'client_shell', suffix: 'unavailable since 14:00' });
     });
 
-    it('renders the end with its date when it is not today, in the turn zone', () => {
+    // Changed with D20: a departed tool's disconnect has no estimate, so the window's end is not its back-at.
+    it('does not name the window end as back-at while the disconnect beneath has no known end', () => {
       const [tool] = departedWith([window(Scope.SESSION, 's1', at('14:10'), at('23:00'))], [readFile], 'Europe/Berlin');
-      expect(tool.suffix).toBe('under maintenance — expected back at 2026-05-24 01:00');
+      expect(tool.suffix).toBe('under maintenance — end unknown');
     });
 
     it.each([

@@ -1,5 +1,6 @@
 import { ToolManifest } from './audience';
-import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
+import { CallEvaluation, evaluateCall } from './call-evaluation';
+import { CascadeReason, EffectiveHealth, isKnownDown } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
 import { encodeKey } from './health-key';
@@ -31,12 +32,12 @@ export interface AnnotatedTool {
  * The §9 description suffix, or null. Cooldowns never appear: the LLM should still use a tool
  * in cooldown, only the diagnosis is skipped. RETESTING gets none (D5): the next call tries it.
  */
-export function annotationSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): string | null {
+export function annotationSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): string | null {
   // Issue 16 (P75): a window in force or coming rewrites or extends the stored suffix.
   return maintenanceSuffix(effective, now, timeZone, storedSuffix(effective, now, timeZone));
 }
 
-function storedSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): string | null {
+function storedSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): string | null {
   if (effective.status === ToolStatus.OK || effective.retesting) return null;
   if (effective.status === ToolStatus.DEGRADED) {
     const winner = effective.winner;
@@ -45,7 +46,8 @@ function storedSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZ
     const minutes = Math.max(1, Math.floor((now.getTime() - lastFailure.getTime()) / MINUTE_MS));
     return `intermittent — last failure ${minutes} min ago, retry tolerated`;
   }
-  const back = expectedBackAt(effective, now);
+  // D20: the evaluation's back-at — the first instant nothing in reach blocks the call.
+  const back = effective.backAt.at;
   if (back) return `currently unavailable — expected back at ${formatClock(back, now, timeZone)}`;
   return `unavailable since ${formatClock(effectiveSince(effective) ?? now, now, timeZone)}`;
 }
@@ -55,10 +57,11 @@ function storedSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZ
  * expected back at HH:MM"; coming, the stored status's own suffix (or none) followed by
  * "maintenance planned HH:MM–HH:MM". `stored` is the suffix without windows.
  */
-function maintenanceSuffix(effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string, stored: string | null): string | null {
-  const view = effective.maintenance;
-  if (effective.reason === CascadeReason.MAINTENANCE && view?.inForce) {
-    return `under maintenance — expected back at ${formatClock(view.inForce.until, now, timeZone)}`;
+function maintenanceSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string, stored: string | null): string | null {
+  if (effective.reason === CascadeReason.MAINTENANCE) {
+    // D20: back when nothing in reach blocks — chained windows, and the outages the window covers.
+    const back = effective.backAt.at;
+    return back ? `under maintenance — expected back at ${formatClock(back, now, timeZone)}` : 'under maintenance — end unknown';
   }
   const range = plannedRange(effective, now, timeZone);
   if (range === null) return stored;
@@ -74,21 +77,6 @@ export function plannedRange(effective: EffectiveHealth<CascadeEntry>, now: Date
 }
 
 /**
- * When a DOWN tool should be usable again; null when nobody estimated it.
- * A pinned DOWN ends with the pin, unless the entry is DOWN in its own right: then it is back
- * only when both the pin and its own estimate have passed, and unknown when it has none.
- */
-function expectedBackAt(effective: EffectiveHealth<CascadeEntry>, now: Date): Date | null {
-  const winner = effective.winner;
-  if (!winner) return null;
-  const own = winner.expectedRecoveryAt && winner.expectedRecoveryAt.getTime() > now.getTime() ? winner.expectedRecoveryAt : null;
-  if (effective.reason !== CascadeReason.PINNED || !winner.pin) return own;
-  if (winner.status !== ToolStatus.DOWN) return winner.pin.until;
-  if (!winner.expectedRecoveryAt) return null;
-  return own && own.getTime() > winner.pin.until.getTime() ? own : winner.pin.until;
-}
-
-/**
  * "Reads a file. (unavailable since 14:00)": the suffix in parentheses after the original text
  * (trailing whitespace trimmed), so the tool's own wording stays intact and the note is
  * recognisable. A tool with no description gets the bare suffix: nothing to set it apart from.
@@ -99,7 +87,7 @@ export function withSuffix(description: string, suffix: string | null): string {
   return base === '' ? suffix : `${base} (${suffix})`;
 }
 
-export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth<CascadeEntry>, now: Date, timeZone: string): AnnotatedTool {
+export function annotateTool(manifest: ToolManifest, effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): AnnotatedTool {
   if (effective.toolName !== manifest.name) {
     throw new Error(`annotateTool: health of ${effective.toolName} given for ${manifest.name}`);
   }
@@ -113,7 +101,7 @@ export function annotateTool(manifest: ToolManifest, effective: EffectiveHealth<
     retesting: effective.retesting,
     doNotCall,
     hint: doNotCall ? DO_NOT_CALL_HINT : null,
-    reason: explainCascade(effective),
+    reason: explainCascade(effective, effective.why),
   };
 }
 
@@ -139,9 +127,10 @@ export function departedClientTools(
   for (const doc of sessionDocs) {
     if (doc.scope !== Scope.SESSION || doc.scopeId === null || inputNames.has(doc.toolName)) continue;
     // The entry judged on its own, exactly as the cascade judges it (pins, RETESTING).
-    const stored = resolveCascade(doc.toolName, { sessionId: doc.scopeId }, new Map([[encodeKey(doc), doc]]), now);
-    if (!isKnownDown(stored)) continue;
-    const effective = withMaintenance(stored, maintenanceOf(doc.toolName), now);
+    const context = { sessionId: doc.scopeId };
+    const entries = new Map([[encodeKey(doc), doc]]);
+    if (!isKnownDown(evaluateCall({ toolName: doc.toolName, context, entries, now }))) continue;
+    const effective = evaluateCall({ toolName: doc.toolName, context, entries, now, maintenance: maintenanceOf(doc.toolName) });
     departed.push(annotateTool({ name: doc.toolName, description: doc.description ?? '' }, effective, now, timeZone));
   }
   return departed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -35,11 +35,11 @@ const trace = (docs: ToolHealthDocument[]) => explainCascade(resolveCascade(TOOL
 
 describe('explainCascade', () => {
   it('has no match for the default OK', () => {
-    expect(trace([])).toEqual({ reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [] });
+    expect(trace([])).toEqual({ reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [], why: [] });
   });
 
   it('ignores a neutral OK entry (a cooldown holder) and has no match', () => {
-    expect(trace([doc(Scope.USER, 'alice')])).toEqual({ reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [] });
+    expect(trace([doc(Scope.USER, 'alice')])).toEqual({ reason: CascadeReason.DEFAULT_OK, matched: null, shadowed: [], why: [] });
   });
 
   it('names the narrowest live problem, who diagnosed it, and the wider problems it hides', () => {
@@ -68,6 +68,7 @@ describe('explainCascade', () => {
         { scope: Scope.TENANT, scopeId: 't1', status: ToolStatus.DEGRADED },
         { scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DOWN },
       ],
+      why: [],
     });
   });
 
@@ -96,6 +97,7 @@ describe('explainCascade', () => {
         code: null,
       },
       shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DOWN }],
+      why: [],
     });
   });
 

@@ -31,6 +31,8 @@ export interface CascadeTrace {
   reason: CascadeReason;
   matched: CascadeMatch | null;
   shadowed: ShadowedEntry[];
+  /** D20: the call evaluation's steps (reach, what governs, maintenance, back-at); empty when not evaluated. */
+  why: string[];
 }
 
 /**
@@ -47,10 +49,10 @@ export function effectiveSince(effective: EffectiveHealth<CascadeEntry>): Date |
   return winner.since;
 }
 
-export function explainCascade(effective: EffectiveHealth<CascadeEntry>): CascadeTrace {
+export function explainCascade(effective: EffectiveHealth<CascadeEntry>, why: readonly string[] = []): CascadeTrace {
   const winner = effective.winner;
   const shadowed = effective.shadowed.map((doc) => ({ scope: doc.scope, scopeId: doc.scopeId, status: doc.status }));
-  if (!winner) return { reason: effective.reason, matched: null, shadowed };
+  if (!winner) return { reason: effective.reason, matched: null, shadowed, why: [...why] };
   const pin = effective.reason === CascadeReason.PINNED ? winner.pin : null;
   return {
     reason: effective.reason,
@@ -64,5 +66,6 @@ export function explainCascade(effective: EffectiveHealth<CascadeEntry>): Cascad
       code: winner.code,
     },
     shadowed,
+    why: [...why],
   };
 }

@@ -167,6 +167,17 @@ describe('applyCooldown: TECHNICALLY_BROKEN is coupled to expectedRecoveryAt', (
     const again = write({ ...first, expectedRecoveryAt: at(3 * H) }, at(11 * MIN));
     expect(again.nextSpawnAllowedAt).toEqual(at(3 * H));
   });
+
+  it('D20: without an estimate a repetition climbs from the stored window (an admin set 3 s), not the 15 min default', () => {
+    const stored = doc({
+      status: ToolStatus.DOWN,
+      cooldowns: [
+        entry({ errorSignature: 's', lastClassification: C.TECHNICALLY_BROKEN, windowMs: 3 * S, nextSpawnAllowedAt: at(-7 * S) }),
+      ],
+    });
+    const again = write(stored, T0);
+    expect(again).toMatchObject({ windowMs: 3 * S, nextSpawnAllowedAt: at(3 * S) });
+  });
 });
 
 describe('applyCooldown: writes to an existing entry', () => {

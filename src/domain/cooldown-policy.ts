@@ -85,8 +85,12 @@ function nextWindowMs(classification: FailureClassification, stored: CooldownEnt
   // A different class is a different diagnosis: its own ladder starts (e.g. USER_INPUT's
   // 5 min must not become the base of a USER_PERMISSION cooldown).
   if (classification !== stored.lastClassification) return defaultWindowMs(classification, doc, now);
-  // Coupled to the document's recovery estimate (§6), not to a ladder.
-  if (classification === ToolHealthClassification.TECHNICALLY_BROKEN) return defaultWindowMs(classification, doc, now);
+  // Coupled to the document's recovery estimate (§6) while there is one in the future; without
+  // one a repetition climbs from its stored window like every ladder (D20, D9: stored values win).
+  if (classification === ToolHealthClassification.TECHNICALLY_BROKEN) {
+    const until = doc.expectedRecoveryAt?.getTime() ?? 0;
+    if (until > now.getTime()) return until - now.getTime();
+  }
   const ladder = COOLDOWN_LADDERS[classification];
   return Math.min(stored.windowMs * ladder.factor, Math.max(ladder.maxMs, stored.windowMs));
 }

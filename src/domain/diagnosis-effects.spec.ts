@@ -1,6 +1,6 @@
 import { ToolHealthClassification as C } from './classification';
 import { findCooldown } from './cooldown-policy';
-import { DiagnosisVerdict, applyDiagnosis, clearEntry } from './diagnosis-effects';
+import { DiagnosisVerdict, applyDiagnosis, clearEntry, cooldownRefused } from './diagnosis-effects';
 import { DomainError } from './domain-error';
 import { newDocument } from './health-entry';
 import { Scope } from './scope';
@@ -220,5 +220,30 @@ describe('clearEntry (tool_health_clear)', () => {
 
   it('no document → no write', () => {
     expect(clearEntry({ key: PROJECT, by: 'agrajag-9', now: T0, historyLimit: 20 })(null)).toBeNull();
+  });
+});
+
+describe('applyDiagnosis: a full cooldown list (D7 with D20)', () => {
+  const full = () => doc(PROJECT, { cooldowns: Array.from({ length: 200 }, (_, i) => cd(`sig-${i}`, C.INTERMITTENT)) });
+
+  it('a TECHNICALLY_BROKEN verdict with a new signature records DOWN; only the cooldown is refused', () => {
+    const v = verdict({ classification: C.TECHNICALLY_BROKEN, errorSignature: 'http-new' });
+    const after = applyDiagnosis(v)(full())!;
+    expect(after.status).toBe(ToolStatus.DOWN);
+    expect(after.history.at(-1)).toMatchObject({ classification: C.TECHNICALLY_BROKEN, status: ToolStatus.DOWN });
+    expect(after.cooldowns).toHaveLength(200);
+    expect(findCooldown(after, 'http-new', null)).toBeUndefined();
+    expect(cooldownRefused(v, after)).toBe(true);
+  });
+
+  it('a verdict that is nothing but a cooldown still gets the cap’s 409', () => {
+    expect(() =>
+      applyDiagnosis(verdict({ classification: C.USER_PERMISSION, errorSignature: 'http-403', userId: 'alice' }))(full()),
+    ).toThrow(DomainError);
+  });
+
+  it('with room, nothing is refused', () => {
+    const v = verdict({ classification: C.TECHNICALLY_BROKEN, errorSignature: 'http-new' });
+    expect(cooldownRefused(v, applyDiagnosis(v)(null))).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
 import { TECHNICAL_CLASSES, ToolHealthClassification, USER_CLASSES } from './classification';
-import { applyCooldown, expireCooldowns } from './cooldown-policy';
+import { applyCooldown, expireCooldowns, findCooldown, hasRoomForCooldown } from './cooldown-policy';
 import { DomainError } from './domain-error';
 import { HealthReducer, applyStatus, newDocument } from './health-entry';
 import { Scope } from './scope';
 import { cooldownOwner } from './scope-of-evidence';
-import { Diagnosis, HealthKey } from './tool-health-document';
+import { Diagnosis, HealthKey, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
 
@@ -78,6 +78,10 @@ export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
       // A probe disproves technical faults, not another user's missing right or bad input.
       return expireCooldowns(doc, (e) => TECHNICAL_CLASSES.has(e.lastClassification), v.now);
     }
+    // D20: the verdict's status is recorded even when the cooldown list is full (D7); only the
+    // cooldown is refused (cooldownRefused tells the caller). A verdict that is nothing but a
+    // cooldown (user classes) still gets the cap's 409.
+    if (v.errorSignature && status !== undefined && !hasRoomForCooldown(doc, v.errorSignature, owner, v.now)) return doc;
     if (v.errorSignature) {
       // After the status: TECHNICALLY_BROKEN's cooldown couples to the expectedRecoveryAt just set.
       doc = applyCooldown(doc, {
@@ -91,6 +95,19 @@ export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
     }
     return doc;
   };
+}
+
+/**
+ * D20: whether a verdict's cooldown was refused by the cap (its status was still recorded): it
+ * named a signature, its class sets a cooldown, and the stored document has no such entry.
+ */
+export function cooldownRefused(
+  v: Pick<DiagnosisVerdict, 'key' | 'classification' | 'errorSignature' | 'userId'>,
+  after: ToolHealthDocument | null,
+): boolean {
+  if (!v.errorSignature || v.classification === ToolHealthClassification.WORKING || after === null) return false;
+  const owner = cooldownOwner(v.key, v.classification, v.userId);
+  return findCooldown(after, v.errorSignature, owner) === undefined;
 }
 
 function diagnosis(

@@ -1,5 +1,6 @@
 import { annotationSuffix, plannedRange } from './annotation';
-import { CascadeReason, EffectiveHealth, isKnownDown } from './cascade';
+import { CallEvaluation } from './call-evaluation';
+import { CascadeReason, isKnownDown } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
 import { Scope } from './scope';
@@ -10,7 +11,8 @@ export interface ExplainInput {
   toolName: string;
   /** Whether any source of the registry serves the name right now. */
   registryKnows: boolean;
-  effective: EffectiveHealth;
+  /** The call's evaluation (D20): explain shows its trace. */
+  effective: CallEvaluation;
   now: Date;
   timeZone: string;
 }
@@ -32,7 +34,7 @@ export interface Explanation {
  */
 export function explainUnknownTool(input: ExplainInput): Explanation {
   const { toolName, registryKnows, effective, now, timeZone } = input;
-  const trace = explainCascade(effective);
+  const trace = explainCascade(effective, effective.why);
   // P103: a window coming within the lookahead is named in every answer, rendered as in the annotation.
   const planned = plannedRange(effective, now, timeZone);
   const plannedSentence = planned === null ? '' : ` Maintenance is planned ${planned}.`;

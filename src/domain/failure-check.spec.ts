@@ -196,7 +196,8 @@ describe('checkFailure: checker classification (§7 second row)', () => {
     [C.USER_INPUT, { userId: 'alice', projectId: 'p1' }, { scope: Scope.USER, scopeId: 'alice' }, 'alice'],
     [C.INTERMITTENT, alice, { scope: Scope.PROJECT, scopeId: 'p1' }, null],
     [C.TECHNICALLY_BROKEN, { userId: 'alice', tenantId: 't1' }, { scope: Scope.TENANT, scopeId: 't1' }, null],
-    [C.USER_SPECIFIC_TECHNICAL, { sessionId: 's1', userId: 'alice' }, { scope: Scope.GLOBAL, scopeId: null }, null],
+    // Changed with D20: one user's problem — at USER with the caller's userId (was GLOBAL, userId null).
+    [C.USER_SPECIFIC_TECHNICAL, { sessionId: 's1', userId: 'alice' }, { scope: Scope.USER, scopeId: 'alice' }, 'alice'],
   ])('%s with context %j → %j, userId %p', (classification, context, key, userId) => {
     expect(check(context, [], { classification }).cooldownWrite).toEqual({
       key: { ...key, toolName: TOOL },
@@ -217,6 +218,16 @@ describe('checkFailure: checker classification (§7 second row)', () => {
         cooldownWrite: null,
         retryAt: null,
       });
+    },
+  );
+
+  // D20: USER_SPECIFIC_TECHNICAL is one user's problem too; without a userId no cooldown, and the answer says so.
+  it.each([[{ projectId: 'p1', tenantId: 't1' }], [{}]])(
+    'USER_SPECIFIC_TECHNICAL without a userId (%j) → no cooldown, said so',
+    (context) => {
+      const d = check(context, [], { classification: C.USER_SPECIFIC_TECHNICAL });
+      expect(d).toMatchObject({ spawn: false, reason: FailureReason.CLASSIFIED_BY_CHECKER, cooldownWrite: null });
+      expect(d.why.join('\n')).toMatch(/no cooldown: USER_SPECIFIC_TECHNICAL is one user's problem and the call names no userId/);
     },
   );
 

@@ -1,9 +1,10 @@
 import { ToolHealthClassification, USER_CLASSES } from './classification';
-import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
+import { BackAt, CallEvaluation, bindingCooldownEnds, blockedUntil, evaluateCall, inReach } from './call-evaluation';
+import { isKnownDown } from './cascade';
 import { assertFailureClassification, cooldownEntryKey, findCooldown, isCooldownActive } from './cooldown-policy';
 import { contextScopeId, encodeKey } from './health-key';
 import { MaintenanceView } from './maintenance-window';
-import { cooldownBindsCaller, failureMarkTargets, spawnBlockedUntil } from './scope-of-evidence';
+import { cooldownBindsCaller, failureMarkTargets, isUserClass } from './scope-of-evidence';
 import { Scope } from './scope';
 import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode, isToolFault } from './tool-error-code';
@@ -20,7 +21,7 @@ export enum FailureReason {
   CLASSIFIED_BY_CHECKER = 'CLASSIFIED_BY_CHECKER',
   /** Eligible for a diagnosis; the queue coalesces on coalescingKey. */
   ELIGIBLE = 'ELIGIBLE',
-  /** A maintenance window is in force: the failure is expected, nothing is counted (issue 16, P76). */
+  /** A maintenance window in force lies in the call's reach: nothing is counted (D20, P76). */
   UNDER_MAINTENANCE = 'UNDER_MAINTENANCE',
 }
 
@@ -64,18 +65,23 @@ export interface FailureDecision {
   cooldownWrite: CheckerCooldownWrite | null;
   /** Ids of stored cascade documents whose lastFailureAt becomes `now` (recordFailure). */
   failureMarks: string[];
-  effective: EffectiveHealth;
+  /** D20: the wider scopes (TENANT, GLOBAL) this failure may count as evidence at; none under maintenance. */
+  evidenceScopes: (Scope.TENANT | Scope.GLOBAL)[];
+  /** The evaluation every part of this decision was read off. */
+  effective: CallEvaluation;
+  /** The evaluation's trace and this decision's steps, for the operator. */
+  why: string[];
 }
 
-/** D8: the narrowest active entry for (signature, caller); within one document the caller's own entry first. */
+/** D8: the narrowest active entry for (signature, caller) in reach; within one document the caller's own entry first. */
 function findHit(
-  considered: ToolHealthDocument[],
+  reachEntries: readonly ToolHealthDocument[],
   errorSignature: string,
   userId: string | null,
   now: Date,
 ): { doc: ToolHealthDocument; entry: CooldownEntry } | null {
   const owners = userId === null ? [null] : [userId, null];
-  for (const doc of considered) {
+  for (const doc of reachEntries) {
     for (const owner of owners) {
       // D18: a user-class entry without its user binds nobody (cooldownBindsCaller).
       const entry = doc.cooldowns.find(
@@ -89,37 +95,70 @@ function findHit(
 
 const SCOPE_WIDE_TARGETS: readonly Scope[] = [Scope.PROJECT, Scope.TENANT, Scope.GLOBAL];
 
+/** D20: the classes whose checker cooldown belongs to the caller's user alone. */
+function isOneUsersProblem(classification: ToolHealthClassification): boolean {
+  return USER_CLASSES.has(classification) || classification === ToolHealthClassification.USER_SPECIFIC_TECHNICAL;
+}
+
 /**
- * D8 third bullet with D18. A user-class verdict belongs to the caller's user: without a userId
- * there is nobody to pin it to, and a scope-wide entry would stop every other user (§6), so such a
- * caller gets NO cooldown (null) — the answer is still "do not spawn", the checker classified it.
+ * D8 third bullet with D18 and D20. A user-class or USER_SPECIFIC_TECHNICAL verdict belongs to
+ * the caller's user: without a userId there is nobody to pin it to, and a scope-wide entry would
+ * stop every other user (§6, §3.2), so such a caller gets NO cooldown — the answer says why. Other
+ * classes go to the narrowest of PROJECT/TENANT/GLOBAL present in the call's reach.
  */
 function checkerTarget(
-  toolName: string,
-  context: CallContext,
+  evaluation: CallEvaluation,
   classification: ToolHealthClassification,
-): { key: HealthKey; userId: string | null } | null {
+): { target: { key: HealthKey; userId: string | null } | null; refusal: string | null } {
+  const { toolName, context } = evaluation;
   const userId = context.userId ?? null;
-  if (USER_CLASSES.has(classification)) {
-    return userId === null ? null : { key: { scope: Scope.USER, scopeId: userId, toolName }, userId };
+  if (isOneUsersProblem(classification)) {
+    if (userId === null) {
+      return { target: null, refusal: `no cooldown: ${classification} is one user's problem and the call names no userId` };
+    }
+    if (!inReach(evaluation, Scope.USER)) return { target: null, refusal: 'no cooldown: USER lies beyond the pin that bounds the call' };
+    return { target: { key: { scope: Scope.USER, scopeId: userId, toolName }, userId }, refusal: null };
   }
   for (const scope of SCOPE_WIDE_TARGETS) {
     const scopeId = contextScopeId(scope, context);
-    if (scopeId !== undefined) return { key: { scope, scopeId, toolName }, userId: null };
+    if (scopeId === undefined) continue;
+    if (!inReach(evaluation, scope)) break;
+    return { target: { key: { scope, scopeId, toolName }, userId: null }, refusal: null };
   }
-  /* istanbul ignore next -- GLOBAL is always present */
-  throw new Error('unreachable: GLOBAL is part of every cascade');
+  return {
+    target: null,
+    refusal: `no cooldown: every scope a ${classification} cooldown could go to lies beyond the pin that bounds the call`,
+  };
 }
 
-/** The failure path of §6/§7 with D8. Pure: the caller applies the hit, marks and write. */
+/** The retryAt of D20: the first instant nothing in reach blocks a diagnosis (windows, known DOWN, cooldowns). */
+export function spawnBlockedUntil(evaluationInput: FailureReport, userId: string | null, extra: Date | null = null): BackAt {
+  const cooldowns = bindingCooldownEnds(evaluationInput.errorSignature, userId);
+  return blockedUntil(evaluationInput, (at, reach) => {
+    const ends: (number | null)[] = cooldowns(at, reach);
+    if (extra && extra.getTime() > at.getTime()) ends.push(extra.getTime());
+    return ends;
+  });
+}
+
+function evidenceScopesOf(evaluation: CallEvaluation): (Scope.TENANT | Scope.GLOBAL)[] {
+  const scopes: (Scope.TENANT | Scope.GLOBAL)[] = [];
+  if (inReach(evaluation, Scope.TENANT)) scopes.push(Scope.TENANT);
+  if (inReach(evaluation, Scope.GLOBAL)) scopes.push(Scope.GLOBAL);
+  return scopes;
+}
+
+/** The failure path of §6/§7 with D8 and D20. Pure: the caller applies the hit, marks and write. */
 export function checkFailure(input: FailureReport): FailureDecision {
-  const { toolName, context, errorSignature, now } = input;
+  const { errorSignature, now } = input;
   const classification = input.classification == null ? null : assertFailureClassification('classification', input.classification);
-  const effective = withMaintenance(resolveCascade(toolName, context, input.entries, now), input.maintenance, now);
-  const coalescingKey = `${toolName}:${errorSignature}`;
-  const base = { coalescingKey, effective };
+  const effective = evaluateCall(input);
+  const coalescingKey = `${input.toolName}:${errorSignature}`;
+  const why = [...effective.why];
+  const base = { coalescingKey, effective, why };
 
   if (!isToolFault(input.code)) {
+    why.push(`failure: ${input.code} is not the tool's fault; nothing counted`);
     return {
       ...base,
       spawn: false,
@@ -130,41 +169,52 @@ export function checkFailure(input: FailureReport): FailureDecision {
       hit: null,
       cooldownWrite: null,
       failureMarks: [],
+      evidenceScopes: [],
     };
   }
 
-  const userId = context.userId ?? null;
-  const matched = findHit(effective.considered, errorSignature, userId, now);
-  const hit = matched && { docId: matched.doc.id, errorSignature, userId: matched.entry.userId };
-  // D18: what this failure may mark as "last failure" (none when it met a cooldown; only the
-  // user's own documents for a user-class one; never past a pin that shadows the wider ones).
-  const failureMarks = failureMarkTargets(effective.considered, now, {
-    classification: classification ?? matched?.entry.lastClassification ?? null,
-    inCooldown: matched !== null,
-  });
-  const knownDown = isKnownDown(effective);
-  const blockInput = { toolName, context, errorSignature, entries: input.entries, now };
-  // "Until when" no diagnosis (P51): the first instant at which the next check would answer
-  // ELIGIBLE — every binding cooldown and the outage (its pin, its estimate) followed through.
-  const noSpawn = (reason: FailureReason, cooldownWrite: CheckerCooldownWrite | null, retryAt: Date | null): FailureDecision => ({
+  const userId = input.context.userId ?? null;
+  const noSpawn = (
+    reason: FailureReason,
+    parts: Pick<FailureDecision, 'hit' | 'cooldownWrite' | 'failureMarks' | 'evidenceScopes'>,
+    retry: BackAt,
+  ): FailureDecision => ({
     ...base,
+    ...parts,
     spawn: false,
     reason,
     reflectError: true,
-    hit,
-    cooldownWrite,
-    failureMarks,
-    retryAt,
-    retryAfterSeconds: retryAt && Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)),
+    retryAt: retry.at,
+    retryAfterSeconds: retry.at && Math.max(0, Math.ceil((retry.at.getTime() - now.getTime()) / 1000)),
   });
 
-  // P76: during a window the failure is the announced outage: no spawn, no cooldown, no marks.
-  if (effective.reason === CascadeReason.MAINTENANCE) {
-    return { ...noSpawn(FailureReason.UNDER_MAINTENANCE, null, effective.winner!.expectedRecoveryAt), hit: null, failureMarks: [] };
+  // D20: a window in force in reach governs failures — no spawn, no cooldown, no hit, no mark, no evidence.
+  if (effective.underMaintenance) {
+    why.push('failure: under maintenance — not spawned, nothing written, not counted as wider evidence');
+    return noSpawn(
+      FailureReason.UNDER_MAINTENANCE,
+      { hit: null, cooldownWrite: null, failureMarks: [], evidenceScopes: [] },
+      spawnBlockedUntil(input, userId),
+    );
+  }
+
+  const matched = findHit(effective.reachEntries, errorSignature, userId, now);
+  const hit = matched && { docId: matched.doc.id, errorSignature, userId: matched.entry.userId };
+  const failureClass = classification ?? matched?.entry.lastClassification ?? null;
+  // D18: what this failure marks as "last failure" (only the user's own documents for a user-class
+  // one; nothing past the pin); D20: a technical failure always marks the entry that governs, so
+  // "last failure N min ago" stays true during a cooldown.
+  const marks = new Set(failureMarkTargets(effective.reachEntries, { classification: failureClass, inCooldown: matched !== null }));
+  if (!isUserClass(failureClass) && effective.governing) marks.add(effective.governing.id);
+  const parts = { hit, failureMarks: [...marks], evidenceScopes: evidenceScopesOf(effective) };
+  if (matched) {
+    why.push(
+      `cooldown ${errorSignature}${matched.entry.userId ? ` of ${matched.entry.userId}` : ''} at ${matched.doc.scope} active until ${matched.entry.nextSpawnAllowedAt.toISOString()}: the hit is counted there`,
+    );
   }
 
   if (classification) {
-    const target = checkerTarget(toolName, context, classification);
+    const { target, refusal } = checkerTarget(effective, classification);
     // Issue 13 / P52: the checker's entry already running with the same class — the report is
     // a hit like any other (buffered), not a write.
     const stored = target && input.entries.get(encodeKey(target.key));
@@ -172,21 +222,28 @@ export function checkFailure(input: FailureReport): FailureDecision {
     const alreadySet =
       running !== undefined && running !== null && isCooldownActive(running, now) && running.lastClassification === classification;
     const write = target && !alreadySet ? { ...target, errorSignature, classification } : null;
+    why.push(`failure: classified ${classification} by the checker — not spawned`);
+    if (refusal) why.push(refusal);
+    else if (write)
+      why.push(`cooldown ${errorSignature} to be set at ${target!.key.scope}${target!.userId ? ` for ${target!.userId}` : ''}`);
     // The new entry's expiry is only known once applied; the caller folds it in (spawnBlockedUntil).
-    return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, write, spawnBlockedUntil(blockInput));
+    return noSpawn(FailureReason.CLASSIFIED_BY_CHECKER, { ...parts, cooldownWrite: write }, spawnBlockedUntil(input, userId));
   }
-  if (matched) return noSpawn(FailureReason.IN_COOLDOWN, null, spawnBlockedUntil(blockInput));
-  if (knownDown) return noSpawn(FailureReason.KNOWN_DOWN, null, spawnBlockedUntil(blockInput));
+  if (matched) return noSpawn(FailureReason.IN_COOLDOWN, { ...parts, cooldownWrite: null }, spawnBlockedUntil(input, userId));
+  if (isKnownDown(effective)) {
+    why.push('failure: the tool is known DOWN in reach — not spawned');
+    return noSpawn(FailureReason.KNOWN_DOWN, { ...parts, cooldownWrite: null }, spawnBlockedUntil(input, userId));
+  }
+  why.push('failure: nothing in reach blocks a diagnosis — eligible');
   return {
     ...base,
+    ...parts,
     spawn: true,
     reason: FailureReason.ELIGIBLE,
     reflectError: false,
     retryAt: null,
     retryAfterSeconds: null,
-    hit: null,
     cooldownWrite: null,
-    failureMarks,
   };
 }
 

@@ -77,7 +77,8 @@ export function applyStatus(current: ToolHealthDocument, write: StatusWrite): To
   const problem = status !== ToolStatus.OK;
   return {
     ...current,
-    tenantId: current.tenantId ?? write.tenantId ?? null,
+    // D20: a stored document's tenant is fixed at creation (version 0 = being created now).
+    tenantId: current.version === 0 ? (current.tenantId ?? write.tenantId ?? null) : current.tenantId,
     status,
     since: changed ? (write.since ?? write.now) : current.since,
     lastCheckedAt: write.now,

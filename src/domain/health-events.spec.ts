@@ -104,6 +104,20 @@ describe('healthEventsOf: cooldowns', () => {
     expect(healthEventsOf(before, written(before, { cooldowns: [cd('over', at(-MIN))] }))).toEqual([]);
   });
 
+  it('D20: an end moved earlier, still running, is a COOLDOWN_SET', () => {
+    const before = doc({ cooldowns: [cd('a', at(60 * MIN))] });
+    expect(ids(before, written(before, { cooldowns: [cd('a', at(30 * MIN))] }))).toEqual([`${before.id}:0:5:COOLDOWN_SET:a:*`]);
+  });
+
+  it('D20: a class change of a running entry is a COOLDOWN_SET, its end unchanged', () => {
+    const before = doc({ cooldowns: [{ ...cd('a', at(5 * MIN), 'alice'), lastClassification: C.USER_INPUT }] });
+    const after = written(before, { cooldowns: [{ ...cd('a', at(5 * MIN), 'alice'), lastClassification: C.USER_PERMISSION }] });
+    const events = healthEventsOf(before, after);
+    expect(events.map((e) => [e.type, (e.payload as { lastClassification: C }).lastClassification])).toEqual([
+      [E.COOLDOWN_SET, C.USER_PERMISSION],
+    ]);
+  });
+
   it('an entry set to end at once is not a COOLDOWN_SET', () => {
     const before = doc();
     expect(healthEventsOf(before, written(before, { cooldowns: [cd('zero', T0)] }))).toEqual([]);

@@ -136,8 +136,12 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
   for (const [key, e] of current) {
     const old = previous.get(key);
     // Only a cooldown still running after the write is "set"; one ending at once sets nothing.
-    const movedLater = !old || e.nextSpawnAllowedAt.getTime() > old.nextSpawnAllowedAt.getTime();
-    if (movedLater && e.nextSpawnAllowedAt.getTime() > now) events.push(cooldownEvent(HealthEventType.COOLDOWN_SET, e));
+    // D20: every change of its end — later or earlier — or of its class is a COOLDOWN_SET.
+    const changed =
+      !old ||
+      e.nextSpawnAllowedAt.getTime() !== old.nextSpawnAllowedAt.getTime() ||
+      (e.lastClassification !== old.lastClassification && old.nextSpawnAllowedAt.getTime() > now);
+    if (changed && e.nextSpawnAllowedAt.getTime() > now) events.push(cooldownEvent(HealthEventType.COOLDOWN_SET, e));
   }
   for (const [key, old] of previous) {
     if (old.nextSpawnAllowedAt.getTime() <= now) continue; // already over before this write: nothing ends now

@@ -1,3 +1,4 @@
+import { evaluateCall } from './call-evaluation';
 import { annotationSuffix } from './annotation';
 import { CascadeReason, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { DomainError, DomainErrorCode } from './domain-error';
@@ -65,7 +66,7 @@ describe('phaseOf / maintenanceFor', () => {
     expect(maintenanceFor([global, otherProject], TOOL, CTX, NOW, LOOKAHEAD).inForce?.id).toBe('g');
     const soon = window({ id: 's', from: at(2 * HOUR), until: at(3 * HOUR) });
     const later = window({ id: 'l', from: at(30 * HOUR), until: at(31 * HOUR) });
-    expect(maintenanceFor([later, soon], TOOL, CTX, NOW, LOOKAHEAD)).toEqual({ inForce: null, upcoming: soon });
+    expect(maintenanceFor([later, soon], TOOL, CTX, NOW, LOOKAHEAD)).toMatchObject({ inForce: null, upcoming: soon });
     expect(maintenanceFor([later], TOOL, CTX, NOW, LOOKAHEAD)).toBe(NO_MAINTENANCE);
     expect(maintenanceFor([later], TOOL, CTX, NOW, 31 * HOUR).upcoming?.id).toBe('l');
   });
@@ -122,7 +123,13 @@ describe('withMaintenance', () => {
 describe('annotation with windows', () => {
   const suffix = (w: MaintenanceWindow, now = NOW, docs: ToolHealthDocument[] = [], zone = 'UTC') =>
     annotationSuffix(
-      withMaintenance(resolveCascade(TOOL, CTX, entries(...docs), now), maintenanceFor([w], TOOL, CTX, now, LOOKAHEAD), now),
+      evaluateCall({
+        toolName: TOOL,
+        context: CTX,
+        entries: entries(...docs),
+        now,
+        maintenance: maintenanceFor([w], TOOL, CTX, now, LOOKAHEAD),
+      }),
       now,
       zone,
     );

@@ -67,9 +67,21 @@ export interface MaintenanceView {
   inForce: MaintenanceWindow | null;
   /** The next window to start within the lookahead (any scope of the cascade). */
   upcoming: MaintenanceWindow | null;
+  /**
+   * D20: every window of the call's cascade not over and not cancelled, in force or ahead (as far
+   * as the snapshot reaches), so "back at" can chain windows that follow without a gap.
+   * Absent in hand-built views: then inForce and upcoming are all there is.
+   */
+  windows?: readonly MaintenanceWindow[];
 }
 
-export const NO_MAINTENANCE: MaintenanceView = Object.freeze({ inForce: null, upcoming: null });
+export const NO_MAINTENANCE: MaintenanceView = Object.freeze({ inForce: null, upcoming: null, windows: [] });
+
+/** The windows a view knows of (see MaintenanceView.windows). */
+export function windowsOf(view: MaintenanceView): readonly MaintenanceWindow[] {
+  if (view.windows) return view.windows;
+  return [view.inForce, view.upcoming].filter((w): w is MaintenanceWindow => w !== null);
+}
 
 export function maintenanceFor(
   windows: Iterable<MaintenanceWindow>,
@@ -80,8 +92,11 @@ export function maintenanceFor(
 ): MaintenanceView {
   let inForce: MaintenanceWindow | null = null;
   let upcoming: MaintenanceWindow | null = null;
+  const applying: MaintenanceWindow[] = [];
   for (const w of windows) {
     if (!appliesTo(w, toolName, context)) continue;
+    const phase = phaseOf(w, now);
+    if (phase === MaintenancePhase.IN_FORCE || phase === MaintenancePhase.UPCOMING) applying.push(w);
     if (isInForce(w, now)) {
       const narrower = inForce === null || scopeRank(w.scope) < scopeRank(inForce.scope);
       const sameLater = inForce !== null && w.scope === inForce.scope && w.until.getTime() > inForce.until.getTime();
@@ -90,7 +105,8 @@ export function maintenanceFor(
       upcoming = w;
     }
   }
-  return inForce === null && upcoming === null ? NO_MAINTENANCE : { inForce, upcoming };
+  // Nothing in force or coming within the lookahead: nothing to show, and nothing to chain onto.
+  return inForce === null && upcoming === null ? NO_MAINTENANCE : { inForce, upcoming, windows: applying };
 }
 
 // ---- writes (pure): schedule, change, cancel ---------------------------------------------------

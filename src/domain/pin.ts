@@ -80,7 +80,8 @@ export function pinEntry(req: PinRequest): HealthReducer {
     const note = `pinned ${pin.status} until ${pin.until.toISOString()}: ${pin.reason}`;
     return {
       ...doc,
-      tenantId: doc.tenantId ?? req.tenantId ?? null,
+      // D20: a stored document's tenant is fixed at creation.
+      tenantId: doc.version === 0 ? (doc.tenantId ?? req.tenantId ?? null) : doc.tenantId,
       pin,
       history: pushHistory(doc.history, adminItem(doc, note, req.by, req.now), req.historyLimit),
       updatedAt: req.now,

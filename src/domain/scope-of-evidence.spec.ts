@@ -2,15 +2,7 @@ import { ToolHealthClassification as C } from './classification';
 import { DomainErrorCode } from './domain-error';
 import { newDocument } from './health-entry';
 import { Scope } from './scope';
-import {
-  cooldownBindsCaller,
-  cooldownOwner,
-  documentTenant,
-  failureMarkTargets,
-  reachOfCall,
-  spawnBlockedUntil,
-  successTargets,
-} from './scope-of-evidence';
+import { cooldownBindsCaller, cooldownOwner, documentTenant, failureMarkTargets } from './scope-of-evidence';
 import { CooldownEntry, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
@@ -34,52 +26,33 @@ const entry = (o: Partial<CooldownEntry>): CooldownEntry => ({
   windowMs: 10 * MIN,
   ...o,
 });
-const byId = (...docs: ToolHealthDocument[]) => new Map(docs.map((d) => [d.id, d]));
 
 const user = doc(Scope.USER, 'alice');
 const project = doc(Scope.PROJECT, 'p1');
 const acmePinned = doc(Scope.TENANT, 'acme', { pin: pin(ToolStatus.OK, at(H)) });
 const globalDown = doc(Scope.GLOBAL, null, { status: ToolStatus.DOWN, expectedRecoveryAt: at(2 * H) });
 
-describe('reach of a call (D18)', () => {
-  it('is the whole cascade without a pin', () => {
-    expect(reachOfCall([user, project, globalDown], T0)).toEqual([user, project, globalDown]);
-  });
-
-  it('stops at the narrowest pin in force, which it includes', () => {
-    expect(reachOfCall([user, acmePinned, globalDown], T0)).toEqual([user, acmePinned]);
-    expect(successTargets([user, acmePinned, globalDown], T0)).toEqual([user, acmePinned]);
-  });
-
-  it('an ended pin no longer stops it', () => {
-    expect(reachOfCall([acmePinned, globalDown], at(H))).toEqual([acmePinned, globalDown]);
-  });
-});
-
 describe('failureMarkTargets (D18)', () => {
   const session = doc(Scope.SESSION, 's1');
-  it('a technical failure marks the reach', () => {
-    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification: null, inCooldown: false })).toEqual([
+  it('a technical failure marks the reach it is given (the evaluation bounds it)', () => {
+    expect(failureMarkTargets([session, user, project, globalDown], { classification: null, inCooldown: false })).toEqual([
       session.id,
       user.id,
       project.id,
       globalDown.id,
     ]);
-    expect(failureMarkTargets([project, acmePinned, globalDown], T0, { classification: C.INTERMITTENT, inCooldown: false })).toEqual([
+    expect(failureMarkTargets([project, acmePinned], { classification: C.INTERMITTENT, inCooldown: false })).toEqual([
       project.id,
       acmePinned.id,
     ]);
   });
 
   it.each([C.USER_PERMISSION, C.USER_INPUT])("%s marks only the caller's own SESSION and USER documents", (classification) => {
-    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification, inCooldown: false })).toEqual([
-      session.id,
-      user.id,
-    ]);
+    expect(failureMarkTargets([session, user, project, globalDown], { classification, inCooldown: false })).toEqual([session.id, user.id]);
   });
 
   it('a failure in cooldown marks nothing', () => {
-    expect(failureMarkTargets([session, user, project, globalDown], T0, { classification: null, inCooldown: true })).toEqual([]);
+    expect(failureMarkTargets([session, user, project, globalDown], { classification: null, inCooldown: true })).toEqual([]);
   });
 });
 
@@ -131,42 +104,7 @@ describe('documentTenant (D12, D18)', () => {
     expect(documentTenant(k(Scope.PROJECT, 'p1'), null, 'hint')).toBe('hint');
     expect(documentTenant(k(Scope.PROJECT, 'p1'), { tenantId: null }, null)).toBeNull();
   });
-});
-
-describe('spawnBlockedUntil (P51)', () => {
-  const ask = (docs: ToolHealthDocument[], context = { userId: 'alice', projectId: 'p1', tenantId: 'acme' }) =>
-    spawnBlockedUntil({ toolName: 'jira', context, errorSignature: 'http-502', entries: byId(...docs), now: T0 });
-
-  it('null when nothing blocks', () => {
-    expect(ask([project])).toBeNull();
-  });
-  it('the latest of overlapping cooldowns', () => {
-    expect(
-      ask([
-        doc(Scope.PROJECT, 'p1', { cooldowns: [entry({ nextSpawnAllowedAt: at(30_000) })] }),
-        doc(Scope.GLOBAL, null, { cooldowns: [entry({ nextSpawnAllowedAt: at(2 * H) })] }),
-      ]),
-    ).toEqual(at(2 * H));
-  });
-  it('a cooldown followed by an outage that outlasts it', () => {
-    const down = doc(Scope.GLOBAL, null, {
-      status: ToolStatus.DOWN,
-      expectedRecoveryAt: at(3 * H),
-      cooldowns: [entry({ nextSpawnAllowedAt: at(MIN) })],
-    });
-    expect(ask([down])).toEqual(at(3 * H));
-  });
-  it('a DOWN pin, then the stored DOWN beneath', () => {
-    const pinned = doc(Scope.GLOBAL, null, { status: ToolStatus.DOWN, expectedRecoveryAt: at(2 * H), pin: pin(ToolStatus.DOWN, at(H)) });
-    expect(ask([pinned])).toEqual(at(2 * H));
-  });
-  it('an OK pin hides the wider outage: nothing blocks', () => {
-    expect(ask([acmePinned, globalDown])).toBeNull();
-  });
-  it('an outage without an estimate: unknown (null)', () => {
-    expect(ask([doc(Scope.GLOBAL, null, { status: ToolStatus.DOWN })])).toBeNull();
-  });
-  it("another user's entry does not block", () => {
-    expect(ask([doc(Scope.PROJECT, 'p1', { cooldowns: [entry({ userId: 'bob', lastClassification: C.USER_PERMISSION })] })])).toBeNull();
+  it('D20: a stored null stays null — no later caller adopts the document', () => {
+    expect(documentTenant(k(Scope.PROJECT, 'p1'), { tenantId: null }, 'acme')).toBeNull();
   });
 });

@@ -1,10 +1,7 @@
 import { ToolHealthClassification, USER_CLASSES } from './classification';
-import { EffectiveHealth, isKnownDown, resolveCascade } from './cascade';
-import { isCooldownActive } from './cooldown-policy';
 import { DomainError } from './domain-error';
-import { isPinned } from './health-entry';
 import { Scope } from './scope';
-import { CallContext, CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
+import { CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
 
 /**
  * D18 / P50 — the scope of evidence. A call outcome is evidence about the backend that answered
@@ -29,23 +26,10 @@ export function isUserClass(classification: ToolHealthClassification | null | un
   return classification != null && USER_CLASSES.has(classification);
 }
 
-/**
- * The documents of the caller's cascade (`considered`, narrow → wide) an outcome of this call can
- * speak for: up to and including the narrowest one whose pin is in force.
+/*
+ * The reach itself (up to and including the narrowest pin in force) is the call's evaluation
+ * (call-evaluation.ts, D20): a success may change its `reachEntries`, a failure mark them.
  */
-export function reachOfCall(considered: readonly ToolHealthDocument[], now: Date): ToolHealthDocument[] {
-  const reach: ToolHealthDocument[] = [];
-  for (const doc of considered) {
-    reach.push(doc);
-    if (isPinned(doc, now)) break;
-  }
-  return reach;
-}
-
-/** Ids of the documents a success report may change (auto-clear, D10 within D18). */
-export function successTargets(considered: readonly ToolHealthDocument[], now: Date): ToolHealthDocument[] {
-  return reachOfCall(considered, now);
-}
 
 export interface FailureEvidence {
   /** The checker's classification, or the class of the cooldown the failure met. */
@@ -54,10 +38,13 @@ export interface FailureEvidence {
   inCooldown: boolean;
 }
 
-/** Ids of the documents whose `lastFailureAt` a failure report moves (D10b bookkeeping, D18). */
-export function failureMarkTargets(considered: readonly ToolHealthDocument[], now: Date, evidence: FailureEvidence): string[] {
+/**
+ * Ids of the documents in reach (the evaluation's `reachEntries`) whose `lastFailureAt` a failure
+ * report moves (D10b bookkeeping, D18). The governing entry's mark during a cooldown is D20's,
+ * added by the failure check.
+ */
+export function failureMarkTargets(reach: readonly ToolHealthDocument[], evidence: FailureEvidence): string[] {
   if (evidence.inCooldown) return [];
-  const reach = reachOfCall(considered, now);
   const own = isUserClass(evidence.classification) ? reach.filter((d) => OWN_SCOPES.has(d.scope)) : reach;
   return own.map((d) => d.id);
 }
@@ -86,8 +73,9 @@ export function cooldownOwner(key: HealthKey, classification: ToolHealthClassifi
 
 /**
  * The tenant of a document, which governs its history limit (D12): a TENANT document's own, none
- * for GLOBAL (the default), otherwise the one the stored document records, else the writer's hint
- * (only when the write creates the document).
+ * for GLOBAL (the default), otherwise the one the stored document records — fixed at creation, a
+ * null stays null (D20: no later caller adopts it) — and the writer's hint only for a write that
+ * creates the document.
  */
 export function documentTenant(
   key: HealthKey,
@@ -96,49 +84,5 @@ export function documentTenant(
 ): string | null {
   if (key.scope === Scope.GLOBAL) return null;
   if (key.scope === Scope.TENANT) return key.scopeId;
-  return stored?.tenantId ?? hint ?? null;
-}
-
-/** A guard against a cycle of instants that never ends; each step moves past one end. */
-const MAX_STEPS = 64;
-
-function decisiveEnd(effective: EffectiveHealth, at: Date): Date | null {
-  const winner = effective.winner!;
-  if (isPinned(winner, at)) return winner.pin!.until;
-  return winner.expectedRecoveryAt;
-}
-
-/**
- * When a failure of `errorSignature` by this caller becomes eligible for a diagnosis again: the
- * first instant with no binding active cooldown in the caller's cascade and no known DOWN
- * (D8), following every blocking end in turn. `null` when nothing blocks now, or when the end is
- * unknown. With `extra` (a cooldown the current report is about to set) counted as blocking too.
- */
-export function spawnBlockedUntil(
-  input: { toolName: string; context: CallContext; errorSignature: string; entries: ReadonlyMap<string, ToolHealthDocument>; now: Date },
-  extra: Date | null = null,
-): Date | null {
-  const { toolName, context, errorSignature, entries, now } = input;
-  const userId = context.userId ?? null;
-  let at = now;
-  for (let step = 0; step < MAX_STEPS; step++) {
-    const effective = resolveCascade(toolName, context, entries, at);
-    let blockedTo: number | null = null;
-    for (const doc of effective.considered) {
-      for (const e of doc.cooldowns) {
-        if (e.errorSignature === errorSignature && cooldownBindsCaller(e, userId) && isCooldownActive(e, at)) {
-          blockedTo = Math.max(blockedTo ?? 0, e.nextSpawnAllowedAt.getTime());
-        }
-      }
-    }
-    if (extra && extra.getTime() > at.getTime()) blockedTo = Math.max(blockedTo ?? 0, extra.getTime());
-    if (isKnownDown(effective)) {
-      const end = decisiveEnd(effective, at);
-      if (end === null) return null;
-      blockedTo = Math.max(blockedTo ?? 0, end.getTime());
-    }
-    if (blockedTo === null) return at === now ? null : at;
-    at = new Date(blockedTo);
-  }
-  return at;
+  return stored ? stored.tenantId : (hint ?? null);
 }

@@ -76,10 +76,20 @@ export function countsAsWiderEvidence(input: {
   return true;
 }
 
-/** The keys a failure counts under: its tenant's (when known) and the cross-tenant one. */
-export function evidenceKeysOf(toolName: string, errorSignature: string, context: CallContext): EvidenceKey[] {
-  const keys: EvidenceKey[] = [{ toolName, errorSignature, tenantId: null }];
-  if (context.tenantId) keys.unshift({ toolName, errorSignature, tenantId: context.tenantId });
+/**
+ * The keys a failure counts under: its tenant's (when known) and the cross-tenant one — each only
+ * when that scope lies in the call's reach (D20: a failure under a tenant's OK pin says nothing
+ * about the GLOBAL backend, so it is not counted there).
+ */
+export function evidenceKeysOf(
+  toolName: string,
+  errorSignature: string,
+  context: CallContext,
+  scopes: readonly Scope[] = [Scope.TENANT, Scope.GLOBAL],
+): EvidenceKey[] {
+  const keys: EvidenceKey[] = [];
+  if (context.tenantId && scopes.includes(Scope.TENANT)) keys.push({ toolName, errorSignature, tenantId: context.tenantId });
+  if (scopes.includes(Scope.GLOBAL)) keys.push({ toolName, errorSignature, tenantId: null });
   return keys;
 }
 

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { AGRAJAG_TOOLS } from '../diagnosis/agrajag-tools';
 import { AnnotatedTool, annotateTool, departedClientTools } from '../domain/annotation';
 import { FilterReason, FilteredTool, ToolManifest, filterAudience } from '../domain/audience';
-import { resolveCascade } from '../domain/cascade';
+import { evaluateCall } from '../domain/call-evaluation';
 import { assertTimeZone } from '../domain/clock-format';
 import { DomainError } from '../domain/domain-error';
 import { explainUnknownTool } from '../domain/explain';
@@ -72,7 +72,7 @@ export class ManifestService {
     // cascade is empty by construction, so it is judged without a read instead of refused.
     const [effective] = ID_PATTERN.test(dto.toolName)
       ? await this.cascade.lookupMany([dto.toolName], context, now)
-      : [resolveCascade(dto.toolName, context, [], now)];
+      : [evaluateCall({ toolName: dto.toolName, context, entries: [], now })];
     const explanation = explainUnknownTool({ toolName: dto.toolName, registryKnows: dto.registryKnows, effective, now, timeZone });
     return { ...explanation, trace: toCascadeTraceView(explanation.trace) };
   }

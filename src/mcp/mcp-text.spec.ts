@@ -65,7 +65,9 @@ describe('MCP result texts (P72)', () => {
       winner,
       considered: [],
       shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DOWN, retesting: false, pinned: false }],
-      trace: { reason: CascadeReason.LIVE_PROBLEM, matched: null, shadowed: [] },
+      trace: { reason: CascadeReason.LIVE_PROBLEM, matched: null, shadowed: [], why: [] },
+      backAt: null,
+      blocked: false,
       maintenance: null,
     });
     expect(text).toMatch(
@@ -97,13 +99,15 @@ describe('MCP result texts (P72)', () => {
       winner: windowAsEntry(window, now),
       considered: [],
       shadowed: [{ scope: Scope.GLOBAL, scopeId: null, status: ToolStatus.DEGRADED, retesting: false, pinned: false }],
-      trace: { reason: CascadeReason.MAINTENANCE, matched: null, shadowed: [] },
+      trace: { reason: CascadeReason.MAINTENANCE, matched: null, shadowed: [], why: [] },
+      backAt: new Date('2026-05-23T16:00:00Z'),
+      blocked: true,
       maintenance: { inForce: toMaintenanceWindowView(window, now), upcoming: null },
     });
     expect(text).toBe(
       'jira for this caller: DOWN — a scheduled maintenance window is in force (MAINTENANCE). ' +
         'Decided by: the maintenance window w-1 at TENANT acme, from 2026-05-23T14:00:00.000Z, scheduled by admin:ops. ' +
-        'Wider entries it hides: GLOBAL DEGRADED. Under maintenance until 2026-05-23T16:00:00.000Z ("Jira upgrade").',
+        'Wider entries it hides: GLOBAL DEGRADED. Under maintenance ("Jira upgrade"), expected back at 2026-05-23T16:00:00.000Z.',
     );
   });
 

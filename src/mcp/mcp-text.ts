@@ -71,12 +71,15 @@ export function describeEffective(effective: EffectiveHealthView): string {
         : '';
   const hidden =
     effective.shadowed.length > 0 ? ` Wider entries it hides: ${effective.shadowed.map((d) => `${where(d)} ${d.status}`).join(', ')}.` : '';
+  // D20: back when nothing in reach blocks (chained windows, outages the window covers), not at this window's end.
+  const back = effective.backAt ? `expected back at ${effective.backAt.toISOString()}` : 'end unknown';
   const window = m?.inForce
-    ? ` Under maintenance until ${m.inForce.until.toISOString()} ("${m.inForce.reason}").`
+    ? ` Under maintenance ("${m.inForce.reason}"), ${back}.`
     : m?.upcoming
       ? ` Maintenance planned ${m.upcoming.from.toISOString()}–${m.upcoming.until.toISOString()} ("${m.upcoming.reason}").`
       : '';
-  return `${head}${winner}${hidden}${window}`;
+  const why = effective.trace.why.length > 0 ? ` Why: ${effective.trace.why.join('; ')}.` : '';
+  return `${head}${winner}${hidden}${window}${why}`;
 }
 
 const ERROR_ADVICE: Record<DomainErrorCode, string> = {

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { applySuccess } from '../domain/auto-clear';
-import { resolveCascade, withMaintenance } from '../domain/cascade';
+import { evaluateCall } from '../domain/call-evaluation';
 import { applyCooldown, findCooldown, hasRoomForCooldown } from '../domain/cooldown-policy';
-import { FailureReason, checkFailure } from '../domain/failure-check';
+import { FailureReason, checkFailure, spawnBlockedUntil } from '../domain/failure-check';
 import { newDocument } from '../domain/health-entry';
 import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../domain/health-key';
-import { spawnBlockedUntil, successTargets } from '../domain/scope-of-evidence';
 import { isToolFault } from '../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { WiderEvidenceService } from '../wider-evidence/wider-evidence.service';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
+import { MAX_COOLDOWN_ENTRIES } from '../domain/cooldown-policy';
 import { HealthStore } from '../store/health-store.service';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
 import { ChangedEntryView, FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './dto/outcome.dto';
@@ -39,11 +39,14 @@ export class DispatchOutcomeService {
   async reportSuccess(dto: SuccessReportDto): Promise<SuccessOutcomeView> {
     const { toolName, context } = this.validate(dto);
     const now = this.clock.now();
-    const entries = await this.readCascade(toolName, context);
+    const [entries, maintenance] = await Promise.all([
+      this.readCascade(toolName, context),
+      this.maintenance.viewFor(toolName, context, now),
+    ]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
-    // D18: only the documents that governed this caller's call (up to a pin that shadows the rest).
-    const reach = successTargets(resolveCascade(toolName, context, entries, now).considered, now);
-    const stale = reach.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
+    // D18/D20: only the documents in the call's reach (up to a pin that shadows the rest).
+    const evaluation = evaluateCall({ toolName, context, entries, now, maintenance });
+    const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
 
     const changed: ChangedEntryView[] = [];
     for (const doc of stale) {
@@ -60,8 +63,7 @@ export class DispatchOutcomeService {
     }
     // A success does not end a maintenance window (issue 16): it still reads DOWN until `until`.
     return {
-      status: withMaintenance(resolveCascade(toolName, context, entries, now), await this.maintenance.viewFor(toolName, context, now), now)
-        .status,
+      status: changed.length === 0 ? evaluation.status : evaluateCall({ toolName, context, entries, now, maintenance }).status,
       changed,
     };
   }
@@ -72,7 +74,7 @@ export class DispatchOutcomeService {
     // Not a tool fault: nothing to read, nothing to touch (§3.1).
     const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context) : new Map<string, ToolHealthDocument>();
     const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
-    const decision = checkFailure({
+    const report = {
       toolName,
       context,
       code: dto.code,
@@ -81,7 +83,9 @@ export class DispatchOutcomeService {
       entries,
       now,
       maintenance,
-    });
+    };
+    const decision = checkFailure(report);
+    const why = [...decision.why];
     const wider = this.widerEvidence.report({
       toolName,
       context,
@@ -103,14 +107,18 @@ export class DispatchOutcomeService {
       : null;
     let retryAt = decision.retryAt;
     const write = decision.cooldownWrite;
+    let refused = false;
     if (write) {
       const result = await this.store.write(
         write.key,
         context.tenantId ?? null,
         (env) => (stored) => {
           const current = stored ?? newDocument(write.key, env.now, context.tenantId ?? null);
-          // D7 cap: a full document gets no new entry here; the answer stays "do not spawn" (P51).
-          if (!hasRoomForCooldown(current, write.errorSignature, write.userId, env.now)) return stored;
+          // D7 cap: a full document gets no new entry here; the answer stays "do not spawn" (P51) and says so.
+          if (!hasRoomForCooldown(current, write.errorSignature, write.userId, env.now)) {
+            refused = true;
+            return stored;
+          }
           return applyCooldown(current, {
             errorSignature: write.errorSignature,
             userId: write.userId,
@@ -125,10 +133,12 @@ export class DispatchOutcomeService {
       if (entry && result.after) {
         // P51: the answer agrees with the next check — the new entry and every wider block.
         entries.set(result.after.id, result.after);
-        retryAt = spawnBlockedUntil({ toolName, context, errorSignature: dto.errorSignature, entries, now });
+        retryAt = spawnBlockedUntil({ ...report, entries }, context.userId ?? null).at;
         cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
       }
     }
+
+    if (refused) why.push(`no cooldown: the ${write!.key.scope} document holds ${MAX_COOLDOWN_ENTRIES} active cooldowns`);
 
     this.metrics.failureDecision(decision.reason, decision.spawn);
     if (decision.hit) this.metrics.cooldownHit(keyOf(decision.hit.docId).scope);
@@ -142,6 +152,7 @@ export class DispatchOutcomeService {
       widerEvidence: wider?.evidence ?? null,
       status: decision.reason === FailureReason.NOT_A_TOOL_FAULT ? null : decision.effective.status,
       cooldown,
+      why,
     };
   }
 

@@ -5,6 +5,7 @@ import { FailureDecision, FailureReason } from '../domain/failure-check';
 import { HealthEvent } from '../domain/health-events';
 import { ToolErrorCode } from '../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../domain/tool-health-document';
+import { Scope } from '../domain/scope';
 import { ToolStatus } from '../domain/tool-status';
 import {
   BucketSets,
@@ -42,6 +43,7 @@ interface PendingBucket extends Sets {
   start: number;
 }
 
+const NO_COUNTS: DistinctCounts = Object.freeze({ users: 0, projects: 0, tenants: 0, since: null });
 const newSets = (): Sets => ({ users: new Set(), projects: new Set(), tenants: new Set() });
 const EMITTED_MEMORY = 10_000;
 
@@ -132,11 +134,14 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     now: Date;
     status: ToolStatus | null;
     baseCoalescingKey: string;
+    /** D20: the wider scopes in the call's reach; a failure counts and is judged only there (default both). */
+    scopes?: readonly Scope[];
   }): WiderEvidenceAnswer | null {
     const { toolName, errorSignature, context, now } = input;
+    const scopes = input.scopes ?? [Scope.TENANT, Scope.GLOBAL];
     const start = bucketStart(now, this.settings);
     let firstSeen = false;
-    for (const key of evidenceKeysOf(toolName, errorSignature, context)) {
+    for (const key of evidenceKeysOf(toolName, errorSignature, context, scopes)) {
       const id = bucketId(key, start);
       let bucket = this.pending.get(id);
       if (!bucket) this.pending.set(id, (bucket = { key, start, ...newSets() }));
@@ -155,8 +160,8 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     // A key this instance never read: fetch the other instances' counts soon (not on this request).
     if (firstSeen && this.config.widerEvidenceFlushMs > 0) this.refreshSoon();
 
-    const tenantId = context.tenantId ?? null;
-    const global = this.count({ toolName, errorSignature, tenantId: null }, now);
+    const tenantId = scopes.includes(Scope.TENANT) ? (context.tenantId ?? null) : null;
+    const global = scopes.includes(Scope.GLOBAL) ? this.count({ toolName, errorSignature, tenantId: null }, now) : NO_COUNTS;
     const tenant = tenantId ? { tenantId, counts: this.count({ toolName, errorSignature, tenantId }, now) } : null;
     const evidence = judgeWiderEvidence(tenant, global, this.settings);
     if (!evidence) return null;
@@ -201,7 +206,8 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
       hitClassification,
       underMaintenance: decision.reason === FailureReason.UNDER_MAINTENANCE,
     });
-    if (!counts) return null;
+    // D20: under maintenance the decision names no evidence scope; beyond a pin, neither that scope.
+    if (!counts || decision.evidenceScopes.length === 0) return null;
     return this.observe({
       toolName: input.toolName,
       errorSignature: input.errorSignature,
@@ -209,6 +215,7 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
       now: input.now,
       status: decision.effective.status,
       baseCoalescingKey: decision.coalescingKey,
+      scopes: decision.evidenceScopes,
     });
   }
 

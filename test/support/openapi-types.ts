@@ -983,6 +983,8 @@ export interface components {
             matched: components["schemas"]["CascadeMatchView"] | null;
             /** @description wider problem or pinned entries the winner hid, narrow to wide */
             shadowed: components["schemas"]["ShadowedEntryView"][];
+            /** @description D20: the call evaluation's steps in words — its reach (bounded by a pin), what governs it, maintenance in reach, back-at */
+            why: string[];
         };
         MaintenanceSummaryView: {
             inForce: components["schemas"]["MaintenanceWindowView"] | null;
@@ -1003,6 +1005,13 @@ export interface components {
             shadowed: components["schemas"]["EntrySummaryView"][];
             /** @description why, like a feature flag evaluation reason: the matched entry, by whom, since, until, what it shadowed */
             trace: components["schemas"]["CascadeTraceView"];
+            /**
+             * Format: date-time
+             * @description D20: when the tool is expected back — the first instant nothing in reach blocks it (outages, windows in force and those that follow without a gap); null when nothing blocks or a block has no known end (see blocked)
+             */
+            backAt: string | null;
+            /** @description D20: something in reach blocks the call now (a DOWN entry or pin, a window in force) */
+            blocked: boolean;
             /** @description issue 16: the maintenance window in force and the next one coming; null when none */
             maintenance: components["schemas"]["MaintenanceSummaryView"] | null;
         };
@@ -1148,6 +1157,8 @@ export interface components {
             status: components["schemas"]["ToolStatus"] | null;
             /** @description the cooldown that matched or was set */
             cooldown: components["schemas"]["CooldownRefView"] | null;
+            /** @description why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
+            why: string[];
         };
         SetCooldownDto: {
             /**

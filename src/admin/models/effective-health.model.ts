@@ -29,6 +29,10 @@ export class CascadeTraceModel {
   @Field(() => CascadeReason, { description: 'Why the tool reads as it does: which rule decided.' }) reason: CascadeReason;
   @Field(() => CascadeMatchModel, { nullable: true, description: 'null for the default OK' }) matched: CascadeMatchModel | null;
   @Field(() => [ShadowedEntryModel], { description: 'Wider problem entries that the deciding entry hid.' }) shadowed: ShadowedEntryModel[];
+  @Field(() => [String], {
+    description: "The call evaluation's steps in words: its reach (bounded by a pin), what governs it, maintenance in reach, back-at.",
+  })
+  why: string[];
 }
 
 @ObjectType('CascadeEntry', { description: 'One stored entry of the context cascade.' })
@@ -57,6 +61,13 @@ export class EffectiveHealthModel {
     description: 'Why the tool reads as it does: the entry that decided, by whom, since and until when, and what it hid.',
   })
   trace: CascadeTraceModel;
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'When the tool is expected back: the first instant nothing in reach blocks it — outages, windows in force and the windows that follow without a gap; null when nothing blocks or when a block has no known end (see blocked).',
+  })
+  backAt: Date | null;
+  @Field({ description: 'Whether something in reach blocks the call now (a DOWN entry or pin, a window in force).' }) blocked: boolean;
   @Field(() => MaintenanceSummaryModel, {
     nullable: true,
     description: 'The maintenance window in force for this tool and caller, and the next one coming; null when none.',

@@ -51,6 +51,15 @@ export class EffectiveHealthView {
   })
   trace: CascadeTraceView;
   @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'D20: when the tool is expected back — the first instant nothing in reach blocks it (outages, windows in force and those that follow without a gap); null when nothing blocks or a block has no known end (see blocked)',
+  })
+  backAt: Date | null;
+  @ApiProperty({ description: 'D20: something in reach blocks the call now (a DOWN entry or pin, a window in force)' }) blocked: boolean;
+  @ApiProperty({
     type: MaintenanceSummaryView,
     nullable: true,
     description: 'issue 16: the maintenance window in force and the next one coming; null when none',

@@ -38,6 +38,11 @@ export class CascadeTraceView {
   matched: CascadeMatchView | null;
   @ApiProperty({ type: [ShadowedEntryView], description: 'wider problem or pinned entries the winner hid, narrow to wide' })
   shadowed: ShadowedEntryView[];
+  @ApiProperty({
+    type: [String],
+    description: "D20: the call evaluation's steps in words — its reach (bounded by a pin), what governs it, maintenance in reach, back-at",
+  })
+  why: string[];
 }
 
 /** The domain trace already has the view's shape; this names the conversion. */

@@ -131,6 +131,12 @@ export class FailureOutcomeView {
   status: ToolStatus | null;
   @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' })
   cooldown: CooldownRefView | null;
+  @ApiProperty({
+    type: [String],
+    description:
+      "why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown",
+  })
+  why: string[];
 }
 
 // ---------------------------------------------------------------------------------------------

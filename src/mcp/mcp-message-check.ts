@@ -51,11 +51,13 @@ export function refuseMessage(body: unknown): McpRefusal | null {
   const { params } = body;
   if (params !== undefined && !isPlainObject(params)) return invalid(`params is ${kind(params)}; send an object`);
   if (body.method !== 'tools/call') return null;
-  const name = params?.name;
+  // Narrowed by hand: the schema generator compiles without strictNullChecks, where `?.` on unknown does not narrow.
+  const call = params as Record<string, unknown> | undefined;
+  const name = call?.name;
   if (typeof name !== 'string' || name === '') {
     return invalid(`params.name is ${name === '' ? 'empty' : kind(name)}; send the name of the tool to call, a string`);
   }
-  const args = params?.arguments;
+  const args = call?.arguments;
   if (args !== undefined && !isPlainObject(args)) {
     return invalid(`params.arguments is ${kind(args)}; send the tool's arguments as an object of name → value`);
   }

@@ -13,6 +13,8 @@ export enum DomainErrorCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   /** The body is not JSON, or not UTF-8 JSON (P63). */
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  /** The path exists, but not for this HTTP method (P144). */
+  METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
 }
 
 export class DomainError extends Error {

@@ -10,6 +10,7 @@ export const HTTP_STATUS_OF = {
   [DomainErrorCode.UNAVAILABLE]: 503,
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: 405,
 } as const satisfies Record<DomainErrorCode, number>;
 
 export const GRAPHQL_CODE_OF = {
@@ -21,4 +22,5 @@ export const GRAPHQL_CODE_OF = {
   [DomainErrorCode.UNAVAILABLE]: 'SERVICE_UNAVAILABLE',
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: 'BAD_USER_INPUT',
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'BAD_USER_INPUT',
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: 'BAD_USER_INPUT',
 } as const satisfies Record<DomainErrorCode, string>;

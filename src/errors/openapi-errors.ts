@@ -7,8 +7,17 @@ import { HTTP_STATUS_OF } from './error-codes';
 const ERROR_BODY = 'ErrorBody';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
-const { INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } =
-  DomainErrorCode;
+const {
+  INVALID_ARGUMENT,
+  UNAUTHENTICATED,
+  FORBIDDEN,
+  NOT_FOUND,
+  CONFLICT,
+  UNAVAILABLE,
+  PAYLOAD_TOO_LARGE,
+  UNSUPPORTED_MEDIA_TYPE,
+  METHOD_NOT_ALLOWED,
+} = DomainErrorCode;
 
 /**
  * The one place that says which error answers each REST operation can give (P82). The OpenAPI
@@ -77,6 +86,7 @@ const DESCRIPTION: Record<DomainErrorCode, string> = {
   [UNAVAILABLE]: 'The database is unavailable or the service is shutting down; retry shortly.',
   [PAYLOAD_TOO_LARGE]: 'The request body is larger than the limit (BODY_LIMIT_BYTES).',
   [UNSUPPORTED_MEDIA_TYPE]: 'The body is not `application/json` in UTF-8.',
+  [METHOD_NOT_ALLOWED]: 'The path exists, but not for this method (the `Allow` header lists its methods).',
 };
 
 /** One realistic answer per code, as the service sends it. */
@@ -97,6 +107,12 @@ const EXAMPLE: Record<DomainErrorCode, { statusCode: number; error: DomainErrorC
     error: UNSUPPORTED_MEDIA_TYPE,
     message: 'content-type: must be application/json',
     field: 'content-type',
+  },
+  [METHOD_NOT_ALLOWED]: {
+    statusCode: 405,
+    error: METHOD_NOT_ALLOWED,
+    message: 'method: TRACE is not allowed on /health/live (Allow: GET)',
+    field: 'method',
   },
 };
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
@@ -57,6 +57,12 @@ export class MaintenanceController {
     'Change a maintenance window',
     'Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.',
   )
+  @ApiParam({
+    name: 'id',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The window id, as scheduleMaintenance answered it.',
+    example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+  })
   @ApiOkResponse({ type: MaintenanceWindowView })
   async change(
     @Param('id') id: string,
@@ -74,6 +80,12 @@ export class MaintenanceController {
     'Cancel a maintenance window',
     'Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.',
   )
+  @ApiParam({
+    name: 'id',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The window id, as scheduleMaintenance answered it.',
+    example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+  })
   @ApiOkResponse({ type: MaintenanceWindowView, description: 'the cancelled window' })
   async cancel(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, principal), this.clock.now());

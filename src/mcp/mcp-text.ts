@@ -89,6 +89,7 @@ const ERROR_ADVICE: Record<DomainErrorCode, string> = {
   // Refused at the HTTP edge before a tool runs: a tool result never carries these.
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: '',
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: '',
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: '',
 };
 
 /** An isError result's text: the code, the message (which names the argument), what to do. */

@@ -49,7 +49,7 @@ export class ClearCooldownDto extends HealthKeyDto {
   @IdField('The error signature of the cooldown, e.g. "http-403".', { example: 'http-403' })
   errorSignature: string;
 
-  @IdField('The user of a user-specific cooldown; null or absent for the scope-wide one.', { optional: true, example: 'alice' })
+  @IdField('The user of a user-specific cooldown; null or absent for the scope-wide one.', { optional: true, example: 'example-user' })
   userId?: string | null;
 }
 

@@ -15,7 +15,7 @@ import { WiderEvidenceView } from '../../wider-evidence/wider-evidence.view';
 export const MAX_SIGNATURES = 50;
 
 class OutcomeDto {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search', description: 'The tool that was called.' })
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'example-tool', description: 'The tool that was called.' })
   @IsId()
   toolName: string;
 

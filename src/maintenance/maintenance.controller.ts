@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
@@ -63,6 +63,7 @@ export class MaintenanceController {
     description: 'The window id, as scheduleMaintenance answered it.',
     example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
   })
+  @ApiBody({ type: ChangeMaintenanceDto, required: false, description: 'The fields to change; no body changes nothing.' })
   @ApiOkResponse({ type: MaintenanceWindowView })
   async change(
     @Param('id') id: string,

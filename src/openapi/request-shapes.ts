@@ -31,6 +31,8 @@ interface FieldRules {
   minItems?: number;
   /** The pattern every item must match (`@Matches(…, { each: true })`, e.g. `@IsId({ each: true })`). */
   itemPattern?: string;
+  /** The pattern a string must match (`@Matches`, e.g. `@IsId()`). */
+  pattern?: string;
 }
 
 /** What class-validator enforces on each array property of a request class, by class name. */
@@ -44,7 +46,8 @@ function arrayRules(): Map<string, Map<string, FieldRules>> {
       const own = byClass.get(target.name) ?? new Map<string, FieldRules>();
       const rules = own.get(m.propertyName) ?? {};
       if (m.name === 'arrayMinSize' && typeof m.constraints?.[0] === 'number') rules.minItems = m.constraints[0];
-      else if (m.name === 'matches' && m.each && m.constraints?.[0] instanceof RegExp) rules.itemPattern = m.constraints[0].source;
+      else if (m.name === 'matches' && m.constraints?.[0] instanceof RegExp)
+        rules[m.each ? 'itemPattern' : 'pattern'] = m.constraints[0].source;
       else continue;
       own.set(m.propertyName, rules);
       byClass.set(target.name, own);
@@ -58,7 +61,7 @@ function arrayRules(): Map<string, Map<string, FieldRules>> {
  * request is never refused for a reason the schema hides: every object a request body reaches is
  * `additionalProperties: false` (the validation pipe and the hot routes' compiled schemas refuse
  * unknown properties with a 400 naming them), an array the validator wants non-empty carries
- * its `minItems`, and one whose items are ids their pattern. A default is said in the field's description instead of the `default` keyword:
+ * its `minItems`, and an id (or an array of ids) its pattern. A default is said in the field's description instead of the `default` keyword:
  * openapi-typescript 7 (like other generators) makes a component property with a `default`
  * required, so a valid request without it would not type-check (the field is optional, and
  * never in `required`). Mutates and returns the document.
@@ -76,8 +79,9 @@ export function documentRequestShapes(document: OpenAPIObject): OpenAPIObject {
       field.description = typeof field.description === 'string' ? `${field.description.replace(/\.?$/, '.')} ${said}` : said;
       delete field.default;
     }
-    for (const [property, { minItems, itemPattern }] of rules.get(name) ?? []) {
+    for (const [property, { minItems, itemPattern, pattern }] of rules.get(name) ?? []) {
       const field = (schema.properties as Record<string, Node> | undefined)?.[property];
+      if (field?.type === 'string' && pattern !== undefined) field.pattern ??= pattern;
       if (field?.type !== 'array') continue;
       if (minItems !== undefined) field.minItems ??= minItems;
       const items = field.items as Node | undefined;

@@ -1076,6 +1076,11 @@ export interface components {
             /** @description entries this success wrote; empty = nothing written */
             changed: components["schemas"]["ChangedEntryView"][];
         };
+        /**
+         * @description what the synchronous checker already knows (§7 second row)
+         * @enum {string}
+         */
+        FailureClassification: "TECHNICALLY_BROKEN" | "USER_SPECIFIC_TECHNICAL" | "USER_PERMISSION" | "USER_INPUT" | "INTERMITTENT";
         FailureReportDto: {
             /**
              * @description The tool that was called.
@@ -1095,7 +1100,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description what the synchronous checker already knows (§7 second row) */
-            classification?: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            classification?: (string & components["schemas"]["FailureClassification"]) | null;
             /**
              * @description The error as the tool reported it.
              * @example 502 Bad Gateway
@@ -1171,7 +1176,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description The failure class of the cooldown (not WORKING). */
-            classification: components["schemas"]["ToolHealthClassification"];
+            classification: components["schemas"]["FailureClassification"];
             /**
              * @description The window in milliseconds (1000 … 30 days); when absent, the classification's default.
              * @example 300000
@@ -1602,6 +1607,7 @@ export interface components {
              */
             engineRoles?: string[] | null;
             /**
+             * Format: iana-time-zone
              * @description IANA time zone for the HH:MM of the suffixes. Default: `"UTC"` (when absent or null).
              * @example Europe/Berlin
              */
@@ -1671,6 +1677,7 @@ export interface components {
             /** @description whether any source of the registry serves the name right now */
             registryKnows: boolean;
             /**
+             * Format: iana-time-zone
              * @description IANA time zone for the HH:MM of the message. Default: `"UTC"` (when absent or null).
              * @example Europe/Berlin
              */
@@ -2140,7 +2147,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The fields to change; no body changes nothing. */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ChangeMaintenanceDto"];
             };

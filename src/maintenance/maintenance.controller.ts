@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
@@ -17,6 +17,7 @@ import { MaintenanceService } from './maintenance.service';
 
 /** Issue 16: planned outages, scheduled by admins (P75). Reads are open to audit-readers too (D17). */
 @ApiTags('maintenance')
+@ApiExtraModels(ChangeMaintenanceDto) // its PATCH body is a nullable reference to it (P144)
 @ApiSecurity('api-key')
 @Controller('v1/maintenance-windows')
 export class MaintenanceController {
@@ -63,7 +64,11 @@ export class MaintenanceController {
     description: 'The window id, as scheduleMaintenance answered it.',
     example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
   })
-  @ApiBody({ type: ChangeMaintenanceDto, required: false, description: 'The fields to change; no body changes nothing.' })
+  @ApiBody({
+    required: false,
+    schema: { type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(ChangeMaintenanceDto) }] },
+    description: 'The fields to change; no body (or null) changes nothing.',
+  })
   @ApiOkResponse({ type: MaintenanceWindowView })
   async change(
     @Param('id') id: string,

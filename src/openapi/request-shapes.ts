@@ -41,7 +41,14 @@ function arrayRules(): Map<string, Map<string, FieldRules>> {
   const storage = getMetadataStorage() as unknown as {
     validationMetadatas: Map<{ name: string }, { propertyName: string; name?: string; each?: boolean; constraints?: unknown[] }[]>;
   };
-  for (const [target, metadatas] of storage.validationMetadatas) {
+  const lineage = (target: object): object[] => {
+    const chain: object[] = [];
+    for (let c: object | null = target; c && c !== Function.prototype; c = Object.getPrototypeOf(c) as object | null) chain.push(c);
+    return chain;
+  };
+  for (const target of storage.validationMetadatas.keys()) {
+    // a class's own rules and its ancestors' (a shape inherits its parent's validated fields)
+    const metadatas = lineage(target).flatMap((c) => storage.validationMetadatas.get(c as { name: string }) ?? []);
     for (const m of metadatas) {
       const own = byClass.get(target.name) ?? new Map<string, FieldRules>();
       const rules = own.get(m.propertyName) ?? {};
@@ -49,7 +56,7 @@ function arrayRules(): Map<string, Map<string, FieldRules>> {
       else if (m.name === 'matches' && m.constraints?.[0] instanceof RegExp)
         rules[m.each ? 'itemPattern' : 'pattern'] = m.constraints[0].source;
       else continue;
-      own.set(m.propertyName, rules);
+      own.set(m.propertyName, { ...own.get(m.propertyName), ...rules });
       byClass.set(target.name, own);
     }
   }

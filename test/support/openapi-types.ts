@@ -576,6 +576,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ChangeMaintenanceDto: {
+            /**
+             * Format: date-time
+             * @description A new start; only before the window began.
+             */
+            from?: string | null;
+            /**
+             * Format: date-time
+             * @description A new end; unchanged when absent.
+             */
+            until?: string | null;
+            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
+            reason?: string | null;
+        };
         /**
          * @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).
          * @enum {string}
@@ -637,20 +651,6 @@ export interface components {
             /** Format: date-time */
             cancelledAt: string | null;
             cancelledBy: string | null;
-        };
-        ChangeMaintenanceDto: {
-            /**
-             * Format: date-time
-             * @description A new start; only before the window began.
-             */
-            from?: string | null;
-            /**
-             * Format: date-time
-             * @description A new end; unchanged when absent.
-             */
-            until?: string | null;
-            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
-            reason?: string | null;
         };
         ProbeView: {
             /** @enum {string} */
@@ -2147,10 +2147,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The fields to change; no body changes nothing. */
+        /** @description The fields to change; no body (or null) changes nothing. */
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["ChangeMaintenanceDto"];
+                "application/json": components["schemas"]["ChangeMaintenanceDto"] | null;
             };
         };
         responses: {

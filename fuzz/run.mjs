@@ -16,7 +16,7 @@
 // Environment: SCHEMATHESIS (the binary, default .cache/venv/bin/schemathesis),
 // FUZZ_SERVICE_ENTRY (default .cache/fuzz/dist/main.js), FUZZ_MAX_EXAMPLES (per operation and
 // phase, default 50), FUZZ_MAX_TIME (seconds; unset = one pass; set = the phases repeat until it
-// is spent), FUZZ_SEED (default random; schemathesis prints the seed to reproduce a run),
+// is spent), FUZZ_SEED (default 25, fixed: a run is repeatable; another seed explores further),
 // FUZZ_WORKERS (default 1: with 2 workers, schemathesis 4.32.5 on CPython 3.11.7 failed operations
 // with "SystemError: AST constructor recursion depth mismatch" from hypothesis's ast.parse),
 // FUZZ_REPORT_DIR (default .cache/fuzz/report: JUnit XML, schemathesis.log and the service's log),
@@ -39,9 +39,11 @@ const WORKERS = process.env.FUZZ_WORKERS ?? '1';
 const REPORT_DIR = resolve(process.env.FUZZ_REPORT_DIR ?? join(ROOT, '.cache', 'fuzz', 'report'));
 // scripts/fuzz.sh builds a private copy: a concurrent `nest build` (deleteOutDir) cannot pull dist/ away mid-run.
 const ENTRY = resolve(process.env.FUZZ_SERVICE_ENTRY ?? join(ROOT, '.cache', 'fuzz', 'dist', 'main.js'));
-// The issue's four checks: no 5xx, only documented status codes, bodies match their schemas,
-// invalid input is refused with a 4xx.
-const CHECKS = 'not_a_server_error,status_code_conformance,response_schema_conformance,negative_data_rejection';
+// P144: every check schemathesis has (fuzz/schemathesis.toml: also schema-valid requests accepted,
+// undeclared methods answered 405, headers and content types conformant; one check off where it
+// says why), with a fixed seed so a run is repeatable and a failure is the code's, not the draw's
+// (FUZZ_SEED overrides it).
+const SEED = process.env.FUZZ_SEED ?? '25';
 
 const log = (line) => process.stderr.write(`fuzz: ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -122,9 +124,10 @@ async function main() {
   }
 
   const args = [
+    '--config-file',
+    join(ROOT, 'fuzz', 'schemathesis.toml'), // P144: the operations where one check is off, and why
     'run',
     `${base}/docs/openapi.json`,
-    '--checks', CHECKS,
     '--header', `x-api-key: ${key}`,
     '--max-examples', MAX_EXAMPLES,
     '--workers', WORKERS,
@@ -135,13 +138,15 @@ async function main() {
     '--no-color',
   ];
   if (MAX_TIME) args.push('--max-time', MAX_TIME); // repeats the phases until the time is spent
-  if (process.env.FUZZ_SEED) args.push('--seed', process.env.FUZZ_SEED);
+  args.push('--seed', SEED);
   log(`schemathesis ${args.map((a) => (a.startsWith('x-api-key') ? 'x-api-key: ***' : a)).join(' ')}`);
   const logFile = join(REPORT_DIR, 'schemathesis.log');
   // schemathesis names its JUnit file junit-<timestamp>.xml: clear old ones, take the new one.
   for (const name of readdirSync(REPORT_DIR)) if (/^junit.*\.xml$/.test(name)) rmSync(join(REPORT_DIR, name), { force: true });
   const logStream = createWriteStream(logFile);
-  fuzzer = spawn(SCHEMATHESIS, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  // fuzz/hooks.py teaches schemathesis the document's own formats (an IANA time zone)
+  const fuzzEnv = { ...process.env, SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: join(ROOT, 'fuzz') };
+  fuzzer = spawn(SCHEMATHESIS, args, { cwd: work, env: fuzzEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [fuzzer.stdout, fuzzer.stderr]) {
     stream.pipe(logStream, { end: false });
     if (process.env.FUZZ_VERBOSE === '1') stream.pipe(process.stderr, { end: false });

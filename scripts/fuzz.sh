@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm run fuzz` (issue 6, item 3): schemathesis against the served OpenAPI document, with the
-# checks for server errors, status codes, response schemas and negative data, on a throwaway
+# `npm run fuzz` (issue 6, item 3): schemathesis against the served OpenAPI document, with every
+# check it has (fuzz/schemathesis.toml, P144), on a throwaway
 # mongo-java-server memory backend, with an admin key (every route reachable), on a bounded
 # budget. Exits non-zero on any failure. Prints a compact result (`fuzz: N passed, N failed`);
 # schemathesis's full output goes to .cache/fuzz/report/schemathesis.log (P36). Prepares, cached under .cache/: a Python venv with a pinned schemathesis, and a

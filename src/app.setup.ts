@@ -1,14 +1,13 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { registerGraphqlHttpAuth } from './admin/graphql-http-auth';
-import { API_KEY_HEADER } from './auth/api-key.guard';
 import { AppConfig } from './config/app-config';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH } from './errors/framework-errors';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
-import { documentAgrajagArguments } from './diagnosis/agrajag-openapi';
-import { documentErrorResponses } from './errors/openapi-errors';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
+import { answerMethodNotAllowed } from './edge/method-not-allowed';
 import { checkJsonCharset, decodeUtf8Body, parseJsonBody } from './errors/json-body';
 import { registerKeyBeforeBody } from './auth/key-before-body.hook';
 import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
@@ -25,25 +24,11 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   registerMcpEdge(app, config); // P136: Host/Origin and the key of /mcp, answered as JSON-RPC
   registerKeyBeforeBody(app); // P135: no body is read for a request without a known key
   registerIdempotency(app); // D21: Idempotency-Key on every write route, REST, GraphQL and MCP
+  answerMethodNotAllowed(app.getHttpAdapter().getInstance()); // P144: a known path, another method → 405 + Allow
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = documentIdempotencyKey(
-      documentAgrajagArguments(
-        documentErrorResponses(
-          SwaggerModule.createDocument(
-            app,
-            new DocumentBuilder()
-              .setTitle('Tool availability service')
-              .setDescription("State of each tool's availability: status per scope, cooldowns per error signature, manifest annotation.")
-              .setVersion('1')
-              .addApiKey({ type: 'apiKey', in: 'header', name: API_KEY_HEADER }, 'api-key')
-              .addServer('http://localhost:3000', 'A service started locally with the default port (PORT=3000)')
-              .build(),
-          ),
-        ),
-      ),
-    );
+    const document = documentIdempotencyKey(buildOpenApiDocument(app));
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
 }

@@ -114,7 +114,8 @@ describe('OpenAPI contract', () => {
   });
 
   it('marks required parameters, lists servers, types the Agrajag arguments per tool and the events as a discriminated union', () => {
-    expect(doc.servers).toEqual([expect.objectContaining({ url: expect.stringMatching(/^http:\/\//) })]);
+    // relative (P140): Try-it-out and generated clients call whatever host and port they were given
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     for (const dto of ['MarkUnavailableDto', 'SetCooldownDto', 'RecordDiagnosisDto', 'ClearCooldownDto', 'ChangeCooldownWindowDto']) {
       expect({ dto, required: doc.components.schemas[dto].required }).toEqual({
         dto,
@@ -191,9 +192,89 @@ describe('OpenAPI contract', () => {
     expect(refused).toEqual([]);
   });
 
-  it('shows readable context ids in the examples, not pattern noise', () => {
+  it('shows readable context ids in the examples, its own sample ids, never the README round trip ids (P83)', () => {
     const context = exampleOf(doc.components.schemas.CallContextDto);
-    expect(context).toEqual({ sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' });
+    expect(context).toEqual({
+      sessionId: 'example-session',
+      userId: 'example-user',
+      projectId: 'example-project',
+      tenantId: 'example-tenant',
+    });
+    // Swagger's example failure must not put the README's context into a cooldown (P83).
+    const readmeIds = /"(jira_search|alice|s-7|p-1|acme)"/;
+    const examples: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'example' && readmeIds.test(JSON.stringify(v))) examples.push(`${where}: ${JSON.stringify(v)}`);
+        walk(v, `${where}/${k}`);
+      }
+    };
+    walk(doc, '#');
+    expect(examples).toEqual([]);
+    expect(exampleOf(doc.components.schemas.FailureReportDto)).toMatchObject({ toolName: 'example-tool' });
+  });
+
+  it('states per operation which role a key needs, in words, in x-roles and in the security scheme (P140)', () => {
+    const scheme = doc.components.securitySchemes['api-key'];
+    for (const role of ['dispatcher', 'tool-health-writer', 'audit-reader', 'admin']) expect(scheme.description).toContain(`\`${role}\``);
+    const problems: string[] = [];
+    for (const { op } of operations) {
+      const roles = op['x-roles'] as string[] | undefined;
+      if (!Array.isArray(roles)) problems.push(`${op.operationId}: no x-roles`);
+      else if (roles.length === 0) {
+        if (JSON.stringify(op.security) !== '[]') problems.push(`${op.operationId}: open, but security is ${JSON.stringify(op.security)}`);
+        if (!op.description.includes('Needs no API key.')) problems.push(`${op.operationId}: does not say it is open`);
+      } else {
+        if (roles[roles.length - 1] !== 'admin') problems.push(`${op.operationId}: admin not listed`);
+        if (JSON.stringify(op.security) !== '[{"api-key":[]}]') problems.push(`${op.operationId}: security ${JSON.stringify(op.security)}`);
+        for (const role of roles)
+          if (!op.description.includes(`\`${role}\``)) problems.push(`${op.operationId}: description omits ${role}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const byId = Object.fromEntries(operations.map(({ op }) => [op.operationId, op['x-roles']]));
+    expect([byId.checkLiveness, byId.reportFailure, byId.lookupAvailability, byId.readEvents, byId.sweepCooldowns]).toEqual([
+      [],
+      ['dispatcher', 'admin'],
+      ['dispatcher', 'tool-health-writer', 'audit-reader', 'admin'],
+      ['audit-reader', 'admin'],
+      ['admin'],
+    ]);
+  });
+
+  it('declares every tag at the top level and describes every success answer (P143)', () => {
+    const declared = new Map((doc.tags as { name: string; description?: string }[]).map((tag) => [tag.name, tag.description]));
+    const problems: string[] = [];
+    for (const { op } of operations) {
+      for (const tag of op.tags ?? [])
+        if (!declared.get(tag)?.trim()) problems.push(`${op.operationId}: tag ${tag} not declared with a description`);
+      for (const [status, response] of Object.entries(op.responses as Record<string, Schema>))
+        if (/^2/.test(status) && !response.description?.trim()) problems.push(`${op.operationId} ${status}: no description`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('says in each request shape what the validator enforces: no unknown properties, non-empty arrays, no `default` keyword (P142)', () => {
+    const s = doc.components.schemas;
+    for (const name of [
+      'FailureReportDto',
+      'SuccessReportDto',
+      'CallContextDto',
+      'AnnotateManifestDto',
+      'ToolManifestDto',
+      'MarkUnavailableDto',
+    ])
+      expect({ name, additionalProperties: s[name].additionalProperties }).toEqual({ name, additionalProperties: false });
+    expect([s.BatchLookupDto.properties.toolNames.minItems, s.ClientDisconnectDto.properties.tools.minItems]).toEqual([1, 1]);
+    const defaults = Object.entries(s as Record<string, Schema>).flatMap(([name, schema]) =>
+      Object.entries((schema.properties ?? {}) as Record<string, Schema>)
+        .filter(([, p]) => p.default !== undefined)
+        .map(([p]) => `${name}.${p}`),
+    );
+    expect(defaults).toEqual([]);
+    expect(s.AnnotateManifestDto.properties.timeZone.description).toContain('Default: `"UTC"`');
+    expect(s.AnnotateManifestDto.required ?? []).not.toContain('timeZone');
   });
 
   it('has committed TypeScript client types equal to what openapi-typescript makes of the served document', () => {
@@ -203,12 +284,10 @@ describe('OpenAPI contract', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'openapi-types-'));
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
     const cli = path.join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
-    // --default-non-nullable false: a request field with a default stays optional, as the service treats it
-    execFileSync(
-      process.execPath,
-      [cli, path.join(dir, 'openapi.json'), '--default-non-nullable', 'false', '--output', path.join(dir, 'openapi-types.ts')],
-      { stdio: 'pipe' },
-    );
+    // openapi-typescript's default options (P142: a request field with a default is optional without any flag)
+    execFileSync(process.execPath, [cli, path.join(dir, 'openapi.json'), '--output', path.join(dir, 'openapi-types.ts')], {
+      stdio: 'pipe',
+    });
     const generated = readFileSync(path.join(dir, 'openapi-types.ts'), 'utf8');
     if (process.env.UPDATE_OPENAPI_TYPES === '1') writeFileSync(file, generated);
     expect(readFileSync(file, 'utf8')).toBe(generated);

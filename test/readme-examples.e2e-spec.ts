@@ -3,6 +3,7 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import type { paths } from './support/openapi-types';
+import { assignments, bashBlocks, curlBody, loopWords } from './support/readme-shell';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -149,7 +150,9 @@ describe('README examples through the typed TypeScript client', () => {
  */
 describe('README examples: maintenance windows and wider evidence', () => {
   // The README as one line: its wrapped JSON (broken after a comma) and texts compare as sent.
-  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8').replace(/\n\s*/g, '');
+  const markdown = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  const readme = markdown.replace(/\n\s*/g, '');
+  const block = (marker: string) => bashBlocks(markdown).find((b) => b.includes(marker))!;
   const shownInReadme = (text: string) => expect(readme).toContain(text);
   let t: TestApp;
   let client: ReturnType<typeof createClient<paths>>;
@@ -180,15 +183,24 @@ describe('README examples: maintenance windows and wider evidence', () => {
   afterAll(() => t.close());
 
   it('a window scheduled for 18:00–20:00 Berlin time: coming, in force, explained, a failure and a success under it', async () => {
-    const window = {
-      scope: 'GLOBAL' as const,
+    // The README's script, as bash and GNU date run it at 14:00 UTC (P143: relative dates, valid on any day).
+    const script = block('/v1/maintenance-windows');
+    const window = curlBody(script, assignments(script, t.clock.now()), t.clock.now()) as {
+      scope: 'GLOBAL';
+      scopeId: null;
+      toolName: string;
+      from: string;
+      until: string;
+      reason: string;
+    };
+    expect(window).toEqual({
+      scope: 'GLOBAL',
       scopeId: null,
       toolName: 'jira_search',
       from: '2026-05-23T16:00:00Z',
       until: '2026-05-23T18:00:00Z',
       reason: 'Jira upgrade',
-    };
-    shownInReadme(JSON.stringify(window));
+    });
     const scheduled = await client.POST('/v1/maintenance-windows', { body: window, ...as(KEYS.admin) });
     expect(scheduled.response.status).toBe(201);
     expect(scheduled.data).toEqual({
@@ -251,15 +263,21 @@ describe('README examples: maintenance windows and wider evidence', () => {
   it('the 5th user in a 3rd project of acme: wider evidence at TENANT; the verdict it queued, as another user sees it', async () => {
     t.clock.set('2026-05-23T19:00:00.000Z');
     const answers = [];
-    for (const [userId, projectId] of [
-      ['alice', 'p-1'],
-      ['bob', 'p-1'],
-      ['carol', 'p-2'],
-      ['dave', 'p-2'],
-      ['erin', 'p-3'],
-    ]) {
+    // The README's loop, as written: one failure per user:project word, half a minute apart.
+    const script = block('for up in');
+    const { name, words } = loopWords(script);
+    expect(words).toEqual(['alice:p-1', 'bob:p-1', 'carol:p-2', 'dave:p-2', 'erin:p-3']);
+    for (const word of words) {
       t.clock.advance(30_000);
-      answers.push((await failure({ userId, projectId, tenantId: 'acme' })).data);
+      const body = curlBody(script, { [name]: word }, t.clock.now()) as { context: Record<string, string> };
+      expect(body).toEqual({
+        toolName: 'jira_search',
+        context: body.context,
+        code: 'BACKEND_FAILED',
+        errorSignature: 'http-502',
+        message: '502 Bad Gateway',
+      });
+      answers.push((await failure(body.context)).data);
     }
     expect(answers.slice(0, 4).map((a) => [a?.coalescingKey, a?.widerEvidence])).toEqual(Array(4).fill(['jira_search:http-502', null]));
     shownInReadme(JSON.stringify({ coalescingKey: answers[0]!.coalescingKey, widerEvidence: answers[0]!.widerEvidence }).slice(1, -1));
@@ -301,5 +319,49 @@ describe('README examples: maintenance windows and wider evidence', () => {
       doNotCall: true,
     });
     shownInReadme(`jira_search   ${elsewhere.description}`);
+  });
+});
+
+/**
+ * P143: the README's requests replayed as written on today's date (the real clock): the
+ * maintenance script's relative dates are in the future on any day, the annotate request is
+ * accepted as shown, and the MCP call's `by` is what a dev key's name gives.
+ */
+describe('README examples: replayed as written, today', () => {
+  const markdown = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' } });
+    await resetDatabase(t.connection);
+    t.clock.set(new Date().toISOString());
+  });
+  afterAll(() => t.close());
+
+  it('schedules the maintenance window of the README script: in the future, whatever the day', async () => {
+    const script = bashBlocks(markdown).find((b) => b.includes('/v1/maintenance-windows'))!;
+    const now = t.clock.now();
+    const body = curlBody(script, assignments(script, now), now);
+    const res = await t.http
+      .post('/v1/maintenance-windows')
+      .set('x-api-key', KEYS.admin)
+      .send(body as object);
+    expect([res.status, res.body.phase]).toEqual([201, 'UPCOMING']);
+    expect(Date.parse(res.body.from)).toBeGreaterThan(now.getTime());
+  });
+
+  it('accepts the annotate request as shown', async () => {
+    const shown = /POST \/v1\/manifest\/annotate {2,}x-api-key: <dispatcher>\n(\{.*\})\n/.exec(markdown);
+    expect(shown).not.toBeNull();
+    const res = await t.http.post('/v1/manifest/annotate').set('x-api-key', KEYS.dispatcher).send(JSON.parse(shown![1]));
+    expect(res.status).toBe(200);
+    expect(res.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['calculator', 'jira_search']);
+  });
+
+  it("shows the MCP call's `by` as a dev tool-health-writer key writes it, and a relative expected recovery", () => {
+    expect(markdown).toContain('"by":"key:dev-tool-health-writer"');
+    expect(markdown).not.toContain('key:agrajag');
+    const call = bashBlocks(markdown).find((b) => b.includes('localhost:3000/mcp'))!;
+    expect(call).toContain(`"expectedRecoveryAt":"'"$(date -u -d '+30 minutes' +%Y-%m-%dT%H:%M:00Z)"'"`);
   });
 });

@@ -40,7 +40,7 @@ export class CascadeController {
     name: 'toolName',
     schema: { type: 'string', pattern: ID_PATTERN.source },
     description: 'The tool to look up.',
-    example: 'jira_search',
+    example: 'example-tool',
   })
   lookup(@Param('toolName') toolName: string, @Query() context: CallContextDto): Promise<EffectiveHealthView> {
     return this.service.lookupView(toolName, context);

@@ -19,6 +19,8 @@ export enum DomainErrorCode {
   IDEMPOTENCY_KEY_IN_FLIGHT = 'IDEMPOTENCY_KEY_IN_FLIGHT',
   /** P122: the caller holds as many live Idempotency-Keys as allowed. */
   IDEMPOTENCY_KEY_LIMIT = 'IDEMPOTENCY_KEY_LIMIT',
+  /** The path exists, but not for this HTTP method (P144). */
+  METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
 }
 
 export class DomainError extends Error {

@@ -13,6 +13,7 @@ export const HTTP_STATUS_OF = {
   [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: 422,
   [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: 409,
   [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: 429,
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: 405,
 } as const satisfies Record<DomainErrorCode, number>;
 
 export const GRAPHQL_CODE_OF = {
@@ -27,4 +28,5 @@ export const GRAPHQL_CODE_OF = {
   [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: 'IDEMPOTENCY_KEY_MISMATCH',
   [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: 'IDEMPOTENCY_KEY_IN_FLIGHT',
   [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: 'IDEMPOTENCY_KEY_LIMIT',
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: 'BAD_USER_INPUT',
 } as const satisfies Record<DomainErrorCode, string>;

@@ -28,6 +28,7 @@ export const JSON_RPC_CODE_OF = {
   [DomainErrorCode.UNAVAILABLE]: JsonRpcErrorCode.INTERNAL_ERROR,
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: JsonRpcErrorCode.INVALID_REQUEST,
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: JsonRpcErrorCode.INVALID_REQUEST,
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: JsonRpcErrorCode.INVALID_REQUEST,
   // P122: a reused Idempotency-Key with another request is a bad call; in flight and over the cap are server-side refusals.
   [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: JsonRpcErrorCode.INVALID_REQUEST,
   [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: JsonRpcErrorCode.REFUSED,

@@ -20,6 +20,7 @@ const {
   IDEMPOTENCY_KEY_MISMATCH,
   IDEMPOTENCY_KEY_IN_FLIGHT,
   IDEMPOTENCY_KEY_LIMIT,
+  METHOD_NOT_ALLOWED,
 } = DomainErrorCode;
 
 /**
@@ -93,6 +94,7 @@ const DESCRIPTION: Record<DomainErrorCode, string> = {
   [IDEMPOTENCY_KEY_IN_FLIGHT]: 'The first request with this Idempotency-Key is still being answered; retry shortly with the same key.',
   [IDEMPOTENCY_KEY_LIMIT]:
     'This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written.',
+  [METHOD_NOT_ALLOWED]: 'The path exists, but not for this method (the `Allow` header lists its methods).',
 };
 
 /** One realistic answer per code, as the service sends it. */
@@ -131,6 +133,12 @@ const EXAMPLE: Record<DomainErrorCode, { statusCode: number; error: DomainErrorC
     error: IDEMPOTENCY_KEY_LIMIT,
     message: 'Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire',
     field: 'Idempotency-Key',
+  },
+  [METHOD_NOT_ALLOWED]: {
+    statusCode: 405,
+    error: METHOD_NOT_ALLOWED,
+    message: 'method: TRACE is not allowed on /health/live (Allow: GET)',
+    field: 'method',
   },
 };
 

@@ -65,7 +65,7 @@ export class ToolHealthController {
     name: 'sessionId',
     schema: { type: 'string', pattern: ID_PATTERN.source },
     description: 'The session (conversation) the client served.',
-    example: 's-7',
+    example: 'example-session',
   })
   clientDisconnected(@Param('sessionId') sessionId: string, @Body() dto: ClientDisconnectDto): Promise<SessionToolsResultView> {
     return this.service.clientDisconnected(sessionId, dto);
@@ -83,7 +83,7 @@ export class ToolHealthController {
     name: 'sessionId',
     schema: { type: 'string', pattern: ID_PATTERN.source },
     description: 'The session (conversation) the client served.',
-    example: 's-7',
+    example: 'example-session',
   })
   clientReconnected(@Param('sessionId') sessionId: string, @Body() dto: ClientReconnectDto): Promise<SessionToolsResultView> {
     return this.service.clientReconnected(sessionId, dto);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
@@ -17,6 +17,7 @@ import { MaintenanceService } from './maintenance.service';
 
 /** Issue 16: planned outages, scheduled by admins (P75). Reads are open to audit-readers too (D17). */
 @ApiTags('maintenance')
+@ApiExtraModels(ChangeMaintenanceDto) // its PATCH body is a nullable reference to it (P144)
 @ApiSecurity('api-key')
 @Controller('v1/maintenance-windows')
 export class MaintenanceController {
@@ -57,6 +58,17 @@ export class MaintenanceController {
     'Change a maintenance window',
     'Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.',
   )
+  @ApiParam({
+    name: 'id',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The window id, as scheduleMaintenance answered it.',
+    example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+  })
+  @ApiBody({
+    required: false,
+    schema: { type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(ChangeMaintenanceDto) }] },
+    description: 'The fields to change; no body (or null) changes nothing.',
+  })
   @ApiOkResponse({ type: MaintenanceWindowView })
   async change(
     @Param('id') id: string,
@@ -74,6 +86,12 @@ export class MaintenanceController {
     'Cancel a maintenance window',
     'Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.',
   )
+  @ApiParam({
+    name: 'id',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The window id, as scheduleMaintenance answered it.',
+    example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+  })
   @ApiOkResponse({ type: MaintenanceWindowView, description: 'the cancelled window' })
   async cancel(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, principal), this.clock.now());

@@ -96,6 +96,7 @@ const ERROR_ADVICE: Record<DomainErrorCode, string> = {
   [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: '',
   [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: '',
   [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: '',
+  [DomainErrorCode.METHOD_NOT_ALLOWED]: '',
 };
 
 /** An isError result's text: the code, the message (which names the argument), what to do. */

@@ -23,7 +23,12 @@ export class TenantSettingsController {
     "Read a tenant's settings",
     "The tenant's stored settings and the values writes use now (the setting, or the default when none is set).",
   )
-  @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
+  @ApiParam({
+    name: 'tenantId',
+    schema: { type: 'string', pattern: ID_PATTERN.source },
+    description: 'The tenant.',
+    example: 'example-tenant',
+  })
   get(@Param('tenantId') tenantId: string): Promise<TenantSettingsView> {
     return this.service.get(tenantId);
   }
@@ -36,7 +41,12 @@ export class TenantSettingsController {
     'Set how much history a tenant keeps',
     "How many history items each of the tenant's entries keeps; null goes back to the default. Applies to the next write of each entry.",
   )
-  @ApiParam({ name: 'tenantId', schema: { type: 'string', pattern: ID_PATTERN.source }, description: 'The tenant.', example: 'acme' })
+  @ApiParam({
+    name: 'tenantId',
+    schema: { type: 'string', pattern: ID_PATTERN.source },
+    description: 'The tenant.',
+    example: 'example-tenant',
+  })
   setHistoryLimit(
     @Param('tenantId') tenantId: string,
     @Body() dto: SetHistoryLimitDto,

@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List maintenance windows
-         * @description The scheduled, running and past windows, filtered by tool, scope or phase.
+         * @description The scheduled, running and past windows, filtered by tool, scope or phase. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
          */
         get: operations["listMaintenanceWindows"];
         put?: never;
         /**
          * Schedule a maintenance window
-         * @description Announces a planned outage of one tool at one scope: while it is in force the tool reads DOWN until its end, the manifest says "under maintenance — expected back at HH:MM", and failure reports never start a diagnosis. Before it starts, lookups and the manifest show it coming. Admin only.
+         * @description Announces a planned outage of one tool at one scope: while it is in force the tool reads DOWN until its end, the manifest says "under maintenance — expected back at HH:MM", and failure reports never start a diagnosis. Before it starts, lookups and the manifest show it coming. Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         post: operations["scheduleMaintenance"];
         delete?: never;
@@ -40,14 +40,14 @@ export interface paths {
         post?: never;
         /**
          * Cancel a maintenance window
-         * @description Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.
+         * @description Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         delete: operations["cancelMaintenance"];
         options?: never;
         head?: never;
         /**
          * Change a maintenance window
-         * @description Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.
+         * @description Moves a window that has not started, or changes when a running one ends, or its reason. Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         patch: operations["changeMaintenance"];
         trace?: never;
@@ -61,7 +61,7 @@ export interface paths {
         };
         /**
          * Is the process alive?
-         * @description Answers 200 while the process runs, without touching the database. For an orchestrator's liveness probe; needs no API key.
+         * @description Answers 200 while the process runs, without touching the database. For an orchestrator's liveness probe; needs no API key. Needs no API key.
          */
         get: operations["checkLiveness"];
         put?: never;
@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Can the service take traffic?
-         * @description Answers 200 when the database answers and 503 when it does not (or while the service shuts down). For an orchestrator's readiness probe; needs no API key.
+         * @description Answers 200 when the database answers and 503 when it does not (or while the service shuts down). For an orchestrator's readiness probe; needs no API key. Needs no API key.
          */
         get: operations["checkReadiness"];
         put?: never;
@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a tool down at one scope
-         * @description The dispatch layer saw a tool fail for everyone at this scope (its backend is unreachable or failing): the entry becomes DOWN, with the code and an optional expected recovery time. Returns the stored entry.
+         * @description The dispatch layer saw a tool fail for everyone at this scope (its backend is unreachable or failing): the entry becomes DOWN, with the code and an optional expected recovery time. Returns the stored entry. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["markToolUnavailable"];
         delete?: never;
@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a tool intermittent at one scope
-         * @description The dispatch layer saw a tool fail now and then: the entry becomes DEGRADED (callable, with a warning for the LLM). Returns the stored entry.
+         * @description The dispatch layer saw a tool fail now and then: the entry becomes DEGRADED (callable, with a warning for the LLM). Returns the stored entry. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["markToolIntermittent"];
         delete?: never;
@@ -143,7 +143,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a tool available again at one scope
-         * @description The dispatch layer saw the tool work again: the entry goes back to OK. 404 when nothing is stored for that key (there is nothing to clear). Returns the stored entry.
+         * @description The dispatch layer saw the tool work again: the entry goes back to OK. 404 when nothing is stored for that key (there is nothing to clear). Returns the stored entry. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["markToolAvailable"];
         delete?: never;
@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * A client left: its tools are down for the session
-         * @description A client (for example a desktop app serving client tools) disconnected: each of its tools becomes DOWN for that session, its description kept so the LLM can still be told the tool is gone. One request for all of the client's tools.
+         * @description A client (for example a desktop app serving client tools) disconnected: each of its tools becomes DOWN for that session, its description kept so the LLM can still be told the tool is gone. One request for all of the client's tools. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["reportClientDisconnected"];
         delete?: never;
@@ -183,7 +183,7 @@ export interface paths {
         put?: never;
         /**
          * A client is back: its tools are available for the session
-         * @description The client reconnected: each listed tool that was marked down for the session is OK again. Tools never marked stay unwritten.
+         * @description The client reconnected: each listed tool that was marked down for the session is OK again. Tools never marked stay unwritten. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["reportClientReconnected"];
         delete?: never;
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * Read one stored entry
-         * @description The stored health entry of one tool at one scope (status, cooldowns, history, pin), exactly as kept. 404 when nothing is stored there; to know whether a tool is usable, use lookupAvailability instead.
+         * @description The stored health entry of one tool at one scope (status, cooldowns, history, pin), exactly as kept. 404 when nothing is stored there; to know whether a tool is usable, use lookupAvailability instead. Needs an API key (header `x-api-key`) with the role `dispatcher`, `tool-health-writer`, `audit-reader` or `admin`.
          */
         get: operations["getHealthEntry"];
         put?: never;
@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Is this tool usable in this context?
-         * @description Looks the tool up from the narrowest scope of the caller's context (session, user, project, tenant) to GLOBAL and answers the effective status, whether it is being retested, the entry that decided and the wider problems it hid. A tool nothing is known about is OK.
+         * @description Looks the tool up from the narrowest scope of the caller's context (session, user, project, tenant) to GLOBAL and answers the effective status, whether it is being retested, the entry that decided and the wider problems it hid. A tool nothing is known about is OK. Needs an API key (header `x-api-key`) with the role `dispatcher`, `tool-health-writer`, `audit-reader` or `admin`.
          */
         get: operations["lookupAvailability"];
         put?: never;
@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Are these tools usable in this context?
-         * @description The same answer as lookupAvailability for several tools at once, in the order asked, in one database query.
+         * @description The same answer as lookupAvailability for several tools at once, in the order asked, in one database query. Needs an API key (header `x-api-key`) with the role `dispatcher`, `tool-health-writer`, `audit-reader` or `admin`.
          */
         post: operations["lookupAvailabilityBatch"];
         delete?: never;
@@ -261,7 +261,7 @@ export interface paths {
         };
         /**
          * Read a tenant's settings
-         * @description The tenant's stored settings and the values writes use now (the setting, or the default when none is set).
+         * @description The tenant's stored settings and the values writes use now (the setting, or the default when none is set). Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
          */
         get: operations["getTenantSettings"];
         put?: never;
@@ -282,7 +282,7 @@ export interface paths {
         get?: never;
         /**
          * Set how much history a tenant keeps
-         * @description How many history items each of the tenant's entries keeps; null goes back to the default. Applies to the next write of each entry.
+         * @description How many history items each of the tenant's entries keeps; null goes back to the default. Applies to the next write of each entry. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         put: operations["setTenantHistoryLimit"];
         post?: never;
@@ -303,7 +303,7 @@ export interface paths {
         put?: never;
         /**
          * Report a successful tool call
-         * @description The dispatcher reports every call that worked. When the tool was marked down or intermittent in this context, or a cooldown of a technical error was running, the success clears them; name the error signatures it disproves in errorSignatures. A success that changes nothing writes nothing.
+         * @description The dispatcher reports every call that worked. When the tool was marked down or intermittent in this context, or a cooldown of a technical error was running, the success clears them; name the error signatures it disproves in errorSignatures. A success that changes nothing writes nothing. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["reportSuccess"];
         delete?: never;
@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Report a failed tool call
-         * @description The dispatcher reports every call that failed and learns what to do: whether a diagnosis may be spawned now (spawn), whether to pass the error back to the LLM (reflectError), and until when the same error is in cooldown. Codes that are not the tool's fault (NOT_REGISTERED, DISALLOWED) change nothing.
+         * @description The dispatcher reports every call that failed and learns what to do: whether a diagnosis may be spawned now (spawn), whether to pass the error back to the LLM (reflectError), and until when the same error is in cooldown. Codes that are not the tool's fault (NOT_REGISTERED, DISALLOWED) change nothing. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["reportFailure"];
         delete?: never;
@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format.
+         * @description Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
          */
         get: operations["scrapeMetrics"];
         put?: never;
@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Start or renew a cooldown of one error signature
-         * @description Stops further diagnoses of one error signature at one scope for a while, without changing the tool's status. The window is the classification's default unless durationMs is given; a repeated cooldown climbs the classification's ladder. Returns the stored entry.
+         * @description Stops further diagnoses of one error signature at one scope for a while, without changing the tool's status. The window is the classification's default unless durationMs is given; a repeated cooldown climbs the classification's ladder. Returns the stored entry. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["setCooldown"];
         delete?: never;
@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Forget one cooldown
-         * @description An admin removes one cooldown entirely, its ladder included, so the next failure with that signature may spawn a diagnosis again. 404 when there is no such cooldown.
+         * @description An admin removes one cooldown entirely, its ladder included, so the next failure with that signature may spawn a diagnosis again. 404 when there is no such cooldown. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         post: operations["clearCooldown"];
         delete?: never;
@@ -403,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Change a cooldown's window without restarting it
-         * @description An admin gives one cooldown a new window (windowMs). A running cooldown keeps its start and now ends at start + the new window (or at once, if that has passed); an expired one stays expired. Later repetitions climb the ladder from the new window. Unlike setCooldown with durationMs, nothing restarts now. 404 when there is no such cooldown.
+         * @description An admin gives one cooldown a new window (windowMs). A running cooldown keeps its start and now ends at start + the new window (or at once, if that has passed); an expired one stays expired. Later repetitions climb the ladder from the new window. Unlike setCooldown with durationMs, nothing restarts now. 404 when there is no such cooldown. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         post: operations["changeCooldownWindow"];
         delete?: never;
@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Delete long-expired cooldowns now
-         * @description Removes the cooldowns that expired longer than the grace period ago, everywhere, as the periodic sweep does. Answers how many entries and cooldowns were touched.
+         * @description Removes the cooldowns that expired longer than the grace period ago, everywhere, as the periodic sweep does. Answers how many entries and cooldowns were touched. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         post: operations["sweepCooldowns"];
         delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * List down tools due for a probe
-         * @description Entries that are DOWN without an expected recovery time and have not been checked for a while, oldest first: the tools a diagnosis engine should probe.
+         * @description Entries that are DOWN without an expected recovery time and have not been checked for a while, oldest first: the tools a diagnosis engine should probe. Needs an API key (header `x-api-key`) with the role `tool-health-writer`, `audit-reader` or `admin`.
          */
         get: operations["listToolsDueForProbe"];
         put?: never;
@@ -463,7 +463,7 @@ export interface paths {
         put?: never;
         /**
          * Record a diagnosis verdict
-         * @description The diagnosis engine records what it found about a tool at one scope: its classification, a note, and optionally the expected recovery time, an error signature to cool down and its window. Returns the stored entry.
+         * @description The diagnosis engine records what it found about a tool at one scope: its classification, a note, and optionally the expected recovery time, an error signature to cool down and its window. Returns the stored entry. Needs an API key (header `x-api-key`) with the role `tool-health-writer` or `admin`.
          */
         post: operations["recordDiagnosis"];
         delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
         };
         /**
          * List the diagnosis engine's tools
-         * @description The four tools the Agrajag diagnosis engine uses to write its verdicts, each with a description for the LLM and the JSON Schema of its arguments.
+         * @description The four tools the Agrajag diagnosis engine uses to write its verdicts, each with a description for the LLM and the JSON Schema of its arguments. Needs an API key (header `x-api-key`) with the role `tool-health-writer` or `admin`.
          */
         get: operations["listAgrajagTools"];
         put?: never;
@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Call one of the diagnosis engine's tools
-         * @description Runs one Agrajag tool with its arguments (validated against the tool's schema, see the AgrajagArguments components) and answers a short sentence for the LLM and the entry written. 404 for an unknown tool name.
+         * @description Runs one Agrajag tool with its arguments (validated against the tool's schema, see the AgrajagArguments components) and answers a short sentence for the LLM and the entry written. 404 for an unknown tool name. Needs an API key (header `x-api-key`) with the role `tool-health-writer` or `admin`.
          */
         post: operations["invokeAgrajagTool"];
         delete?: never;
@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * Read the event log
-         * @description Status changes, cooldowns set and expired, pins and diagnosis notes, oldest first, one page at a time: pass the endCursor of a page as after to read the next one.
+         * @description Status changes, cooldowns set and expired, pins and diagnosis notes, oldest first, one page at a time: pass the endCursor of a page as after to read the next one. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
          */
         get: operations["readEvents"];
         put?: never;
@@ -543,7 +543,7 @@ export interface paths {
         put?: never;
         /**
          * Annotate a turn's tool manifest
-         * @description Takes the tools an LLM is about to see in one turn and answers the ones it may see, in input order, each with a suffix for its description (unavailable since…, intermittent…), its effective status and whether to call it; plus the session's client tools that left with their client, and how many tools were filtered out and why.
+         * @description Takes the tools an LLM is about to see in one turn and answers the ones it may see, in input order, each with a suffix for its description (unavailable since…, intermittent…), its effective status and whether to call it; plus the session's client tools that left with their client, and how many tools were filtered out and why. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["annotateManifest"];
         delete?: never;
@@ -563,7 +563,7 @@ export interface paths {
         put?: never;
         /**
          * Explain a tool the LLM cannot call
-         * @description What to tell the LLM instead of "Unknown tool": for a tool name, the caller's context and whether the registry serves the name, the error code to report and a message for the LLM (for example that a client's tool is unreachable since the client disconnected).
+         * @description What to tell the LLM instead of "Unknown tool": for a tool name, the caller's context and whether the registry serves the name, the error code to report and a message for the LLM (for example that a client's tool is unreachable since the client disconnected). Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["explainTool"];
         delete?: never;
@@ -576,6 +576,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ChangeMaintenanceDto: {
+            /**
+             * Format: date-time
+             * @description A new start; only before the window began.
+             */
+            from?: string | null;
+            /**
+             * Format: date-time
+             * @description A new end; unchanged when absent.
+             */
+            until?: string | null;
+            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
+            reason?: string | null;
+        };
         /**
          * @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).
          * @enum {string}
@@ -589,24 +603,24 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
              * Format: date-time
              * @description When the window begins (now or past: it begins at once).
-             * @example 2026-05-23T18:00:00Z
+             * @example 2099-05-23T18:00:00Z
              */
             from: string;
             /**
              * Format: date-time
              * @description When the tool is expected back: after from, in the future, at most 31 days after from.
-             * @example 2026-05-23T20:00:00Z
+             * @example 2099-05-23T20:00:00Z
              */
             until: string;
             /**
@@ -638,20 +652,6 @@ export interface components {
             cancelledAt: string | null;
             cancelledBy: string | null;
         };
-        ChangeMaintenanceDto: {
-            /**
-             * Format: date-time
-             * @description A new start; only before the window began.
-             */
-            from?: string | null;
-            /**
-             * Format: date-time
-             * @description A new end; unchanged when absent.
-             */
-            until?: string | null;
-            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
-            reason?: string | null;
-        };
         ProbeView: {
             /** @enum {string} */
             status: "ok" | "unavailable";
@@ -672,12 +672,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
@@ -715,9 +715,9 @@ export interface components {
         /** @description A verdict or a system write. */
         DiagnosisView: {
             /** @description What kind of failure (or WORKING) the diagnosis found. */
-            classification: components["schemas"]["ToolHealthClassification"] | null;
+            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
             /** @description What was observed, in words. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
@@ -731,9 +731,9 @@ export interface components {
         /** @description One change in the history of an entry (the history keeps the latest ones, newest last). */
         HistoryItemView: {
             /** @description What kind of failure (or WORKING) the diagnosis found. */
-            classification: components["schemas"]["ToolHealthClassification"] | null;
+            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
             /** @description What was observed, in words. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
@@ -826,7 +826,7 @@ export interface components {
              */
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
             /**
              * Format: date-time
              * @description When a failure was last reported for it.
@@ -863,12 +863,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
@@ -881,7 +881,7 @@ export interface components {
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: components["schemas"]["ToolErrorCode"] | null;
+            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
@@ -896,12 +896,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
@@ -970,7 +970,7 @@ export interface components {
             /** @description an admin pin decided (D4b) */
             pinned: boolean;
             /** @description the code stored with the entry (D3b) */
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
         };
         ShadowedEntryView: {
             scope: components["schemas"]["Scope"];
@@ -1018,22 +1018,22 @@ export interface components {
         CallContextDto: {
             /**
              * @description The conversation (session) the call belongs to.
-             * @example s-7
+             * @example example-session
              */
             sessionId?: string | null;
             /**
              * @description The end user the call is made for.
-             * @example alice
+             * @example example-user
              */
             userId?: string | null;
             /**
              * @description The project the session belongs to.
-             * @example p-1
+             * @example example-project
              */
             projectId?: string | null;
             /**
              * @description The tenant (organisation) the project belongs to.
-             * @example acme
+             * @example example-tenant
              */
             tenantId?: string | null;
         };
@@ -1061,7 +1061,7 @@ export interface components {
         SuccessReportDto: {
             /**
              * @description The tool that was called.
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /** @description Who called: session, user, project, tenant; every level optional. */
@@ -1085,10 +1085,15 @@ export interface components {
             /** @description entries this success wrote; empty = nothing written */
             changed: components["schemas"]["ChangedEntryView"][];
         };
+        /**
+         * @description what the synchronous checker already knows (§7 second row)
+         * @enum {string}
+         */
+        FailureClassification: "TECHNICALLY_BROKEN" | "USER_SPECIFIC_TECHNICAL" | "USER_PERMISSION" | "USER_INPUT" | "INTERMITTENT";
         FailureReportDto: {
             /**
              * @description The tool that was called.
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /** @description Who called: session, user, project, tenant; every level optional. */
@@ -1104,7 +1109,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description what the synchronous checker already knows (§7 second row) */
-            classification?: components["schemas"]["ToolHealthClassification"] | null;
+            classification?: (string & components["schemas"]["FailureClassification"]) | null;
             /**
              * @description The error as the tool reported it.
              * @example 502 Bad Gateway
@@ -1154,7 +1159,7 @@ export interface components {
             /** @description issue 16: set when distinct users and projects seen with this failure cross the thresholds */
             widerEvidence: components["schemas"]["WiderEvidenceView"] | null;
             /** @description effective status; null when the code is not a tool fault (nothing was read) */
-            status: components["schemas"]["ToolStatus"] | null;
+            status: (string & components["schemas"]["ToolStatus"]) | null;
             /** @description the cooldown that matched or was set */
             cooldown: components["schemas"]["CooldownRefView"] | null;
             /** @description why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
@@ -1168,12 +1173,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
@@ -1182,7 +1187,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description The failure class of the cooldown (not WORKING). */
-            classification: components["schemas"]["ToolHealthClassification"];
+            classification: components["schemas"]["FailureClassification"];
             /**
              * @description The window in milliseconds (1000 … 30 days); when absent, the classification's default.
              * @example 300000
@@ -1201,12 +1206,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
@@ -1216,7 +1221,7 @@ export interface components {
             errorSignature: string;
             /**
              * @description The user of a user-specific cooldown; null or absent for the scope-wide one.
-             * @example alice
+             * @example example-user
              */
             userId?: string | null;
         };
@@ -1228,12 +1233,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /**
@@ -1243,7 +1248,7 @@ export interface components {
             errorSignature: string;
             /**
              * @description The user of a user-specific cooldown; null or absent for the scope-wide one.
-             * @example alice
+             * @example example-user
              */
             userId?: string | null;
             /**
@@ -1267,12 +1272,12 @@ export interface components {
             scope: components["schemas"]["Scope"];
             /**
              * @description The id of the session, user, project or tenant; null for GLOBAL.
-             * @example p-1
+             * @example example-project
              */
             scopeId: string | null;
             /**
              * @description The tool, e.g. "jira_search".
-             * @example jira_search
+             * @example example-tool
              */
             toolName: string;
             /** @description What kind of failure (or WORKING) the diagnosis found. */
@@ -1296,7 +1301,7 @@ export interface components {
             /** @description The cooldown window of errorSignature in milliseconds (1000 … 30 days); when absent, the classification's default. */
             durationMs?: number | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: components["schemas"]["ToolErrorCode"] | null;
+            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
@@ -1314,9 +1319,9 @@ export interface components {
             /**
              * @description The arguments of the tool named in the path: AgrajagSetUnavailableArguments for tool_health_set_unavailable, and so on. Checked against the tool's inputSchema.
              * @example {
-             *       "toolName": "jira_search",
+             *       "toolName": "example-tool",
              *       "scope": "PROJECT",
-             *       "scopeId": "p-1",
+             *       "scopeId": "example-project",
              *       "classification": "INTERMITTENT",
              *       "note": "gateway 502 every few calls",
              *       "errorSignature": "http-502"
@@ -1337,14 +1342,14 @@ export interface components {
         };
         StatusChangedPayloadView: {
             /** @description The status before; null when there was no entry (it read as OK). */
-            previousStatus: components["schemas"]["ToolStatus"] | null;
+            previousStatus: (string & components["schemas"]["ToolStatus"]) | null;
             /**
              * Format: date-time
              * @description When the tool is expected back, if known.
              */
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw, if anything. */
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
         };
         StatusChangedEventView: {
             /** @description Stable per write: reading an event twice gives the same id. */
@@ -1411,7 +1416,7 @@ export interface components {
             note: string | null;
             /** @description Who diagnosed it. */
             by: string;
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
         };
         InboxItemEventView: {
             /** @description Stable per write: reading an event twice gives the same id. */
@@ -1592,7 +1597,7 @@ export interface components {
             /** @example Read a file on the user machine. */
             description: string;
             /** @description absent = not known to be safe: hidden in a probe turn */
-            safety?: components["schemas"]["ToolSafety"] | null;
+            safety?: (string & components["schemas"]["ToolSafety"]) | null;
             /**
              * @description the engine must hold every one of these roles to see the tool
              * @example [
@@ -1613,20 +1618,14 @@ export interface components {
              */
             engineRoles?: string[] | null;
             /**
-             * @description IANA time zone for the HH:MM of the suffixes
-             * @default UTC
+             * Format: iana-time-zone
+             * @description IANA time zone for the HH:MM of the suffixes. Default: `"UTC"` (when absent or null).
              * @example Europe/Berlin
              */
             timeZone?: string | null;
-            /**
-             * @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)
-             * @default false
-             */
+            /** @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8). Default: `false` (when absent or null). */
             probeTurn?: boolean | null;
-            /**
-             * @description merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer
-             * @default false
-             */
+            /** @description merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer. Default: `false` (when absent or null). */
             includeAgrajagTools?: boolean | null;
         };
         AnnotatedToolView: {
@@ -1689,15 +1688,15 @@ export interface components {
             /** @description whether any source of the registry serves the name right now */
             registryKnows: boolean;
             /**
-             * @description IANA time zone for the HH:MM of the message
-             * @default UTC
+             * Format: iana-time-zone
+             * @description IANA time zone for the HH:MM of the message. Default: `"UTC"` (when absent or null).
              * @example Europe/Berlin
              */
             timeZone?: string | null;
         };
         ExplanationView: {
             /** @description the code the dispatcher should report; null when the tool can be called */
-            code: components["schemas"]["ToolErrorCode"] | null;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
             /** @description callable now: the registry serves it and it is not known DOWN */
             usable: boolean;
             /**
@@ -1719,7 +1718,7 @@ export interface components {
              * @example INVALID_ARGUMENT
              * @enum {string}
              */
-            error: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_MISMATCH" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_LIMIT";
+            error: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_MISMATCH" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_LIMIT" | "METHOD_NOT_ALLOWED";
             /**
              * @description What went wrong, in words.
              * @example scopeId: must be null for GLOBAL
@@ -1835,6 +1834,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The windows that match, by start. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1926,6 +1926,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The window as scheduled (201 Created). */
             201: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -2096,6 +2097,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The window id, as scheduleMaintenance answered it. */
                 id: string;
             };
             cookie?: never;
@@ -2254,16 +2256,19 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The window id, as scheduleMaintenance answered it. */
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The fields to change; no body (or null) changes nothing. */
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["ChangeMaintenanceDto"];
+                "application/json": components["schemas"]["ChangeMaintenanceDto"] | null;
             };
         };
         responses: {
+            /** @description The window after the change. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -2450,11 +2455,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The process runs. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProbeView"];
                 };
             };
@@ -2485,11 +2496,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The database answers: the instance takes traffic. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "up"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProbeView"];
                 };
             };
@@ -2519,6 +2537,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored after the write. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -2696,6 +2715,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored after the write. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -2873,6 +2893,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored after the write. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -3069,6 +3090,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The client's tools, each DOWN at the session. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -3249,6 +3271,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The client's tools, each OK again at the session. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -3426,6 +3449,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The stored entry: status, last diagnosis, history, cooldowns, pin. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3538,6 +3562,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The effective status for this caller, the entry that decided it, and the trace of the cascade. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3626,6 +3651,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description One effective status per tool, in the order asked. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3747,6 +3773,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The tenant's settings and the history limit writes use now. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,6 +3868,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The tenant's settings after the change. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -4019,6 +4047,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The effective status after the success, and the entries it cleared (none: nothing was written). */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -4026,6 +4055,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "OK",
+                     *       "changed": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["SuccessOutcomeView"];
                 };
             };
@@ -4196,6 +4231,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Whether to spawn a diagnosis and why, whether to reflect the error to the LLM and until when, the cooldown that decided, the effective status, and any wider evidence. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -4441,6 +4477,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored, with the cooldown set. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -4618,6 +4655,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored, without the cooldown. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -4811,6 +4849,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored, with the cooldown on its new window. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -5000,6 +5039,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description How many expired cooldowns were deleted. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -5007,6 +5047,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "documents": 0,
+                     *       "removed": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["SweepResultView"];
                 };
             };
@@ -5139,6 +5185,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The DOWN entries without an expected recovery that no one checked for a while, oldest check first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5230,6 +5277,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The entry as stored after the verdict. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -5400,6 +5448,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The four Agrajag tools with their argument schemas and markers. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5477,6 +5526,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description What the tool did, in words for the model, and the entry as stored after it. */
             200: {
                 headers: {
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
@@ -5668,6 +5718,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The next events after the cursor, oldest first, and the cursor to read on from. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5756,6 +5807,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The visible tools in input order with their suffixes and hints, the departed client tools, and what was filtered. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5878,6 +5930,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The error code to report and the message for the LLM. */
             200: {
                 headers: {
                     [name: string]: unknown;

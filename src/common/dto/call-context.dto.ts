@@ -7,15 +7,15 @@ import { IdField } from './health-key.dto';
  */
 @InputType({ isAbstract: true })
 export class CallContextDto {
-  @IdField('The conversation (session) the call belongs to.', { optional: true, example: 's-7' })
+  @IdField('The conversation (session) the call belongs to.', { optional: true, example: 'example-session' })
   sessionId?: string | null;
 
-  @IdField('The end user the call is made for.', { optional: true, example: 'alice' })
+  @IdField('The end user the call is made for.', { optional: true, example: 'example-user' })
   userId?: string | null;
 
-  @IdField('The project the session belongs to.', { optional: true, example: 'p-1' })
+  @IdField('The project the session belongs to.', { optional: true, example: 'example-project' })
   projectId?: string | null;
 
-  @IdField('The tenant (organisation) the project belongs to.', { optional: true, example: 'acme' })
+  @IdField('The tenant (organisation) the project belongs to.', { optional: true, example: 'example-tenant' })
   tenantId?: string | null;
 }

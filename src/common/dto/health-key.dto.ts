@@ -49,12 +49,12 @@ export class HealthKeyDto {
   // Optional to the validators (GLOBAL has none), yet listed as required in OpenAPI: a body sends it, null for GLOBAL.
   @IdField('The id of the session, user, project or tenant; null for GLOBAL.', {
     optional: true,
-    example: 'p-1',
+    example: 'example-project',
     openapi: { required: true },
   })
   scopeId?: string | null;
 
-  @IdField('The tool, e.g. "jira_search".', { example: 'jira_search' })
+  @IdField('The tool, e.g. "jira_search".', { example: 'example-tool' })
   toolName: string;
 }
 
@@ -65,7 +65,7 @@ export class HealthKeyQueryDto extends HealthKeyDto {
   @ApiProperty({
     type: String,
     required: false,
-    example: 'p-1',
+    example: 'example-project',
     description: 'The id of the session, user, project or tenant; leave it out for GLOBAL.',
     pattern: ID_PATTERN.source,
   })

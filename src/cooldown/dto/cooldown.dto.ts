@@ -5,6 +5,7 @@ import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToolHealthClassification } from '../../common/dto/enums.registration';
 import { HealthKeyDto, IdField } from '../../common/dto/health-key.dto';
 import { ShapeField } from '../../common/dto/shape-field';
+import { FAILURE_CLASSIFICATION } from '../../openapi/request-formats';
 import { ViewField, ViewFieldOptions, ViewType } from '../../common/dto/view-field';
 import { TenantField } from '../../common/dto/write-fields';
 import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';
@@ -20,7 +21,7 @@ export class SetCooldownDto extends HealthKeyDto {
 
   @ShapeField('The failure class of the cooldown (not WORKING).', {
     type: () => ToolHealthClassification,
-    openapi: { enum: ToolHealthClassification, enumName: 'ToolHealthClassification' },
+    openapi: FAILURE_CLASSIFICATION,
   })
   @IsEnum(ToolHealthClassification)
   classification: ToolHealthClassification;
@@ -49,7 +50,7 @@ export class ClearCooldownDto extends HealthKeyDto {
   @IdField('The error signature of the cooldown, e.g. "http-403".', { example: 'http-403' })
   errorSignature: string;
 
-  @IdField('The user of a user-specific cooldown; null or absent for the scope-wide one.', { optional: true, example: 'alice' })
+  @IdField('The user of a user-specific cooldown; null or absent for the scope-wide one.', { optional: true, example: 'example-user' })
   userId?: string | null;
 }
 

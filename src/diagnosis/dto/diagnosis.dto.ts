@@ -62,9 +62,9 @@ export class InvokeAgrajagToolDto {
     description:
       "The arguments of the tool named in the path: AgrajagSetUnavailableArguments for tool_health_set_unavailable, and so on. Checked against the tool's inputSchema.",
     example: {
-      toolName: 'jira_search',
+      toolName: 'example-tool',
       scope: 'PROJECT',
-      scopeId: 'p-1',
+      scopeId: 'example-project',
       classification: 'INTERMITTENT',
       note: 'gateway 502 every few calls',
       errorSignature: 'http-502',

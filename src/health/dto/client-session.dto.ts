@@ -47,7 +47,7 @@ export class ClientDisconnectDto extends SessionEventDto {
 }
 
 export class ClientReconnectDto extends SessionEventDto {
-  @ApiProperty({ type: [String], maxItems: MAX_CLIENT_TOOLS })
+  @ApiProperty({ type: [String], maxItems: MAX_CLIENT_TOOLS, uniqueItems: true })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CLIENT_TOOLS)

@@ -13,11 +13,11 @@ import { Scope } from '../../domain/scope';
 /** A window to schedule: one definition (P112), REST body and ScheduleMaintenanceInput. */
 @InputType({ isAbstract: true })
 export class ScheduleMaintenanceDto extends HealthKeyDto {
-  @DateTimeField('When the window begins (now or past: it begins at once).', { example: '2026-05-23T18:00:00Z' })
+  @DateTimeField('When the window begins (now or past: it begins at once).', { example: '2099-05-23T18:00:00Z' })
   from: Date;
 
   @DateTimeField('When the tool is expected back: after from, in the future, at most 31 days after from.', {
-    example: '2026-05-23T20:00:00Z',
+    example: '2099-05-23T20:00:00Z',
   })
   until: Date;
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IANA_TIME_ZONE } from '../../openapi/request-formats';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
@@ -83,6 +84,7 @@ export class AnnotateManifestDto {
   @ApiPropertyOptional({
     nullable: true,
     maxLength: MAX_TIME_ZONE_LENGTH,
+    ...IANA_TIME_ZONE,
     default: DEFAULT_TIME_ZONE,
     description: 'IANA time zone for the HH:MM of the suffixes',
     example: 'Europe/Berlin',

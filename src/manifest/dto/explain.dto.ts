@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IANA_TIME_ZONE } from '../../openapi/request-formats';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../common/dto/call-context.dto';
@@ -36,6 +37,7 @@ export class ExplainToolDto {
   @ApiPropertyOptional({
     nullable: true,
     maxLength: MAX_TIME_ZONE_LENGTH,
+    ...IANA_TIME_ZONE,
     default: DEFAULT_TIME_ZONE,
     description: 'IANA time zone for the HH:MM of the message',
     example: 'Europe/Berlin',

@@ -5,6 +5,7 @@ import { CallContextDto } from '../../common/dto/call-context.dto';
 import { dtoJsonSchema } from '../../common/dto/dto-json-schema';
 import { IsId } from '../../common/dto/health-key.dto';
 import { ToolHealthClassification } from '../../domain/classification';
+import { FAILURE_CLASSIFICATION } from '../../openapi/request-formats';
 import { FailureReason } from '../../domain/failure-check';
 import { ID_PATTERN } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
@@ -15,7 +16,7 @@ import { WiderEvidenceView } from '../../wider-evidence/wider-evidence.view';
 export const MAX_SIGNATURES = 50;
 
 class OutcomeDto {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: 'jira_search', description: 'The tool that was called.' })
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'example-tool', description: 'The tool that was called.' })
   @IsId()
   toolName: string;
 
@@ -65,8 +66,7 @@ export class FailureReportDto extends OutcomeDto {
 
   @ApiPropertyOptional({
     nullable: true,
-    enum: ToolHealthClassification,
-    enumName: 'ToolHealthClassification',
+    ...FAILURE_CLASSIFICATION,
     description: 'what the synchronous checker already knows (§7 second row)',
   })
   @IsOptional()

@@ -63,11 +63,13 @@ export async function providerClassesOf(root: Type): Promise<Type[]> {
 /** The schema of the resolvers reachable from AppModule, built the way GraphQLModule builds it. */
 export async function buildAppSchema(): Promise<GraphQLSchema> {
   const { AppModule } = await import('../src/app.module');
+  const { describeRootTypes } = await import('../src/admin/root-type-descriptions');
   const classes = await providerClassesOf(AppModule);
   const scalars = classes.filter((c) => Reflect.getMetadata(SCALAR_NAME_METADATA, c));
   const builder = await NestFactory.createApplicationContext(GraphQLSchemaBuilderModule, { logger: ['error'] });
   try {
-    return await builder.get(GraphQLSchemaFactory).create(classes, scalars);
+    // P147: as GraphQLModule's transformSchema does for the served schema.
+    return describeRootTypes(await builder.get(GraphQLSchemaFactory).create(classes, scalars));
   } finally {
     await builder.close();
   }

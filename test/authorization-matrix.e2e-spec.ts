@@ -90,6 +90,7 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
   'Query.cooldownsDueForSweep': { roles: [A], query: '{ cooldownsDueForSweep { toolHealth { id } } }' },
   'Query.dueForProbe': { roles: [A], query: '{ dueForProbe { id } }' },
   'Query.healthEvents': { roles: [A], query: '{ healthEvents(first: 1) { pageInfo { hasNextPage } } }' },
+  'Query.node': { roles: [A], query: '{ node(id: "GLOBAL|%00|jira") { id } }' },
   'Query.tenantSettings': { roles: [A], query: '{ tenantSettings(tenantId: "t-1") { tenantId } }' },
   'Mutation.markUnavailable': {
     roles: [ADMIN],

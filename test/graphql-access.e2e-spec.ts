@@ -78,6 +78,7 @@ describe('GraphQL access (D17)', () => {
         'dueForProbe',
         'healthEvents',
         'tenantSettings',
+        'node',
         'maintenanceWindows',
       ].sort(),
     );
@@ -122,6 +123,7 @@ const QUERY_ARGS: Record<string, string> = {
   effectiveHealth: '(toolName: "jira")',
   toolOverview: '(toolName: "jira")',
   tenantSettings: '(tenantId: "t1")',
+  node: '(id: "GLOBAL|%00|jira")',
 };
 
 describe('GraphQL errors in production', () => {

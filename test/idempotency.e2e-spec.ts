@@ -248,7 +248,11 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
       expect(await again.json()).toEqual({ ...firstBody, id: 7 });
       const changed = await call(b, 8, 'tool_health_set_unavailable', { ...args, note: 'other' });
       expect(changed.status).toBe(422);
-      expect(await changed.json()).toMatchObject({ jsonrpc: '2.0', id: 8, error: { data: { code: 'IDEMPOTENCY_KEY_MISMATCH', field: 'Idempotency-Key' } } });
+      expect(await changed.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: 8,
+        error: { data: { code: 'IDEMPOTENCY_KEY_MISMATCH', field: 'Idempotency-Key' } },
+      });
       const read = await call(a, 9, 'tool_health_get', KEY);
       expect(read.status).toBe(200);
       expect(((await read.json()) as any).result.isError).toBeFalsy();

@@ -109,7 +109,7 @@ export class AdminMutationsResolver {
   }
 
   @Mutation(() => ToolHealthView, {
-    description: 'tool_health_clear: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored.',
+    description: 'Back to OK, every active cooldown ended (as the tool_health_clear tool does). NOT_FOUND when nothing is stored.',
   })
   clearToolHealth(
     @Args('input', { description: 'What to write, and to which entry.' }) input: ClearToolHealthInput,

@@ -11,16 +11,22 @@ import { EventsService } from '../events/events.service';
 import { AdminListFilter, ToolHealthAdminRepository } from '../persistence/tool-health-admin.repository';
 import { ToolHealthRepository } from '../persistence/tool-health.repository';
 import { TenantSettingsService } from '../tenants/tenant-settings.service';
-import { HealthEventsArgs, ToolHealthsArgs } from './args/query.args';
+import { EVENTS_PAGE_DEFAULT, HealthEventsArgs, PAGE_DEFAULT, ToolHealthsArgs } from './args/query.args';
+import { connectionOf, pageWindow } from './connection';
 import { idOfToolHealthCursor, toolHealthCursor } from './cursor';
 import { CallContextInput, ToolHealthFilterInput } from './inputs/list.input';
 import { EffectiveHealthModel } from './models/effective-health.model';
 import { toHealthEventModel } from './live/health-event.mapper';
 import { HealthEventConnection } from './models/health-event.model';
+import { Node } from '../common/dto/node.interface';
+import { DomainError } from '../domain/domain-error';
 import { SweepCandidateModel } from './models/sweep.model';
 import { TenantSettingsModel } from './models/tenant-settings.model';
 import { ToolHealthConnection } from './models/tool-health-connection.model';
 import { ToolOverviewModel } from './models/tool-overview.model';
+
+/** A document `_id` is at most ~800 characters (three 256-character ids, escaped); an event id adds its suffix. */
+const MAX_NODE_ID_LENGTH = 1200;
 
 const STATUSES: readonly ToolStatus[] = [ToolStatus.OK, ToolStatus.DEGRADED, ToolStatus.DOWN];
 
@@ -42,21 +48,25 @@ export class AdminQueryService {
     return this.cascade.getEntry(key);
   }
 
-  /** One page more than asked tells whether there is a next page, without a count. */
+  /** One item more than asked tells whether there is more on the side the page was asked from (P145). */
   async toolHealths(args: ToolHealthsArgs): Promise<ToolHealthConnection> {
-    const afterId = args.after ? idOfToolHealthCursor(args.after) : null;
-    const docs = await this.admin.page(listFilter(args.filter), this.clock.now(), afterId, args.first + 1);
-    const page = docs.slice(0, args.first);
-    const edges = page.map((node) => ({ cursor: toolHealthCursor(node.id), node }));
-    return {
-      edges,
-      pageInfo: {
-        hasNextPage: docs.length > args.first,
-        hasPreviousPage: Boolean(args.after),
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : (args.after ?? null),
-      },
+    const window = pageWindow(args, PAGE_DEFAULT);
+    const range = {
+      afterId: args.after ? idOfToolHealthCursor(args.after, 'after') : null,
+      beforeId: args.before ? idOfToolHealthCursor(args.before, 'before') : null,
     };
+    const docs = await this.admin.page(listFilter(args.filter), this.clock.now(), range, window.limit, window.backward);
+    return connectionOf(docs, args, window, (node) => toolHealthCursor(node.id));
+  }
+
+  /**
+   * node(id:) (P146): two `_id` reads. An event id starts with its document's id, so the two only
+   * meet if a tool name repeats another document's life, version and event type; the document wins.
+   */
+  async nodeById(id: string): Promise<Node | null> {
+    if (id.length === 0 || id.length > MAX_NODE_ID_LENGTH) throw DomainError.invalid('id', `must be 1 … ${MAX_NODE_ID_LENGTH} characters`);
+    const [doc, event] = await Promise.all([this.repository.findById(id), this.events.findById(id)]);
+    return doc ?? (event ? toHealthEventModel(event) : null);
   }
 
   async effectiveHealth(toolName: string, context: CallContextInput | null | undefined): Promise<EffectiveHealthModel> {
@@ -96,19 +106,9 @@ export class AdminQueryService {
   }
 
   async healthEvents(args: HealthEventsArgs): Promise<HealthEventConnection> {
-    const after = args.after ?? undefined;
-    const page = await this.events.read(after, args.first + 1);
-    const events = page.events.slice(0, args.first);
-    const edges = events.map((event) => ({ cursor: event.position, node: toHealthEventModel(event) }));
-    return {
-      edges,
-      pageInfo: {
-        hasNextPage: page.events.length > args.first,
-        hasPreviousPage: Boolean(after),
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : (after ?? null),
-      },
-    };
+    const window = pageWindow(args, EVENTS_PAGE_DEFAULT);
+    const events = await this.events.readBetween(args.after ?? null, args.before ?? null, window);
+    return connectionOf(events.map(toHealthEventModel), args, window, (event) => event.position);
   }
 
   tenantSettingsOf(tenantId: string): Promise<TenantSettingsModel> {

@@ -26,12 +26,15 @@ import { PLAYGROUND_ASSETS_PREFIX } from './playground/playground-assets';
 import { playgroundLandingPagePlugin } from './playground/playground.plugin';
 import { PlaygroundModule } from './playground/playground.module';
 import { ToolHealthResolver } from './tool-health.resolver';
+import { describeRootTypes } from './root-type-descriptions';
+import { legacyJsonStatusPlugin } from './legacy-json-status.plugin';
+import { NodeResolver } from './node.resolver';
 
 /**
  * The resolvers of the admin API's queries and mutations (the subscription's live in LiveModule).
  * scripts/generate-schema.ts finds them, like Nest does, by walking AppModule's module graph.
  */
-export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, TenantSettingsResolver, AdminMutationsResolver];
+export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, TenantSettingsResolver, AdminMutationsResolver, NodeResolver];
 
 @Module({
   imports: [
@@ -59,6 +62,7 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
           // Generated in memory; `npm run schema:generate` writes schema.gql and a test keeps them equal.
           autoSchemaFile: true,
           sortSchema: true,
+          transformSchema: describeRootTypes, // P147: root types described, as in schema.gql
           path: '/graphql',
           playground: false,
           introspection: config.introspectionEnabled,
@@ -74,6 +78,7 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
           formatError,
           plugins: [
             introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)
+            legacyJsonStatusPlugin(), // P148: 200 for request errors to application/json-only clients
             // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
             ...(config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : []),
           ],

@@ -6,7 +6,16 @@ import { IsId } from '../common/dto/health-key.dto';
 import { MaintenancePhase } from '../domain/maintenance-window';
 import { ChangeMaintenanceDto, ScheduleMaintenanceDto } from './dto/maintenance.dto';
 
-registerEnumType(MaintenancePhase, { name: 'MaintenancePhase', description: 'Where a maintenance window stands .' });
+registerEnumType(MaintenancePhase, {
+  name: 'MaintenancePhase',
+  description: 'Where a maintenance window stands.',
+  valuesMap: {
+    UPCOMING: { description: 'Not started yet.' },
+    IN_FORCE: { description: 'Running now: the tool reads as DOWN in its reach.' },
+    ENDED: { description: 'Over.' },
+    CANCELLED: { description: 'Cancelled by an admin.' },
+  },
+});
 
 @ObjectType('MaintenanceWindow', { description: 'A planned outage of one tool at one key .' })
 export class MaintenanceWindowModel {
@@ -34,7 +43,7 @@ export class MaintenancePayloadModel {
   @Field({ description: 'When the tool is expected back.' }) until: Date;
   @Field({ description: 'Why the tool is under maintenance, in words an LLM may read.' }) reason: string;
   @Field({ description: 'The admin who scheduled or last changed it.' }) by: string;
-  @Field(() => Date, { nullable: true, description: 'set when the end is a cancellation' }) cancelledAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Set when the end is a cancellation' }) cancelledAt: Date | null;
 }
 
 /** The GraphQL names of the maintenance write shapes (P112); the fields come from the REST DTOs. */
@@ -66,6 +75,6 @@ export class MaintenanceWindowsFilter extends KeyFilterInput {
 export class MaintenanceSummaryModel {
   @Field(() => MaintenanceWindowModel, { nullable: true, description: 'The window in force now; null when none is.' })
   inForce: MaintenanceWindowModel | null;
-  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' })
+  @Field(() => MaintenanceWindowModel, { nullable: true, description: 'The next window starting within MAINTENANCE_LOOKAHEAD_MS' })
   upcoming: MaintenanceWindowModel | null;
 }

@@ -17,6 +17,13 @@ export abstract class HealthEventOutbox {
   /** Inserts in the given order; an id already in the outbox is skipped (it keeps its first position). */
   abstract insertInOrder(events: readonly PositionedEvent[]): Promise<void>;
   abstract readAfter(after: string | null, limit: number): Promise<EventPage>;
+  /**
+   * Up to `limit` events strictly between the positions given (null: unbounded), oldest first,
+   * or newest first when `backward` (a reader paging back from `before`, P145).
+   */
+  abstract readBetween(after: string | null, before: string | null, limit: number, backward: boolean): Promise<PositionedEvent[]>;
+  /** One event by its id (P54), null when the outbox has none: GraphQL's node(id:). */
+  abstract findById(id: string): Promise<PositionedEvent | null>;
   /** The position of the newest event, null when the outbox is empty (a live feed starts there). */
   abstract lastPosition(): Promise<string | null>;
 }

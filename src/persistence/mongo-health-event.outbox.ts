@@ -52,6 +52,27 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
     return { events, endCursor: events.length > 0 ? events[events.length - 1].position : after };
   }
 
+  async readBetween(after: string | null, before: string | null, limit: number, backward: boolean): Promise<PositionedEvent[]> {
+    const range: { $gt?: string; $lt?: string } = {};
+    if (after !== null) range.$gt = after;
+    if (before !== null) range.$lt = before;
+    const filter = after === null && before === null ? {} : { position: range };
+    // The { position: 1 } index, read either way.
+    const records = await this.records
+      .find(filter)
+      .sort({ position: backward ? -1 : 1 })
+      .limit(limit)
+      .toArray();
+    return records.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as unknown as PositionedEvent);
+  }
+
+  async findById(id: string): Promise<PositionedEvent | null> {
+    const record = await this.records.findOne({ _id: id });
+    if (!record) return null;
+    const { _id, ...rest } = record;
+    return { ...rest, id: _id } as unknown as PositionedEvent;
+  }
+
   async lastPosition(): Promise<string | null> {
     // The { position: 1 } index, read backwards.
     const [last] = await this.records

@@ -21,7 +21,13 @@ export class MongoToolHealthAdminRepository extends ToolHealthAdminRepository {
     this.records = model.collection as unknown as Collection<ToolHealthRecord>;
   }
 
-  async page(filter: AdminListFilter, now: Date, afterId: string | null, limit: number): Promise<ToolHealthDocument[]> {
+  async page(
+    filter: AdminListFilter,
+    now: Date,
+    range: { afterId: string | null; beforeId: string | null },
+    limit: number,
+    backward = false,
+  ): Promise<ToolHealthDocument[]> {
     const query: Filter<ToolHealthRecord> = {};
     // Equality on scope/scopeId/status and toolName/status: the §5 indexes serve these prefixes.
     if (filter.scope !== undefined) query.scope = filter.scope;
@@ -32,8 +38,17 @@ export class MongoToolHealthAdminRepository extends ToolHealthAdminRepository {
     // "No element after now, or no cooldowns at all". `$nor` rather than `$not` on the array path:
     // mongo-java-server does not match an empty array with the latter.
     if (filter.hasActiveCooldown === false) query.$nor = [{ 'cooldowns.nextSpawnAllowedAt': { $gt: now } }];
-    if (afterId !== null) query._id = { $gt: afterId };
-    const records = await this.records.find(query).sort({ _id: 1 }).limit(limit).toArray();
+    if (range.afterId !== null || range.beforeId !== null) {
+      query._id = {
+        ...(range.afterId !== null ? { $gt: range.afterId } : {}),
+        ...(range.beforeId !== null ? { $lt: range.beforeId } : {}),
+      };
+    }
+    const records = await this.records
+      .find(query)
+      .sort({ _id: backward ? -1 : 1 })
+      .limit(limit)
+      .toArray();
     return records.map(toDomain);
   }
 

@@ -29,8 +29,18 @@ export interface PurgeOutcome {
  * ToolHealthRepository: these paths are rare, admin-only and never on the hot path.
  */
 export abstract class ToolHealthAdminRepository {
-  /** Ordered by `_id` (immutable), exclusive of `afterId`: a cursor stays stable while documents are written. */
-  abstract page(filter: AdminListFilter, now: Date, afterId: string | null, limit: number): Promise<ToolHealthDocument[]>;
+  /**
+   * Ordered by `_id` (immutable), strictly between `afterId` and `beforeId` (null: unbounded): a
+   * cursor stays stable while documents are written. `backward` reads from the `beforeId` end,
+   * highest `_id` first (a page asked for with `last`, P145).
+   */
+  abstract page(
+    filter: AdminListFilter,
+    now: Date,
+    range: { afterId: string | null; beforeId: string | null },
+    limit: number,
+    backward?: boolean,
+  ): Promise<ToolHealthDocument[]>;
 
   /** Per-tool overview: how many documents of the tool there are per (scope, status). */
   abstract countByScopeAndStatus(toolName: string): Promise<ScopeStatusCount[]>;

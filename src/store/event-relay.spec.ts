@@ -80,6 +80,12 @@ class MemoryOutbox extends HealthEventOutbox {
   async lastPosition(): Promise<string | null> {
     return null;
   }
+  async readBetween(): Promise<PositionedEvent[]> {
+    return [];
+  }
+  async findById(): Promise<PositionedEvent | null> {
+    return null;
+  }
 }
 
 const config = () =>

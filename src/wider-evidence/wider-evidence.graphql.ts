@@ -7,5 +7,5 @@ export class WiderEvidencePayloadModel {
   @Field(() => Int, { description: 'Distinct users whose calls failed so in the window.' }) distinctUsers: number;
   @Field(() => Int, { description: 'Distinct projects among them.' }) distinctProjects: number;
   @Field({ description: 'The start of the window counted.' }) since: Date;
-  @Field({ description: 'the diagnosis queue key naming the wider scope' }) coalescingKey: string;
+  @Field({ description: 'The diagnosis queue key naming the wider scope' }) coalescingKey: string;
 }

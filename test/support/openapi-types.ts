@@ -959,7 +959,7 @@ export interface components {
             by: string | null;
             /**
              * Format: date-time
-             * @description since when the effective status holds
+             * @description Since when the effective status holds
              */
             since: string;
             /**
@@ -979,7 +979,7 @@ export interface components {
         };
         CascadeTraceView: {
             reason: components["schemas"]["CascadeReason"];
-            /** @description null for the default OK (no problem entry) */
+            /** @description Null for the default OK (no problem entry) */
             matched: components["schemas"]["CascadeMatchView"] | null;
             /** @description wider problem or pinned entries the winner hid, narrow to wide */
             shadowed: components["schemas"]["ShadowedEntryView"][];
@@ -988,7 +988,7 @@ export interface components {
         };
         MaintenanceSummaryView: {
             inForce: components["schemas"]["MaintenanceWindowView"] | null;
-            /** @description the next window starting within MAINTENANCE_LOOKAHEAD_MS */
+            /** @description The next window starting within MAINTENANCE_LOOKAHEAD_MS */
             upcoming: components["schemas"]["MaintenanceWindowView"] | null;
         };
         EffectiveHealthView: {
@@ -997,9 +997,9 @@ export interface components {
             /** @description DOWN/DEGRADED whose expected recovery has passed (D5) */
             retesting: boolean;
             reason: components["schemas"]["CascadeReason"];
-            /** @description the entry that decided; null = default OK */
+            /** @description The entry that decided; null = default OK */
             winner: components["schemas"]["ToolHealthView"] | null;
-            /** @description stored entries of the cascade, narrow to wide */
+            /** @description Stored entries of the cascade, narrow to wide */
             considered: components["schemas"]["EntrySummaryView"][];
             /** @description wider problem entries the winner hid */
             shadowed: components["schemas"]["EntrySummaryView"][];

@@ -15,17 +15,37 @@ export class ToolHealthsArgs {
   @Type(() => ToolHealthFilterInput)
   filter?: ToolHealthFilterInput | null;
 
-  @Field(() => Int, { defaultValue: PAGE_DEFAULT, description: `page size, 1 … ${PAGE_MAX}` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page size forward from \`after\`, 1 … ${PAGE_MAX}; ${PAGE_DEFAULT} when neither first nor last is given.`,
+  })
+  @IsOptional()
   @IsInt()
   @Min(1)
   @Max(PAGE_MAX)
-  first: number;
+  first?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'endCursor of the previous page' })
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page: the page starts after it.' })
   @IsOptional()
   @IsString()
   @MaxLength(1400)
   after?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page size backward from \`before\` (or from the end), 1 … ${PAGE_MAX}; not with first.`,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(PAGE_MAX)
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The startCursor of the next page: the page ends before it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1400)
+  before?: string | null;
 }
 
 /** The tool of the key shape (P112). */
@@ -50,19 +70,41 @@ export class LimitArgs {
   limit: number;
 }
 
+export const EVENTS_PAGE_DEFAULT = 100;
+
 @ArgsType()
 export class HealthEventsArgs {
-  @Field(() => String, { nullable: true, description: 'endCursor of the previous page; omit to start at the oldest event' })
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page; omit to start at the oldest event.' })
   @IsOptional()
   @IsString()
   @MaxLength(1200)
   after?: string | null;
 
-  @Field(() => Int, { defaultValue: 100, description: '1 … 500' })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page size forward from \`after\`, 1 … 500; ${EVENTS_PAGE_DEFAULT} when neither first nor last is given.`,
+  })
+  @IsOptional()
   @IsInt()
   @Min(1)
   @Max(500)
-  first: number;
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The startCursor of the next page: the page ends before it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1200)
+  before?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Page size backward from `before` (or from the newest event), 1 … 500; not with first.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  last?: number | null;
 }
 
 @ArgsType()

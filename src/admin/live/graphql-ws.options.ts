@@ -1,6 +1,6 @@
 import { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
-import { NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
@@ -10,6 +10,7 @@ import { Principal, holdsRole } from '../../auth/principal';
 import { Role } from '../../auth/role';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
 import { MAX_QUERY_TOKENS, queryLimitsRule } from '../graphql-limits';
+import { raiseMaxPayload } from './ws-payload-bound';
 
 /** graphql-ws close codes for a refused `connection_init` (D17). */
 export const WS_CLOSE_UNAUTHORIZED = 4401;
@@ -71,6 +72,18 @@ function keyOf(params: Record<string, unknown> | undefined): unknown {
   return name === undefined ? undefined : params[name];
 }
 
+/** The same error with a client-error code, as Apollo gives parse and validation errors over HTTP. */
+function clientError(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
+}
+
 /** The module's Apollo formatError, reused for graphql-ws traffic. */
 export type FormatGraphqlError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -94,7 +107,8 @@ export function graphqlWsOptions(
     onConnect: (ctx: WsContext): boolean => {
       let principal: Principal;
       try {
-        principal = keys.authenticate(keyOf(ctx.connectionParams));
+        // P149: the key may also come as the upgrade request's own header (clients that set headers on the handshake).
+        principal = keys.authenticate(keyOf(ctx.connectionParams) ?? extraOf(ctx).request?.headers?.[API_KEY_HEADER]);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
         // graphql-ws closes a refused connection with 4403; close first with 4401 (the later close is ignored).
@@ -106,23 +120,32 @@ export function graphqlWsOptions(
         return false;
       }
       extraOf(ctx).principal = principal;
+      raiseMaxPayload(extraOf(ctx).socket); // P149: the small pre-key bound lifts only for a known key
       return true;
     },
     // Apollo's formatError does not see graphql-ws traffic: give its errors the same codes here.
     onNext: (_ctx: WsContext, _id: string, _payload: unknown, _args: unknown, result: { errors?: readonly GraphQLError[] }) =>
       result.errors ? { ...result, errors: format(result.errors) } : undefined,
-    // Errors before execution (parse, validation): the codes Apollo gives them over HTTP.
+    // P149: a document over the token bound makes graphql-ws's own parse throw, which closes the
+    // socket with 4500; parsed here first, it is an error message for that operation instead.
+    onSubscribe: (_ctx: WsContext, _id: string, payload: { query: string }): readonly GraphQLError[] | undefined => {
+      try {
+        parse(payload.query, { maxTokens: MAX_QUERY_TOKENS });
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        return [clientError(error, 'GRAPHQL_PARSE_FAILED')];
+      }
+    },
+    // Errors before execution (parse, validation): the codes Apollo gives them over HTTP. Coded
+    // before formatting (P149): formatError masks an uncoded error as INTERNAL_SERVER_ERROR in production.
     onError: (_ctx: WsContext, _id: string, _payload: unknown, errors: readonly GraphQLError[]) =>
-      format(errors).map((e) =>
-        e.extensions?.code
-          ? e
-          : {
-              ...e,
-              extensions: {
-                ...e.extensions,
-                code: e.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED',
-              },
-            },
+      format(
+        errors.map((e) =>
+          e.extensions?.code
+            ? e
+            : clientError(e, e.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED'),
+        ),
       ),
     // Replaces the module's HTTP context function, which would make this ws context the `req`
     // (without headers). Nest spreads these options after its own `context`, so this one wins;

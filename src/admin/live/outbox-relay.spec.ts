@@ -47,6 +47,14 @@ class MemoryOutbox extends HealthEventOutbox {
       .slice(0, limit);
     return { events, endCursor: events.length > 0 ? events[events.length - 1].position : after };
   }
+
+  async readBetween(): Promise<RelayedEvent[]> {
+    return [];
+  }
+
+  async findById(): Promise<RelayedEvent | null> {
+    return null;
+  }
 }
 
 function event(id: string, at: Date, over: Partial<HealthEvent> = {}): HealthEvent {

@@ -8,9 +8,9 @@ export class CascadeMatchModel {
   @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' }) scope: Scope;
   @Field(() => String, { nullable: true, description: 'The id of the session, user, project or tenant; null for GLOBAL.' }) scopeId:
     string | null;
-  @Field(() => String, { nullable: true, description: "the pin's author for a pin, else lastDiagnosis.by" }) by: string | null;
-  @Field({ description: 'since when the effective status holds' }) since: Date;
-  @Field(() => Date, { nullable: true, description: "the pin's end for a pin, else expectedRecoveryAt" }) until: Date | null;
+  @Field(() => String, { nullable: true, description: "The pin's author for a pin, else lastDiagnosis.by" }) by: string | null;
+  @Field({ description: 'Since when the effective status holds' }) since: Date;
+  @Field(() => Date, { nullable: true, description: "The pin's end for a pin, else expectedRecoveryAt" }) until: Date | null;
   @Field({ description: 'Whether an admin pin decides the entry right now.' }) pinned: boolean;
   @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
   code: ToolErrorCode | null;
@@ -27,7 +27,7 @@ export class ShadowedEntryModel {
 @ObjectType('CascadeTrace', { description: 'Like a feature flag evaluation reason: why the tool reads as it does.' })
 export class CascadeTraceModel {
   @Field(() => CascadeReason, { description: 'Why the tool reads as it does: which rule decided.' }) reason: CascadeReason;
-  @Field(() => CascadeMatchModel, { nullable: true, description: 'null for the default OK' }) matched: CascadeMatchModel | null;
+  @Field(() => CascadeMatchModel, { nullable: true, description: 'Null for the default OK' }) matched: CascadeMatchModel | null;
   @Field(() => [ShadowedEntryModel], { description: 'Wider problem entries that the deciding entry hid.' }) shadowed: ShadowedEntryModel[];
   @Field(() => [String], {
     description: "The call evaluation's steps in words: its reach (bounded by a pin), what governs it, maintenance in reach, back-at.",
@@ -54,9 +54,9 @@ export class EffectiveHealthModel {
   retesting: boolean;
   @Field(() => CascadeReason, { description: 'Which rule decided: an entry, a pin, or nothing known (OK by default).' })
   reason: CascadeReason;
-  @Field(() => ToolHealthView, { nullable: true, description: 'the entry that decided; null = default OK' })
+  @Field(() => ToolHealthView, { nullable: true, description: 'The entry that decided; null = default OK' })
   winner: ToolHealthView | null;
-  @Field(() => [CascadeEntryModel], { description: 'stored entries of the cascade, narrow to wide' }) considered: CascadeEntryModel[];
+  @Field(() => [CascadeEntryModel], { description: 'Stored entries of the cascade, narrow to wide' }) considered: CascadeEntryModel[];
   @Field(() => CascadeTraceModel, {
     description: 'Why the tool reads as it does: the entry that decided, by whom, since and until when, and what it hid.',
   })

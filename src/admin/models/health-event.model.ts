@@ -1,12 +1,13 @@
 import { Field, Float, ID, ObjectType, createUnionType } from '@nestjs/graphql';
 import { HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from '../../common/dto/enums.registration';
 import { PageInfo } from './page-info.model';
+import { Node } from '../../common/dto/node.interface';
 import { MaintenancePayloadModel } from '../../maintenance/maintenance.graphql';
 import { WiderEvidencePayloadModel } from '../../wider-evidence/wider-evidence.graphql';
 
 @ObjectType('StatusChangedPayload', { description: 'The payload of a STATUS_CHANGED event.' })
 export class StatusChangedPayloadModel {
-  @Field(() => ToolStatus, { nullable: true, description: 'null when the document did not exist before (it read as OK)' })
+  @Field(() => ToolStatus, { nullable: true, description: 'Null when the document did not exist before (it read as OK)' })
   previousStatus: ToolStatus | null;
   @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' }) expectedRecoveryAt: Date | null;
   @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
@@ -29,7 +30,7 @@ export class CooldownPayloadModel {
 
 @ObjectType('InboxItemPayload', { description: 'The payload of an INBOX_ITEM event: a diagnosis note for a user, or for everyone.' })
 export class InboxItemPayloadModel {
-  @Field(() => String, { nullable: true, description: 'the user to notify; null for a tool-wide outage' }) userId: string | null;
+  @Field(() => String, { nullable: true, description: 'The user to notify; null for a tool-wide outage' }) userId: string | null;
   @Field(() => ToolHealthClassification, { description: 'What kind of failure (or WORKING) the diagnosis found.' })
   classification: ToolHealthClassification;
   @Field(() => String, { nullable: true, description: 'What was observed, in words.' }) note: string | null;
@@ -96,29 +97,35 @@ export const HealthEventPayload = createUnionType({
 
 @ObjectType('HealthEvent', {
   description: 'One event of the log: a status change, a cooldown set or expired, a pin, a diagnosis note or a deletion.',
+  implements: () => [Node],
 })
-export class HealthEventModel {
-  @Field(() => ID, { description: '<docId>:<version>:<type>[:…] — idempotent' }) id: string;
-  @Field({ description: 'the cursor of this event' }) position: string;
+export class HealthEventModel implements Node {
+  @Field(() => ID, {
+    description:
+      '`<docId>:<life>:<version>:<type>[:…]`, life being drawn when the document was created, so ids never repeat after a delete. The same event always has the same id: a reader that sees it twice can drop the second.',
+  })
+  id: string;
+  @Field({ description: 'The cursor of this event.' }) position: string;
   @Field(() => HealthEventType, { description: 'What the event records.' }) type: HealthEventType;
-  @Field({ description: 'the id of the health document' }) docId: string;
+  @Field({ description: 'The id of the health document (its docId).' }) docId: string;
   @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' }) scope: Scope;
   @Field(() => String, { nullable: true, description: 'The id of the session, user, project or tenant; null for GLOBAL.' }) scopeId:
     string | null;
   @Field({ description: 'The tool, e.g. "jira_search".' }) toolName: string;
-  @Field(() => ToolStatus, { description: "the document's status after the write" }) status: ToolStatus;
+  @Field(() => ToolStatus, { description: "The document's status after the write." }) status: ToolStatus;
   @Field({ description: 'When it happened.' }) at: Date;
   @Field(() => HealthEventPayload, { description: 'What changed; its shape depends on the type.' }) payload: typeof HealthEventPayload;
 }
 
 @ObjectType('HealthEventEdge', { description: 'One event and its cursor.' })
 export class HealthEventEdge {
-  @Field({ description: 'Pass it as `after` to continue after this item.' }) cursor: string;
+  @Field({ description: 'Pass it as `after` to continue after this item, or as `before` to page back from it.' }) cursor: string;
   @Field(() => HealthEventModel, { description: 'The item.' }) node: HealthEventModel;
 }
 
 @ObjectType('HealthEventConnection', {
-  description: 'The outbox in order; endCursor stays put on an empty page, so polling resumes there.',
+  description:
+    'The outbox in order, oldest first; page forward with first/after, back with last/before. On an empty page the cursor given stays, so polling resumes there.',
 })
 export class HealthEventConnection {
   @Field(() => [HealthEventEdge], { description: 'The items of this page, each with its cursor.' }) edges: HealthEventEdge[];

@@ -6,5 +6,5 @@ export class PurgeResultModel {
   @Field(() => Scope, { description: 'The scope whose entries were deleted.' }) scope: Scope;
   @Field({ description: 'Entries not written since this instant were deleted.' }) olderThan: Date;
   @Field(() => Int, { description: 'How many entries were deleted.' }) deleted: number;
-  @Field({ description: 'more documents match: call again for the next batch' }) hasMore: boolean;
+  @Field({ description: 'More documents match: call again for the next batch' }) hasMore: boolean;
 }

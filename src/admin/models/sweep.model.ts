@@ -4,5 +4,5 @@ import { CooldownView, ToolHealthView } from '../../common/dto/tool-health.view'
 @ObjectType('SweepCandidate', { description: 'An entry holding cooldowns the next sweep deletes.' })
 export class SweepCandidateModel {
   @Field(() => ToolHealthView, { description: 'The entry.' }) toolHealth: ToolHealthView;
-  @Field(() => [CooldownView], { description: 'the entries expired longer than the grace period' }) cooldowns: CooldownView[];
+  @Field(() => [CooldownView], { description: 'The entries expired longer than the grace period' }) cooldowns: CooldownView[];
 }

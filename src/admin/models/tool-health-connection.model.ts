@@ -4,11 +4,13 @@ import { ToolHealthView } from '../../common/dto/tool-health.view';
 
 @ObjectType('ToolHealthEdge', { description: 'One entry and its cursor.' })
 export class ToolHealthEdge {
-  @Field({ description: 'opaque; stable for the document whatever is written meanwhile' }) cursor: string;
+  @Field({ description: 'Opaque; stable for the document whatever is written meanwhile. Pass it as `after` or `before`.' }) cursor: string;
   @Field(() => ToolHealthView, { description: 'The item.' }) node: ToolHealthView;
 }
 
-@ObjectType('ToolHealthConnection', { description: 'Health documents ordered by their key (`id`).' })
+@ObjectType('ToolHealthConnection', {
+  description: 'Health documents ordered by their key (`id`); page forward with first/after, back with last/before.',
+})
 export class ToolHealthConnection {
   @Field(() => [ToolHealthEdge], { description: 'The items of this page, each with its cursor.' }) edges: ToolHealthEdge[];
   @Field(() => PageInfo, { description: 'Where this page starts and ends.' }) pageInfo: PageInfo;

@@ -11,7 +11,7 @@ export class StatusCountModel {
 export class ScopeOverviewModel {
   @Field(() => Scope, { description: 'Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).' }) scope: Scope;
   @Field(() => Int, { description: 'How many entries the tool has at this scope.' }) total: number;
-  @Field(() => [StatusCountModel], { description: 'every status, zeros included' }) byStatus: StatusCountModel[];
+  @Field(() => [StatusCountModel], { description: 'Every status, zeros included' }) byStatus: StatusCountModel[];
 }
 
 @ObjectType('ToolOverview', {
@@ -20,6 +20,6 @@ export class ScopeOverviewModel {
 export class ToolOverviewModel {
   @Field({ description: 'The tool, e.g. "jira_search".' }) toolName: string;
   @Field(() => Int, { description: 'How many entries the tool has at all scopes.' }) total: number;
-  @Field(() => [StatusCountModel], { description: 'every status, zeros included' }) byStatus: StatusCountModel[];
-  @Field(() => [ScopeOverviewModel], { description: 'every scope, narrow to wide, zeros included' }) byScope: ScopeOverviewModel[];
+  @Field(() => [StatusCountModel], { description: 'Every status, zeros included' }) byStatus: StatusCountModel[];
+  @Field(() => [ScopeOverviewModel], { description: 'Every scope, narrow to wide, zeros included' }) byScope: ScopeOverviewModel[];
 }

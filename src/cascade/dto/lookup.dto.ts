@@ -41,9 +41,9 @@ export class EffectiveHealthView {
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus' }) status: ToolStatus;
   @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed (D5)' }) retesting: boolean;
   @ApiProperty({ enum: CascadeReason, enumName: 'CascadeReason' }) reason: CascadeReason;
-  @ApiProperty({ type: ToolHealthView, nullable: true, description: 'the entry that decided; null = default OK' })
+  @ApiProperty({ type: ToolHealthView, nullable: true, description: 'The entry that decided; null = default OK' })
   winner: ToolHealthView | null;
-  @ApiProperty({ type: [EntrySummaryView], description: 'stored entries of the cascade, narrow to wide' }) considered: EntrySummaryView[];
+  @ApiProperty({ type: [EntrySummaryView], description: 'Stored entries of the cascade, narrow to wide' }) considered: EntrySummaryView[];
   @ApiProperty({ type: [EntrySummaryView], description: 'wider problem entries the winner hid' }) shadowed: EntrySummaryView[];
   @ApiProperty({
     type: CascadeTraceView,

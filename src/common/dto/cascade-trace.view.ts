@@ -11,7 +11,7 @@ export class CascadeMatchView {
   @ApiProperty({ type: String, nullable: true, description: 'null for GLOBAL' }) scopeId: string | null;
   @ApiProperty({ type: String, nullable: true, description: "who decided: the pin's author, else lastDiagnosis.by; null when unknown" })
   by: string | null;
-  @ApiProperty({ type: String, format: 'date-time', description: 'since when the effective status holds' }) since: Date;
+  @ApiProperty({ type: String, format: 'date-time', description: 'Since when the effective status holds' }) since: Date;
   @ApiProperty({
     type: String,
     format: 'date-time',
@@ -34,7 +34,7 @@ export class ShadowedEntryView {
 /** Why a tool reads as it does in this context, like a feature flag's evaluation reason. */
 export class CascadeTraceView {
   @ApiProperty({ enum: CascadeReason, enumName: 'CascadeReason' }) reason: CascadeReason;
-  @ApiProperty({ type: CascadeMatchView, nullable: true, description: 'null for the default OK (no problem entry)' })
+  @ApiProperty({ type: CascadeMatchView, nullable: true, description: 'Null for the default OK (no problem entry)' })
   matched: CascadeMatchView | null;
   @ApiProperty({ type: [ShadowedEntryView], description: 'wider problem or pinned entries the winner hid, narrow to wide' })
   shadowed: ShadowedEntryView[];

@@ -1,5 +1,6 @@
 import { Float, ID, Int } from '@nestjs/graphql';
 import { PinStatus, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
+import { Node } from './node.interface';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewType, enumView } from './view-field';
 
 // A stored health document as both APIs answer it (§5 + D3b): one class per shape (P115), the
@@ -53,7 +54,7 @@ export class PinView {
   @ViewField('When it happened.', INSTANT) at: Date;
 }
 
-@ViewType('ToolHealth', 'The stored health entry of one tool at one scope.')
+@ViewType('ToolHealth', 'The stored health entry of one tool at one scope.', () => [Node])
 export class ToolHealthView {
   @ViewField("The entry's id (its scope, scope id and tool name, encoded).", { type: () => ID, openapi: { type: String } }) id: string;
   @ViewField('Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).', enumView(Scope, 'Scope'))

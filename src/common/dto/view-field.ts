@@ -46,8 +46,8 @@ export function viewFieldsOf(view: new () => unknown): ViewFieldReading[] {
  * An answer shape in both contracts: a GraphQL object type named `name` (the OpenAPI schema keeps
  * the class's name), with one description for both.
  */
-export function ViewType(name: string, description: string): ClassDecorator {
-  return applyDecorators(ObjectType(name, { description }), ApiSchema({ description }));
+export function ViewType(name: string, description: string, implementsTypes?: () => (abstract new () => unknown)[]): ClassDecorator {
+  return applyDecorators(ObjectType(name, { description, implements: implementsTypes }), ApiSchema({ description }));
 }
 
 /** An instant: a DateTime in GraphQL, an RFC 3339 string (`date-time`) in OpenAPI. */

@@ -113,6 +113,6 @@ export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): M
 /** What a lookup says about maintenance (issue 16): the window in force and the next one coming. */
 export class MaintenanceSummaryView {
   @ApiProperty({ type: MaintenanceWindowView, nullable: true }) inForce: MaintenanceWindowView | null;
-  @ApiProperty({ type: MaintenanceWindowView, nullable: true, description: 'the next window starting within MAINTENANCE_LOOKAHEAD_MS' })
+  @ApiProperty({ type: MaintenanceWindowView, nullable: true, description: 'The next window starting within MAINTENANCE_LOOKAHEAD_MS' })
   upcoming: MaintenanceWindowView | null;
 }

@@ -7,8 +7,6 @@ import { ApiContract } from '../errors/openapi-errors';
 export class ProbeView {
   @ApiProperty({ enum: ['ok', 'unavailable'] }) status: 'ok' | 'unavailable';
   @ApiProperty({ required: false }) database?: 'up' | 'down';
-  @ApiProperty({ required: false, description: 'Why the instance is not ready although the database answers (the writer lease, P40).' })
-  message?: string;
 }
 
 /** Orchestrator probes: open without a key (D17). */
@@ -39,9 +37,8 @@ export class LivenessController {
     "Answers 200 when the database answers and 503 when it does not (or while the service shuts down). For an orchestrator's readiness probe; needs no API key.",
   )
   ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): ProbeView {
-    const { ready, database, reason } = this.readiness.check();
+    const { ready, database } = this.readiness.check();
     reply.status(ready ? 200 : 503);
-    if (ready) return { status: 'ok', database };
-    return reason ? { status: 'unavailable', database, message: reason } : { status: 'unavailable', database };
+    return { status: ready ? 'ok' : 'unavailable', database };
   }
 }

@@ -4,8 +4,6 @@ import { DatabaseLiveness } from '../persistence/database-liveness';
 export interface Readiness {
   ready: boolean;
   database: 'up' | 'down';
-  /** Why not ready when the database is up (none since the writer lease retired, P117). */
-  reason?: string;
 }
 
 /** Ready = the database answers (P41): every instance may write, its writes guarded (P117). No I/O. */

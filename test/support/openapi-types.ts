@@ -656,8 +656,6 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "unavailable";
             database?: string;
-            /** @description Why the instance is not ready although the database answers (the writer lease, P40). */
-            message?: string;
         };
         /**
          * @description What the dispatch saw when the tool failed, if anything.

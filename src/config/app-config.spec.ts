@@ -78,6 +78,11 @@ describe('loadConfig', () => {
     ['REQUEST_DEADLINE_MS', { REQUEST_DEADLINE_MS: '900' }, { requestDeadlineMs: 900 }],
     ['the relay sweep rate by default', {}, { eventRelaySweepIdsPerSecond: 500 }],
     ['Idempotency-Key defaults (P122)', {}, { idempotencyKeysPerCaller: 10_000, idempotencyLockMs: 60_000, idempotencyWaitMs: 2000 }],
+    [
+      'the Idempotency-Key lock by default outlasts a slow socket (P123)',
+      { DB_SOCKET_TIMEOUT_MS: '60000' },
+      { idempotencyLockMs: 180_700 },
+    ],
     ['the relay sweep rate', { EVENT_RELAY_SWEEP_IDS_PER_SECOND: '2000' }, { eventRelaySweepIdsPerSecond: 2000 }],
     [
       'the relay sweep rate at 1 000 ids per poll',

@@ -155,13 +155,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.dbPingTimeoutMs = r.int('DB_PING_TIMEOUT_MS', 500, 20, 60_000);
   config.requestDeadlineMs = r.int('REQUEST_DEADLINE_MS', 700, 50, 600_000);
   config.idempotencyKeysPerCaller = r.int('IDEMPOTENCY_KEYS_PER_CALLER', 10_000, 1, 10_000_000);
-  config.idempotencyLockMs = r.int('IDEMPOTENCY_LOCK_MS', 60_000, 1000, 24 * 3600_000);
+  // P123: by default long enough for a write abandoned at its deadline to end (see the check below),
+  // so raising DB_SOCKET_TIMEOUT_MS or REQUEST_DEADLINE_MS alone never stops the service from starting.
+  const lockFloorMs = 3 * config.dbSocketTimeoutMs + config.requestDeadlineMs;
+  config.idempotencyLockMs = r.int('IDEMPOTENCY_LOCK_MS', Math.max(60_000, lockFloorMs), 1000, 24 * 3600_000);
   config.idempotencyWaitMs = r.int('IDEMPOTENCY_WAIT_MS', 2000, 0, 60_000);
   // P123: a write abandoned at its deadline runs on for at most a few database round trips, each
   // bounded by the socket timeout; its key must stay locked until it ends, or a retry runs it twice.
-  if (config.idempotencyLockMs < 3 * config.dbSocketTimeoutMs + config.requestDeadlineMs) {
+  if (config.idempotencyLockMs < lockFloorMs) {
     r.problems.push(
-      `IDEMPOTENCY_LOCK_MS (${config.idempotencyLockMs}) must be at least 3 × DB_SOCKET_TIMEOUT_MS + REQUEST_DEADLINE_MS (${3 * config.dbSocketTimeoutMs + config.requestDeadlineMs}), so a write abandoned at its deadline ends before its key is free again`,
+      `IDEMPOTENCY_LOCK_MS (${config.idempotencyLockMs}) must be at least 3 × DB_SOCKET_TIMEOUT_MS + REQUEST_DEADLINE_MS (${lockFloorMs}), so a write abandoned at its deadline ends before its key is free again`,
     );
   }
   const apiKeys = r.string('API_KEYS');

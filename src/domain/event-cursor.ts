@@ -7,6 +7,9 @@ import { DomainError } from './domain-error';
 const POSITION = /^c\d{15}$/;
 const LEGACY_POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z\|.*$/;
 
+/** Both forms as one pattern, for the OpenAPI document (a client and a fuzzer see what is accepted). */
+export const EVENT_CURSOR_PATTERN = `^(?:${POSITION.source.slice(1, -1)}|${LEGACY_POSITION.source.slice(1, -1)})$`;
+
 /**
  * A garbage cursor used to restart the log or come back as the next page's cursor, so a consumer
  * polled forever (P145): anything that is not a position is a 400 / BAD_USER_INPUT naming the field.

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { DomainError } from './domain-error';
 import {
   canonicalJson,
   ClaimDecision,
   decideClaim,
+  IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_RETENTION_MS,
   IdempotencyRecordView,
   IdempotencyState,
@@ -101,5 +103,34 @@ describe('claim decision with an injected clock (D21, P122)', () => {
 
   it('a finished record ignores the lock: its answer stays for the whole 24 h', () => {
     expect(decideClaim(record(), 'f1', at(LOCK_MS * 10))).toBe(ClaimDecision.REPLAY);
+  });
+});
+
+describe('IDEMPOTENCY_KEY_PATTERN (the OpenAPI header schema)', () => {
+  const pattern = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+  const accepted = (value: string) => {
+    try {
+      parseIdempotencyKey(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('accepts exactly what parseIdempotencyKey accepts, for quoted and bare values of any printable ASCII', () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 });
+    const value = fc.oneof(
+      ascii,
+      ascii.map((s) => `"${s}"`),
+      fc.constantFrom('', '""', '"\\""', 'a,b', ' x', 'x'.repeat(255), 'x'.repeat(256), `"${'x'.repeat(255)}"`, `"${'x'.repeat(256)}"`),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        // Leading and trailing spaces are trimmed by the server and never generated from the pattern.
+        if (v !== v.trim()) return;
+        expect(pattern.test(v)).toBe(accepted(v));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

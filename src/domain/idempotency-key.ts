@@ -8,6 +8,13 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** D21: how long a key and its first answer are kept (the draft's suggested 24 h). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+const SF_STRING_CHAR = String.raw`(?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])`;
+const BARE_TOKEN_CHAR = String.raw`[\x21\x23-\x2B\x2D-\x5B\x5D-\x7E]`;
+const QUOTED_KEY = new RegExp(`^"(${SF_STRING_CHAR}*)"$`);
+const BARE_KEY = new RegExp(`^${BARE_TOKEN_CHAR}+$`);
+/** The accepted forms with their length bound, as one pattern (the OpenAPI header schema). */
+export const IDEMPOTENCY_KEY_PATTERN = `^(?:"${SF_STRING_CHAR}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}"|${BARE_TOKEN_CHAR}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}})$`;
+
 /**
  * P122: the header is a String structured field (RFC 8941 sf-string: `"` printable ASCII with `\"`
  * and `\\` escapes `"`). Leniently, a bare value of visible ASCII without quotes, backslashes,
@@ -21,12 +28,11 @@ export function parseIdempotencyKey(raw: string | string[] | undefined): string 
   if (value === '') throw invalid('must not be empty');
   let key: string;
   if (value.startsWith('"')) {
-    const m = /^"((?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])*)"$/.exec(value);
+    const m = QUOTED_KEY.exec(value);
     if (!m) throw invalid('must be a structured-field string ("…" of printable ASCII) or a bare token of visible ASCII');
     key = m[1].replace(/\\(["\\])/g, '$1');
   } else {
-    if (!/^[\x21\x23-\x2B\x2D-\x5B\x5D-\x7E]+$/.test(value))
-      throw invalid('must be a structured-field string ("…" of printable ASCII) or a bare token of visible ASCII');
+    if (!BARE_KEY.test(value)) throw invalid('must be a structured-field string ("…" of printable ASCII) or a bare token of visible ASCII');
     key = value;
   }
   if (key.length === 0) throw invalid('must not be empty');

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency-key';
 import { IDEMPOTENT_OPERATIONS } from './idempotent-operations';
 
 const METHODS = ['put', 'post', 'delete', 'patch'] as const;
@@ -26,6 +26,10 @@ export function documentIdempotencyKey(document: OpenAPIObject): OpenAPIObject {
         description: IDEMPOTENCY_KEY_DESCRIPTION,
         schema: {
           type: 'string',
+          // Exactly what parseIdempotencyKey accepts, so generated clients and fuzzers send valid keys;
+          // the format tells a fuzzer that a key names one request (fuzz/hooks.py draws fresh ones).
+          format: 'idempotency-key',
+          pattern: IDEMPOTENCY_KEY_PATTERN,
           minLength: 1,
           maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2,
           example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',

@@ -1,6 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { EVENT_CURSOR_PATTERN } from '../../domain/event-cursor';
 import { HealthEventType } from '../../domain/health-events';
 import { ToolHealthClassification } from '../../domain/classification';
 import { Scope } from '../../domain/scope';
@@ -8,7 +9,7 @@ import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 
 export class EventsQueryDto {
-  @ApiPropertyOptional({ description: 'endCursor of the previous page; omit to start at the oldest event' })
+  @ApiPropertyOptional({ pattern: EVENT_CURSOR_PATTERN, description: 'endCursor of the previous page; omit to start at the oldest event' })
   @IsOptional()
   @IsString()
   @MaxLength(1200)

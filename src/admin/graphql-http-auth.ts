@@ -1,29 +1,10 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
 import { ApiKeyService } from '../auth/api-key.service';
-import { Principal } from '../auth/principal';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
+import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
 
 const GRAPHQL_HTTP_PATH = '/graphql';
-
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy, whose types differ
-// from the top-level `fastify` package's.
-interface HookRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The route the router matched (after percent-decoding: `/graph%71l` is `/graphql`). */
-  routeOptions?: { url?: string };
-  principal?: Principal;
-}
-interface HookReply {
-  code(status: number): HookReply;
-  header(name: string, value: string): HookReply;
-  send(body: unknown): HookReply;
-}
-interface HookHost {
-  addHook(name: 'onRequest', hook: (request: HookRequest, reply: HookReply) => Promise<unknown>): unknown;
-}
 
 /**
  * True for a GraphQL operation over HTTP: every request to the endpoint but a plain GET/HEAD
@@ -33,7 +14,7 @@ interface HookHost {
  * method and body form Apollo may accept.
  */
 export function isGraphqlOperationRequest(
-  request: Pick<HookRequest, 'method' | 'url' | 'routeOptions'>,
+  request: Pick<OnRequestRequest, 'method' | 'url' | 'routeOptions'>,
   path = GRAPHQL_HTTP_PATH,
 ): boolean {
   const q = request.url.indexOf('?');
@@ -53,7 +34,7 @@ export function isGraphqlOperationRequest(
  */
 export function registerGraphqlHttpAuth(app: NestFastifyApplication, path = GRAPHQL_HTTP_PATH): void {
   let keys: ApiKeyService | undefined;
-  const fastify = app.getHttpAdapter().getInstance() as unknown as HookHost;
+  const fastify = app.getHttpAdapter().getInstance() as unknown as OnRequestHost;
   fastify.addHook('onRequest', async (request, reply) => {
     if (!isGraphqlOperationRequest(request, path)) return undefined;
     const service: ApiKeyService = (keys ??= app.get<ApiKeyService>(ApiKeyService));

@@ -3,27 +3,13 @@ import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { errorBody } from '../errors/http-exception.filter';
 import { API_KEY_HEADER } from './api-key.guard';
 import { ApiKeyService } from './api-key.service';
-import { Principal } from './principal';
-
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy (see graphql-http-auth.ts).
-interface HookRequest {
-  headers: Record<string, string | string[] | undefined>;
-  routeOptions?: { url?: string };
-  principal?: Principal;
-}
-interface HookReply {
-  code(status: number): HookReply;
-  send(body: unknown): HookReply;
-}
-interface HookHost {
-  addHook(name: 'onRequest', hook: (request: HookRequest, reply: HookReply) => Promise<unknown>): unknown;
-}
+import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
 
 /** The only routes open without a key that a body could be sent to (D17: the probes). */
 const OPEN_ROUTE = /^\/health\//;
 
 /** True when the request announces a body (a length above zero, or chunks). */
-export function carriesBody(headers: HookRequest['headers']): boolean {
+export function carriesBody(headers: OnRequestRequest['headers']): boolean {
   const length = headers['content-length'];
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
@@ -38,7 +24,7 @@ export function carriesBody(headers: HookRequest['headers']): boolean {
  */
 export function registerKeyBeforeBody(app: NestFastifyApplication): void {
   let keys: ApiKeyService | undefined;
-  const fastify = app.getHttpAdapter().getInstance() as unknown as HookHost;
+  const fastify = app.getHttpAdapter().getInstance() as unknown as OnRequestHost;
   fastify.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions?.url;
     if (request.principal || !route || OPEN_ROUTE.test(route) || !carriesBody(request.headers)) return undefined;

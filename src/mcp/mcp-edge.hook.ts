@@ -1,10 +1,10 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
 import { ApiKeyService } from '../auth/api-key.service';
-import { Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-rpc-errors';
+import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
 
 export const MCP_PATH = '/mcp';
 
@@ -14,21 +14,6 @@ export const MCP_PATH = '/mcp';
  * a discovery that cannot succeed.
  */
 export const MCP_WWW_AUTHENTICATE = `ApiKey realm="tool-availability", header="${API_KEY_HEADER}"`;
-
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy (see graphql-http-auth.ts).
-interface HookRequest {
-  headers: Record<string, string | string[] | undefined>;
-  routeOptions?: { url?: string };
-  principal?: Principal;
-}
-interface HookReply {
-  code(status: number): HookReply;
-  header(name: string, value: string): HookReply;
-  send(body: unknown): HookReply;
-}
-interface HookHost {
-  addHook(name: 'onRequest', hook: (request: HookRequest, reply: HookReply) => Promise<unknown>): unknown;
-}
 
 /** The host name of a Host header (`h:port`, `[::1]:port`) or an Origin (`scheme://h:port`); null if malformed. */
 function hostNameOf(value: string, isOrigin: boolean): string | null {
@@ -46,7 +31,7 @@ function hostNameOf(value: string, isOrigin: boolean): string | null {
  * allowed host name (DNS rebinding: a page whose name now resolves to this service). Ports are not
  * compared (PORT may be 0, a proxy may map it). Null = allowed.
  */
-export function hostRefusal(headers: HookRequest['headers'], allowed: readonly string[]): string | null {
+export function hostRefusal(headers: OnRequestRequest['headers'], allowed: readonly string[]): string | null {
   if (allowed.includes('*')) return null;
   const host = headers.host;
   const hostName = typeof host === 'string' ? hostNameOf(host, false) : null;
@@ -70,7 +55,7 @@ export function hostRefusal(headers: HookRequest['headers'], allowed: readonly s
  */
 export function registerMcpEdge(app: NestFastifyApplication, config: AppConfig): void {
   let keys: ApiKeyService | undefined;
-  const fastify = app.getHttpAdapter().getInstance() as unknown as HookHost;
+  const fastify = app.getHttpAdapter().getInstance() as unknown as OnRequestHost;
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions?.url !== MCP_PATH) return undefined;
     const refusal = hostRefusal(request.headers, config.mcpAllowedHosts);

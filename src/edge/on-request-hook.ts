@@ -1,0 +1,25 @@
+import { Principal } from '../auth/principal';
+
+// Structural types of the onRequest hooks that answer before Nest runs (the GraphQL key check,
+// the key before the body, /mcp's edge): the app's Fastify is @nestjs/platform-fastify's own copy,
+// whose types differ from the top-level `fastify` package's.
+
+export interface OnRequestRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The route the router matched (after percent-decoding: `/graph%71l` is `/graphql`). */
+  routeOptions?: { url?: string };
+  /** Set by the first hook that found the caller's key; ApiKeyGuard reuses it. */
+  principal?: Principal;
+}
+
+export interface OnRequestReply {
+  code(status: number): OnRequestReply;
+  header(name: string, value: string): OnRequestReply;
+  send(body: unknown): OnRequestReply;
+}
+
+export interface OnRequestHost {
+  addHook(name: 'onRequest', hook: (request: OnRequestRequest, reply: OnRequestReply) => Promise<unknown>): unknown;
+}

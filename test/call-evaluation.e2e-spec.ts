@@ -1,3 +1,7 @@
+import type { FormattedExecutionResult } from 'graphql';
+import { createClient } from 'graphql-ws';
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
 import { ToolHealthClassification } from '../src/domain/classification';
 import { applyCooldown } from '../src/domain/cooldown-policy';
 import { newDocument } from '../src/domain/health-entry';
@@ -295,8 +299,8 @@ describe('one evaluation of a call (issue 24, sequences 1–9)', () => {
   });
 
   describe('9. a full cooldown list does not hide an outage', () => {
-    it('a TECHNICALLY_BROKEN verdict with a new signature records DOWN; only the cooldown is refused, and the answer says so', async () => {
-      // 200 running cooldowns in one write through the store (200 requests would only measure the machine).
+    // 200 running cooldowns in one write through the store (200 requests would only measure the machine).
+    const fillCooldowns = async () => {
       const key = { scope: Scope.GLOBAL, scopeId: null, toolName: TOOL };
       await t.app.get(HealthStore).write(key, null, (env) => () => {
         let doc = newDocument(key, env.now);
@@ -312,6 +316,18 @@ describe('one evaluation of a call (issue 24, sequences 1–9)', () => {
         }
         return doc;
       });
+    };
+    const RECORD = `mutation ($sig: String!) {
+      verdict: recordDiagnosis(input: { scope: GLOBAL, toolName: "${TOOL}", classification: TECHNICALLY_BROKEN, note: "502s", errorSignature: $sig }) { status }
+    }`;
+    const refusal = (sig: string) => ({
+      code: 'COOLDOWN_REFUSED',
+      path: ['verdict'],
+      message: expect.stringMatching(new RegExp(`No cooldown for ${sig}: the entry holds 200 active cooldowns`)),
+    });
+
+    it('a TECHNICALLY_BROKEN verdict with a new signature records DOWN; only the cooldown is refused, and the answer says so', async () => {
+      await fillCooldowns();
       const res = await verdict({ scope: 'GLOBAL', classification: 'TECHNICALLY_BROKEN', errorSignature: 'http-new' }).expect(200);
       expect(res.body.status).toBe('DOWN');
       expect(res.headers['tool-health-cooldown-refused']).toMatch(/No cooldown for http-new: the entry holds 200 active cooldowns/);
@@ -319,6 +335,50 @@ describe('one evaluation of a call (issue 24, sequences 1–9)', () => {
       expect(doc.status).toBe('DOWN');
       expect(doc.cooldowns).toHaveLength(200);
       expect((await lookup({ userId: 'u' })).status).toBe('DOWN');
+    });
+
+    it('GraphQL says it too: the entry as data, the refusal in extensions.warnings (HTTP and graphql-ws, P150)', async () => {
+      await fillCooldowns();
+      const http = await t.http
+        .post('/graphql')
+        .set('x-api-key', KEYS.admin)
+        .send({ query: RECORD, variables: { sig: 'http-new' } })
+        .expect(200);
+      expect(http.body.errors).toBeUndefined();
+      expect(http.body.data.verdict.status).toBe('DOWN');
+      expect(http.body.extensions.warnings).toEqual([refusal('http-new')]);
+
+      await t.app.listen(0, '127.0.0.1');
+      const { port } = t.app.getHttpServer().address() as AddressInfo;
+      const client = createClient({
+        url: `ws://127.0.0.1:${port}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { 'x-api-key': KEYS.admin },
+        retryAttempts: 0,
+      });
+      try {
+        type Result = FormattedExecutionResult<{ verdict: { status: string } }, { warnings?: unknown }>;
+        const results: Result[] = [];
+        for await (const result of client.iterate<Result['data'], Result['extensions']>({ query: RECORD, variables: { sig: 'ws-new' } }))
+          results.push(result);
+        expect(results).toHaveLength(1);
+        expect(results[0].errors).toBeUndefined();
+        expect(results[0].data).toEqual({ verdict: { status: 'DOWN' } });
+        expect(results[0].extensions?.warnings).toEqual([refusal('ws-new')]);
+      } finally {
+        await client.dispose();
+      }
+      expect((await entry('GLOBAL', null)).cooldowns).toHaveLength(200);
+    });
+
+    it('a verdict whose cooldown was set carries no warning', async () => {
+      const res = await t.http
+        .post('/graphql')
+        .set('x-api-key', KEYS.admin)
+        .send({ query: RECORD, variables: { sig: 'http-502' } })
+        .expect(200);
+      expect(res.body.data.verdict.status).toBe('DOWN');
+      expect(res.body.extensions?.warnings).toBeUndefined();
     });
   });
 });

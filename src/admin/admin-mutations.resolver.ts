@@ -1,9 +1,11 @@
-import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import { Args, Context, Info, Mutation, Resolver } from '@nestjs/graphql';
+import { GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { Roles } from '../auth/roles.decorator';
 import { AdminWriteService } from './admin-write.service';
+import { addGraphqlWarning } from './graphql-warnings';
 import { PinToolHealthInput, PurgeToolHealthInput, SetTenantHistoryLimitInput } from './inputs/admin.input';
 import { ChangeCooldownWindowInput, ClearCooldownInput, SetCooldownInput } from './inputs/cooldown.input';
 import { ClearToolHealthInput, RecordDiagnosisInput } from './inputs/diagnosis.input';
@@ -101,11 +103,17 @@ export class AdminMutationsResolver {
   }
 
   @Mutation(() => ToolHealthView, { description: 'Record a diagnosis verdict on an entry.' })
-  recordDiagnosis(
+  async recordDiagnosis(
     @Args('input', { description: 'What to write, and to which entry.' }) input: RecordDiagnosisInput,
     @CurrentPrincipal() by: Principal,
+    @Context() context: object,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ToolHealthView> {
-    return this.writes.recordDiagnosis(input, by);
+    const { entry, cooldownRefused } = await this.writes.recordDiagnosis(input, by);
+    // D20, P150: the status is recorded; the answer says the cooldown was not (REST: a header).
+    if (cooldownRefused)
+      addGraphqlWarning(context, { code: 'COOLDOWN_REFUSED', message: cooldownRefused, path: responsePathAsArray(info.path) });
+    return entry;
   }
 
   @Mutation(() => ToolHealthView, {

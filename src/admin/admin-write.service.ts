@@ -68,11 +68,14 @@ export class AdminWriteService {
     return this.cooldowns.changeCooldownWindow(nullsAbsent(input));
   }
 
-  async recordDiagnosis(input: RecordDiagnosisInput, by: Principal): Promise<ToolHealthDocument> {
-    // D20: a refused cooldown (full entry) is told over REST and MCP; GraphQL answers with the entry as stored.
-    const { entry: doc } = await this.diagnoses.recordDiagnosis({ ...nullsAbsent(input), by: input.by ?? adminActor(by) });
-    if (!doc) throw DomainError.notFound(`no health entry for ${describe(validateKey(input))}`);
-    return doc;
+  /** The entry as stored, and (D20) the sentence saying its cooldown was refused by a full entry, else null. */
+  async recordDiagnosis(
+    input: RecordDiagnosisInput,
+    by: Principal,
+  ): Promise<{ entry: ToolHealthDocument; cooldownRefused: string | null }> {
+    const { entry, cooldownRefused } = await this.diagnoses.recordDiagnosis({ ...nullsAbsent(input), by: input.by ?? adminActor(by) });
+    if (!entry) throw DomainError.notFound(`no health entry for ${describe(validateKey(input))}`);
+    return { entry, cooldownRefused };
   }
 
   /** The tool_health_clear effect: back to OK, every active cooldown ended. NOT_FOUND when nothing is stored. */

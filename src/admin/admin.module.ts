@@ -27,6 +27,7 @@ import { playgroundLandingPagePlugin } from './playground/playground.plugin';
 import { PlaygroundModule } from './playground/playground.module';
 import { ToolHealthResolver } from './tool-health.resolver';
 import { describeRootTypes } from './root-type-descriptions';
+import { graphqlWarningsPlugin } from './graphql-warnings';
 import { legacyJsonStatusPlugin } from './legacy-json-status.plugin';
 import { NodeResolver } from './node.resolver';
 
@@ -79,6 +80,7 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
           plugins: [
             introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)
             legacyJsonStatusPlugin(), // P148: 200 for request errors to application/json-only clients
+            graphqlWarningsPlugin(), // P150: extensions.warnings (a diagnosis's refused cooldown)
             // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
             ...(config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : []),
           ],

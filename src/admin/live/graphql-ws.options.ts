@@ -10,6 +10,7 @@ import { Principal, holdsRole } from '../../auth/principal';
 import { Role } from '../../auth/role';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
 import { MAX_QUERY_TOKENS, queryLimitsRule } from '../graphql-limits';
+import { extensionsWithWarnings } from '../graphql-warnings';
 import { raiseMaxPayload } from './ws-payload-bound';
 
 /** graphql-ws close codes for a refused `connection_init` (D17). */
@@ -124,8 +125,18 @@ export function graphqlWsOptions(
       return true;
     },
     // Apollo's formatError does not see graphql-ws traffic: give its errors the same codes here.
-    onNext: (_ctx: WsContext, _id: string, _payload: unknown, _args: unknown, result: { errors?: readonly GraphQLError[] }) =>
-      result.errors ? { ...result, errors: format(result.errors) } : undefined,
+    // P150: warnings a resolver recorded on the operation's context go out as over HTTP.
+    onNext: (
+      _ctx: WsContext,
+      _id: string,
+      _payload: unknown,
+      args: { contextValue?: unknown },
+      result: { errors?: readonly GraphQLError[]; extensions?: Record<string, unknown> },
+    ) => {
+      const extensions = extensionsWithWarnings(args.contextValue, result.extensions);
+      if (!result.errors && !extensions) return undefined;
+      return { ...result, ...(result.errors ? { errors: format(result.errors) } : {}), ...(extensions ? { extensions } : {}) };
+    },
     // P149: a document over the token bound makes graphql-ws's own parse throw, which closes the
     // socket with 4500; parsed here first, it is an error message for that operation instead.
     onSubscribe: (_ctx: WsContext, _id: string, payload: { query: string }): readonly GraphQLError[] | undefined => {

@@ -166,17 +166,40 @@ describe('loadConfig', () => {
     expect(problems.map((p) => p.split(' ')[0])).toEqual(['MAINTENANCE_CACHE_MS', 'WIDER_EVIDENCE_USERS', 'WIDER_EVIDENCE_BUCKET_MS']);
   });
 
-  it('reads the HTTP timeouts and the shutdown grace (P127) with their defaults and bounds', () => {
-    expect(loadConfig(BASE)).toMatchObject({ httpRequestTimeoutMs: 30_000, httpKeepAliveTimeoutMs: 72_000, shutdownGraceMs: 5000 });
+  it('reads the HTTP timeouts, the shutdown grace and idle drain (P127, P151) with their defaults and bounds', () => {
+    expect(loadConfig(BASE)).toMatchObject({
+      httpRequestTimeoutMs: 30_000,
+      httpKeepAliveTimeoutMs: 72_000,
+      shutdownGraceMs: 5000,
+      shutdownIdleDrainMs: 1000,
+    });
     expect(
-      loadConfig({ ...BASE, HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000', SHUTDOWN_GRACE_MS: '0' }),
+      loadConfig({
+        ...BASE,
+        HTTP_REQUEST_TIMEOUT_MS: '2000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000',
+        SHUTDOWN_GRACE_MS: '0',
+        SHUTDOWN_IDLE_DRAIN_MS: '0',
+      }),
     ).toMatchObject({
       httpRequestTimeoutMs: 2000,
       httpKeepAliveTimeoutMs: 5000,
       shutdownGraceMs: 0,
+      shutdownIdleDrainMs: 0,
     });
-    const problems = problemsOf({ ...BASE, HTTP_REQUEST_TIMEOUT_MS: '0', HTTP_KEEP_ALIVE_TIMEOUT_MS: '5s', SHUTDOWN_GRACE_MS: '-1' });
-    expect(problems.map((p) => p.split(' ')[0])).toEqual(['HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS']);
+    const problems = problemsOf({
+      ...BASE,
+      HTTP_REQUEST_TIMEOUT_MS: '0',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '5s',
+      SHUTDOWN_GRACE_MS: '-1',
+      SHUTDOWN_IDLE_DRAIN_MS: 'soon',
+    });
+    expect(problems.map((p) => p.split(' ')[0])).toEqual([
+      'HTTP_REQUEST_TIMEOUT_MS',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      'SHUTDOWN_GRACE_MS',
+      'SHUTDOWN_IDLE_DRAIN_MS',
+    ]);
   });
 
   it('reports every problem together, each naming its variable', () => {

@@ -44,6 +44,8 @@ export class AppConfig {
   httpKeepAliveTimeoutMs: number;
   /** P127: at shutdown, connections still busy after this are destroyed, so the final flush runs. */
   shutdownGraceMs: number;
+  /** P151: at shutdown, a keep-alive connection idle at that moment may bring one more request for this long. */
+  shutdownIdleDrainMs: number;
   docsEnabled: boolean;
   playgroundEnabled: boolean;
   introspectionEnabled: boolean;
@@ -191,6 +193,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.httpKeepAliveTimeoutMs = r.int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000);
   // Inside `npm start`'s 10 s stop limit, with room for the final flush and the database close.
   config.shutdownGraceMs = r.int('SHUTDOWN_GRACE_MS', 5000, 0, 600_000);
+  // Longer than a busy caller's gap between two requests on one connection; bounded by the grace.
+  config.shutdownIdleDrainMs = r.int('SHUTDOWN_IDLE_DRAIN_MS', 1000, 0, 600_000);
   config.docsEnabled = r.bool('DOCS_ENABLED', !production);
   config.playgroundEnabled = r.bool('PLAYGROUND_ENABLED', !production);
   config.introspectionEnabled = r.bool('INTROSPECTION_ENABLED', !production);

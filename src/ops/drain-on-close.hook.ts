@@ -26,7 +26,8 @@ interface HookHost {
  * answer, and then holds close() open until the caller drops it (Fastify's keepAliveTimeout is
  * 72 s), past an orchestrator's grace period, so the shutdown hooks after it (the D10b
  * bookkeeping flush, the database close) would never run. While closing, idle connections are
- * therefore reaped every 50 ms (P22); nothing runs per request. From the same moment every answer
+ * therefore reaped every 50 ms (P22), those idle when the close began after a short drain (P151);
+ * nothing runs per request. From the same moment every answer
  * closes its connection (`Connection: close`, CloseOnShutdownResponse), and after
  * SHUTDOWN_GRACE_MS every connection that waits on its client — a body trickled in, an answer not
  * read — is destroyed, so the close and the final flush never wait on a client (P127); a request
@@ -68,6 +69,17 @@ export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
       if (!server.listening) return done();
       markShuttingDown(server as unknown as Server);
       let graceOver = false;
+      // P151: a keep-alive connection idle at this moment last answered without `Connection:
+      // close`, so its caller may be sending the next request right now; closed at once, that
+      // request is reset unread (ECONNRESET on a reused connection). Such connections get
+      // SHUTDOWN_IDLE_DRAIN_MS to bring it (answered with `Connection: close`, then closed by Node)
+      // before they are reaped. Node's close() and Fastify's reap idle connections through this
+      // method, so it waits for the drain too.
+      const drainEndsAt = Date.now() + Math.min(this.config.shutdownIdleDrainMs, this.config.shutdownGraceMs);
+      const closeIdleConnections = server.closeIdleConnections.bind(server);
+      server.closeIdleConnections = () => {
+        if (graceOver || Date.now() >= drainEndsAt) closeIdleConnections();
+      };
       // Reaped in the check phase, right after the poll phase has read every socket: a request
       // that arrived meanwhile is being handled by then, not destroyed unread (a timer runs
       // before the poll phase, when requests that came during a busy moment are still unread).
@@ -90,6 +102,7 @@ export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
       server.once('close', () => {
         clearInterval(reaper);
         clearTimeout(grace);
+        server.closeIdleConnections = closeIdleConnections;
       });
       // Fastify closes the server right after this hook, and Node's close() reaps the idle
       // connections at once: in the check phase too, for the same reason.

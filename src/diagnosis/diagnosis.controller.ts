@@ -23,7 +23,16 @@ export class DiagnosisController {
 
   @Post('diagnoses')
   @HttpCode(200)
-  @ApiOkResponse({ type: ToolHealthView })
+  @ApiOkResponse({
+    type: ToolHealthView,
+    headers: {
+      [COOLDOWN_REFUSED_HEADER]: {
+        description:
+          'Present when the status was recorded but the cooldown was not: the entry already holds the most active cooldowns it may (D20). Says which signature was refused.',
+        schema: { type: 'string' },
+      },
+    },
+  })
   @ApiContract(
     'recordDiagnosis',
     'Record a diagnosis verdict',

@@ -5278,6 +5278,8 @@ export interface operations {
             /** @description The entry as stored after the verdict. */
             200: {
                 headers: {
+                    /** @description Present when the status was recorded but the cooldown was not: the entry already holds the most active cooldowns it may (D20). Says which signature was refused. */
+                    "tool-health-cooldown-refused"?: string;
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;

@@ -136,6 +136,30 @@ describe('MCP edge (P136)', () => {
     expect((unknown as McpError).message).toMatch(/^MCP error -32602: no tool named tool_health_nope/);
   });
 
+  it.each([
+    ['a body over BODY_LIMIT_BYTES', () => post(Buffer.alloc(4 * 1_048_576 + 10, 0x20)), 413, 'PAYLOAD_TOO_LARGE', /too large/],
+    ['a body that is not JSON', () => post('tools/list', { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE', /json/i],
+    [
+      'JSON in another charset',
+      () => post(message('tools/list', {}), { 'content-type': 'application/json; charset=latin1' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      /UTF-8/,
+    ],
+  ])(
+    'answers %s with its HTTP status and a JSON-RPC error body (-32600), as every refusal of /mcp',
+    async (_case, send, status, code, text) => {
+      const res = await send();
+      expect(res.status).toBe(status);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(text), data: { code } },
+      });
+    },
+  );
+
   it('refuses a JSON-RPC batch whole with -32600 (HTTP 400) and runs none of its writes', async () => {
     const batch = [1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: SET_DOWN(`batched-${id}`) }));
     const res = await post(JSON.stringify(batch));

@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { DomainError } from '../domain/domain-error';
+import { MCP_PATH } from '../edge/mcp-path';
 import { HTTP_STATUS_OF } from './error-codes';
+import { jsonRpcAnswerOf } from './json-rpc-errors';
 import { toDomainError } from './to-domain-error';
 
 export interface ErrorBody {
@@ -19,18 +21,25 @@ export function errorBody(error: DomainError): ErrorBody {
   return body;
 }
 
-/** The single place an error becomes an HTTP answer (REST); GraphQL uses the same mapping. */
+/** The single place an error becomes an HTTP answer (REST, and /mcp's JSON-RPC face); GraphQL uses the same mapping. */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(exception: unknown, host: ArgumentsHost): unknown {
     if (host.getType() !== 'http') throw exception; // GraphQL formats its own errors
-    const reply = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): void } }>();
+    const http = host.switchToHttp();
+    const reply = http.getResponse<{ status(code: number): { send(body: unknown): void } }>();
     const domain = toDomainError(exception);
     if (!domain) {
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
       return reply.status(500).send({ statusCode: 500, error: 'INTERNAL', message: 'internal error' });
+    }
+    // P136: what stops a /mcp request before the SDK transport reads it (a body too large, not
+    // JSON, not UTF-8) is a JSON-RPC error there too, so an MCP client shows its message.
+    if (http.getRequest<{ routeOptions?: { url?: string } }>().routeOptions?.url === MCP_PATH) {
+      const { status, body } = jsonRpcAnswerOf(domain);
+      return reply.status(status).send(body);
     }
     return reply.status(HTTP_STATUS_OF[domain.code]).send(errorBody(domain));
   }

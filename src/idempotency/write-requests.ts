@@ -1,4 +1,5 @@
 import { parse, OperationDefinitionNode } from 'graphql';
+import { MCP_PATH } from '../edge/mcp-path';
 import { findTool } from '../mcp/mcp-tools';
 
 /** The three surfaces a keyed write can come through; each answers refusals in its own shape. */
@@ -9,7 +10,6 @@ export enum WriteSurface {
 }
 
 export const GRAPHQL_PATH = '/graphql';
-export const MCP_PATH = '/mcp';
 
 /** REST routes that take a body to read, not to write: a key there is ignored. */
 const READ_POSTS = new Set(['/v1/availability/lookup', '/v1/manifest/annotate', '/v1/manifest/explain']);

@@ -4,9 +4,10 @@ import { ApiKeyService } from '../auth/api-key.service';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-rpc-errors';
+import { MCP_PATH } from '../edge/mcp-path';
 import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 
 /**
  * P136: what a 401 from /mcp tells a client about the credential it needs (RFC 9110 §11.6.1).

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { DomainError } from '../domain/domain-error';
 import { MCP_PATH } from '../edge/mcp-path';
 import { HTTP_STATUS_OF } from './error-codes';
-import { jsonRpcAnswerOf } from './json-rpc-errors';
+import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from './json-rpc-errors';
 import { toDomainError } from './to-domain-error';
 
 export interface ErrorBody {
@@ -30,14 +30,18 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception; // GraphQL formats its own errors
     const http = host.switchToHttp();
     const reply = http.getResponse<{ status(code: number): { send(body: unknown): void } }>();
+    // P136: what stops a /mcp request before the SDK transport reads it (a body too large, not
+    // JSON, not UTF-8) is a JSON-RPC error there too, so an MCP client shows its message.
+    const forMcp = http.getRequest<{ routeOptions?: { url?: string } }>().routeOptions?.url === MCP_PATH;
     const domain = toDomainError(exception);
     if (!domain) {
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-      return reply.status(500).send({ statusCode: 500, error: 'INTERNAL', message: 'internal error' });
+      const body = forMcp
+        ? jsonRpcError(JsonRpcErrorCode.INTERNAL_ERROR, 'internal error')
+        : { statusCode: 500, error: 'INTERNAL', message: 'internal error' };
+      return reply.status(500).send(body);
     }
-    // P136: what stops a /mcp request before the SDK transport reads it (a body too large, not
-    // JSON, not UTF-8) is a JSON-RPC error there too, so an MCP client shows its message.
-    if (http.getRequest<{ routeOptions?: { url?: string } }>().routeOptions?.url === MCP_PATH) {
+    if (forMcp) {
       const { status, body } = jsonRpcAnswerOf(domain);
       return reply.status(status).send(body);
     }

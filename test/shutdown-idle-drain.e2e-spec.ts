@@ -72,6 +72,7 @@ describe.each([
     socket.write(REQUEST);
     const second = await connection.answer();
     await closing;
+    for (let i = 0; i < 300 && !connection.closed; i++) await sleep(10); // the server's FIN reaches this side
     socket.destroy();
 
     if (answered) {

@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { configureApp, fastifyOptions } from './app.setup';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { JsonLogger } from './common/json-logger';
+import { retiredSettingsIn } from './config/retired-settings';
 import { markShuttingDown } from './ops/close-on-shutdown.response';
 
 async function main(): Promise<void> {
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = new JsonLogger(config.logLevel);
+  for (const warning of retiredSettingsIn(process.env)) logger.warn(warning, 'Config');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(fastifyOptions(config)), { logger });
   configureApp(app, config);
   await app.listen(config.port, config.host);

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { EventRelay } from '../src/store/event-relay.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /** Every write path of the admin API on a real database, as admin (D17). */
@@ -312,6 +313,10 @@ describe('GraphQL mutations', () => {
   });
 
   describe('hard delete and purge (D14)', () => {
+    // A write's events reach the outbox within its answer only when the relay is quick (P53); on a
+    // loaded machine its next pass brings them. These tests read the outcome of the relay: drain it.
+    const relayed = () => t.app.get(EventRelay).drain();
+
     it('deleteToolHealth removes one document, returns it, and logs who and what', async () => {
       await gql(M.markToolUnavailable, { input: { ...PROJECT, code: 'BACKEND_FAILED' } });
       await gql(M.markToolUnavailable, { input: { ...GLOBAL, code: 'BACKEND_FAILED' } });
@@ -326,6 +331,7 @@ describe('GraphQL mutations', () => {
       ).toEqual(['GLOBAL|%00|jira']);
       expect((await error(M.deleteToolHealth, { input: PROJECT })).extensions.code).toBe('NOT_FOUND');
       expect((await error('{ toolHealth(scope: PROJECT, scopeId: "p-1", toolName: "jira") { id } }')).extensions.code).toBe('NOT_FOUND');
+      await relayed();
       const events = await gql(
         '{ healthEvents(first: 50) { edges { node { id type docId payload { ... on DeletedPayload { previousStatus by } } } } } }',
       );
@@ -364,6 +370,7 @@ describe('GraphQL mutations', () => {
       });
 
       const input = { scope: 'SESSION', olderThan: '2026-05-24T00:00:00Z', limit: 3 };
+      await relayed(); // a document whose events are not relayed yet waits for a later purge (P53)
       const one = await gql(M.purgeToolHealth, { input });
       expect(one.purgeToolHealth).toEqual({ scope: 'SESSION', olderThan: '2026-05-24T00:00:00.000Z', deleted: 3, hasMore: true });
       const two = await gql(M.purgeToolHealth, { input });

@@ -172,6 +172,7 @@ describe('loadConfig', () => {
       httpKeepAliveTimeoutMs: 72_000,
       shutdownGraceMs: 5000,
       shutdownIdleDrainMs: 1000,
+      eventRelayWriteWaitMs: 250,
     });
     expect(
       loadConfig({

@@ -103,7 +103,7 @@ describe('dispatcher stories', () => {
       })
       .expect(200);
     // The write's own events reach the outbox within its answer only when this instance holds the
-    // relay lease and the relay is quick (EVENT_RELAY_WRITE_WAIT_MS); otherwise the relay's next pass
+    // relay lease and the relay is quick (AFTER_WRITE_WAIT_MS); otherwise the relay's next pass
     // brings them (P53). A loaded run saw the page before that pass: read until it is there.
     let inbox: { type: string }[] = [];
     for (let i = 0; i < 50 && inbox.length === 0; i++) {

@@ -172,7 +172,6 @@ describe('loadConfig', () => {
       httpKeepAliveTimeoutMs: 72_000,
       shutdownGraceMs: 5000,
       shutdownIdleDrainMs: 1000,
-      eventRelayWriteWaitMs: 250,
     });
     expect(
       loadConfig({

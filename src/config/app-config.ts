@@ -70,8 +70,6 @@ export class AppConfig {
   eventRelayLeaseMs: number;
   /** P114: how many tool_health ids per second the relay's sweep checks for events a lost marker hides. */
   eventRelaySweepIdsPerSecond: number;
-  /** P53: how long a write on the relay's lease holder waits for its own events to reach the outbox before answering. */
-  eventRelayWriteWaitMs: number;
   /** How often ended pins are looked for, to emit PIN_ENDED (P55); 0 = never on a timer. */
   pinWatchMs: number;
 }
@@ -213,8 +211,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.eventRelayPollMs = r.int('EVENT_RELAY_POLL_MS', 200, 10, 60_000);
   config.eventRelayLeaseMs = r.int('EVENT_RELAY_LEASE_MS', 10_000, 500, 600_000);
   config.eventRelaySweepIdsPerSecond = r.int('EVENT_RELAY_SWEEP_IDS_PER_SECOND', 500, 1, 100_000);
-  // The write is durable before the wait: a slow relay delays the answer this much at most.
-  config.eventRelayWriteWaitMs = r.int('EVENT_RELAY_WRITE_WAIT_MS', 250, 0, 60_000);
   if ((config.eventRelaySweepIdsPerSecond * config.eventRelayPollMs) / 1000 > MAX_SWEEP_SLICE) {
     r.problems.push(
       `EVENT_RELAY_SWEEP_IDS_PER_SECOND (${config.eventRelaySweepIdsPerSecond}) must check at most ${MAX_SWEEP_SLICE} ids per EVENT_RELAY_POLL_MS (${config.eventRelayPollMs}), so one sweep read stays short`,

@@ -11,6 +11,8 @@ const LEASE = 'event-relay';
 const BATCH = 100;
 /** A staged DELETED whose document still lives this long after staging was never deleted. */
 const RETIRED_GRACE_MS = 30_000;
+/** How long a write on the lease holder waits for its own events to reach the outbox. */
+const AFTER_WRITE_WAIT_MS = 250;
 /** The document id and life of standalone events: no tool_health `_id` has this spelling (no `|`). */
 const STANDALONE = 'standalone';
 /**
@@ -81,7 +83,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
 
   /**
    * After a write that committed events in `docId`: relay them now when this instance holds the
-   * lease, waiting at most EVENT_RELAY_WRITE_WAIT_MS — the write is already durable, and a slow or
+   * lease, waiting at most AFTER_WRITE_WAIT_MS — the write is already durable, and a slow or
    * unreachable outbox must not hold its answer (the fail-fast of P21); the relay goes on alone.
    */
   async afterWrite(docId: string): Promise<boolean> {
@@ -104,18 +106,18 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       },
     );
     let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.config.eventRelayWriteWaitMs)));
+    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), AFTER_WRITE_WAIT_MS)));
     const answer = await Promise.race([relayed, bound]);
     clearTimeout(timer);
     return answer;
   }
 
-  /** After a hard delete staged its events (P54): publish them now on the lease holder, bounded like afterWrite (EVENT_RELAY_WRITE_WAIT_MS). */
+  /** After a hard delete staged its events (P54): publish them now on the lease holder, bounded like afterWrite. */
   async afterDelete(): Promise<void> {
     if (this.stopped || !this.holdsLease()) return;
     const relayed = this.run(() => this.relayRetired()).catch((error) => this.logFailure(error));
     let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.eventRelayWriteWaitMs)));
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, AFTER_WRITE_WAIT_MS)));
     await Promise.race([relayed, bound]);
     clearTimeout(timer);
   }
@@ -124,7 +126,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
    * Events that belong to no tool_health document (maintenance windows, wider evidence): staged
    * like a deleted document's last events — their record names no document, so the relay moves
    * them on its next pass, in position order with everything else (P53) — and published at once
-   * on the lease holder, bounded like afterWrite (EVENT_RELAY_WRITE_WAIT_MS). Ids are the caller's: a re-published id is
+   * on the lease holder, bounded like afterWrite. Ids are the caller's: a re-published id is
    * skipped by the outbox.
    */
   async publish(events: readonly HealthEvent[]): Promise<void> {

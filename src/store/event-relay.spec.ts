@@ -89,12 +89,7 @@ class MemoryOutbox extends HealthEventOutbox {
 }
 
 const config = () =>
-  Object.assign(new AppConfig(), {
-    eventRelayPollMs: POLL_MS,
-    eventRelayLeaseMs: 1000,
-    eventRelaySweepIdsPerSecond: 50,
-    eventRelayWriteWaitMs: 250,
-  });
+  Object.assign(new AppConfig(), { eventRelayPollMs: POLL_MS, eventRelayLeaseMs: 1000, eventRelaySweepIdsPerSecond: 50 });
 const event = (docId: string) => ({ id: `${docId}:life:1:STATUS_CHANGED`, docId }) as HealthEvent;
 
 /** The relay's sweep (P114), its timer driven by jest's fake clock. */

@@ -51,9 +51,6 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     LOG_LEVEL: 'silent',
     // Pins end by the test's fake clock; a test that wants PIN_ENDED on a timer turns it on.
     PIN_WATCH_MS: '0',
-    // Tests read their writes' events right after the answer: on a loaded machine the relay's
-    // inline pass can take longer than the production bound (P53), and its next pass comes later.
-    EVENT_RELAY_WRITE_WAIT_MS: '10000',
     ...extra,
   };
 }

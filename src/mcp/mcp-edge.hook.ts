@@ -7,8 +7,6 @@ import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-
 import { MCP_PATH } from '../edge/mcp-path';
 import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
 
-export { MCP_PATH };
-
 /**
  * P136: what a 401 from /mcp tells a client about the credential it needs (RFC 9110 §11.6.1).
  * Not `Bearer`: the service does no OAuth, and an SDK client given an OAuth provider would start

@@ -105,7 +105,7 @@ export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
         server.closeIdleConnections = closeIdleConnections;
       });
       // Fastify closes the server right after this hook, and Node's close() reaps the idle
-      // connections at once: in the check phase too, for the same reason.
+      // connections through the method above (after the drain): in the check phase too, for the same reason.
       setImmediate(done);
     });
   }

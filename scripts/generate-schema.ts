@@ -63,7 +63,7 @@ export async function providerClassesOf(root: Type): Promise<Type[]> {
 /** The schema of the resolvers reachable from AppModule, built the way GraphQLModule builds it. */
 export async function buildAppSchema(): Promise<GraphQLSchema> {
   const { AppModule } = await import('../src/app.module');
-  const { describeRootTypes } = await import('../src/admin/root-type-descriptions');
+  const { describeRootTypes } = await import('../src/graphql/root-type-descriptions');
   const classes = await providerClassesOf(AppModule);
   const scalars = classes.filter((c) => Reflect.getMetadata(SCALAR_NAME_METADATA, c));
   const builder = await NestFactory.createApplicationContext(GraphQLSchemaBuilderModule, { logger: ['error'] });

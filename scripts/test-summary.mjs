@@ -53,7 +53,11 @@ for (const [name, t] of [...tiers].sort((a, b) => a[1].ranAt - b[1].ranAt)) {
   passed += t.passed;
   failed += t.failed;
   skipped += t.skipped;
-  const how = t.report ? `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped` : t.failed ? 'failed (exit code ' + t.exit + ')' : 'passed';
+  const how = t.report
+    ? `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`
+    : t.failed
+      ? 'failed (exit code ' + t.exit + ')'
+      : 'passed';
   console.log(`  ${name.padEnd(12)} ${how}`);
 }
 console.log(`Total: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,42 +1,42 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from './admin/admin.module';
+import { AdminApiModule } from './graphql/admin-api.module';
 import { AuthModule } from './auth/auth.module';
-import { CascadeModule } from './cascade/cascade.module';
+import { ToolHealthModule } from './features/tool-health/tool-health.module';
 import { ConfigModule } from './config/config.module';
-import { CooldownModule } from './cooldown/cooldown.module';
-import { DiagnosisModule } from './diagnosis/diagnosis.module';
-import { EventsModule } from './events/events.module';
-import { HealthModule } from './health/health.module';
+import { CooldownModule } from './features/cooldowns/cooldown.module';
+import { DiagnosisModule } from './features/diagnoses/diagnosis.module';
+import { EventsModule } from './features/events/events.module';
+import { SystemWritesModule } from './features/system-writes/system-writes.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
-import { MaintenanceModule } from './maintenance/maintenance.module';
-import { ManifestModule } from './manifest/manifest.module';
+import { MaintenanceModule } from './features/maintenance/maintenance.module';
+import { ManifestModule } from './features/manifest/manifest.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpsModule } from './ops/ops.module';
-import { OutcomeModule } from './outcome/outcome.module';
+import { OutcomeModule } from './features/outcomes/outcome.module';
 import { PersistenceModule } from './persistence/persistence.module';
-import { StoreModule } from './store/store.module';
-import { TenantsModule } from './tenants/tenants.module';
-import { WiderEvidenceModule } from './wider-evidence/wider-evidence.module';
+import { WritePathModule } from './write-path/write-path.module';
+import { TenantsModule } from './features/tenants/tenants.module';
+import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.module';
 
 @Module({
   imports: [
     ConfigModule,
     PersistenceModule,
-    StoreModule,
+    WritePathModule,
     MaintenanceModule,
     WiderEvidenceModule,
     AuthModule,
     IdempotencyModule,
     OpsModule,
-    HealthModule,
-    CascadeModule,
+    SystemWritesModule,
+    ToolHealthModule,
     TenantsModule,
     OutcomeModule,
     CooldownModule,
     DiagnosisModule,
     EventsModule,
-    AdminModule,
+    AdminApiModule,
     ManifestModule,
     MetricsModule,
     McpModule,

@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { registerGraphqlHttpAuth } from './admin/graphql-http-auth';
+import { registerGraphqlHttpAuth } from './graphql/graphql-http-auth';
 import { AppConfig } from './config/app-config';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH } from './errors/framework-errors';
 import { HttpExceptionFilter } from './errors/http-exception.filter';

@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { configureApp, fastifyOptions } from './app.setup';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { JsonLogger } from './common/json-logger';
+import { JsonLogger } from './runtime/json-logger';
 import { retiredSettingsIn } from './config/retired-settings';
 import { markShuttingDown } from './ops/close-on-shutdown.response';
 

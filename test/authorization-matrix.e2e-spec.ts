@@ -4,7 +4,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { GraphQLObjectType } from 'graphql';
 import { PUBLIC_KEY, ROLES_KEY } from '../src/auth/roles.decorator';
-import { Role } from '../src/auth/role';
+import { Role } from '../src/domain/role';
 import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**

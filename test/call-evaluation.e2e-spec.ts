@@ -6,9 +6,9 @@ import { ToolHealthClassification } from '../src/domain/classification';
 import { applyCooldown } from '../src/domain/cooldown-policy';
 import { newDocument } from '../src/domain/health-entry';
 import { Scope } from '../src/domain/scope';
-import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
-import { EventRelay } from '../src/store/event-relay.service';
-import { HealthStore } from '../src/store/health-store.service';
+import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
+import { EventRelay } from '../src/write-path/event-relay.service';
+import { HealthStore } from '../src/write-path/health-store.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**

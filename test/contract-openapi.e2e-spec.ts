@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HealthEventType } from '../src/domain/health-events';
-import { AGRAJAG_ARGUMENTS_COMPONENT } from '../src/diagnosis/agrajag-openapi';
+import { AGRAJAG_ARGUMENTS_COMPONENT } from '../src/features/diagnoses/agrajag-openapi';
 import { DomainErrorCode } from '../src/domain/domain-error';
 import { HTTP_STATUS_OF } from '../src/errors/error-codes';
 import { OPERATION_ERRORS, OperationId, documentedErrorCodes } from '../src/errors/openapi-errors';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AddressInfo } from 'node:net';
-import { ToolHealthService } from '../src/health/tool-health.service';
+import { SystemWritesService } from '../src/features/system-writes/system-writes.service';
 import { KEYS, TestApp, createTestApp, resetDatabase, testDatabaseUri, testDbKind } from './support/test-app';
 
 /**
@@ -116,7 +116,7 @@ describe(`database faults (${KIND})`, () => {
       try {
         await resetDatabase(service.t.connection);
         // Slow requests: each write waits at a gate inside the handler until close() has begun.
-        const tools = service.t.app.get(ToolHealthService);
+        const tools = service.t.app.get(SystemWritesService);
         const original = tools.markUnavailable.bind(tools);
         let entered = 0;
         let openGate!: () => void;

@@ -1,4 +1,4 @@
-import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
+import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase } from './support/test-app';
 
 /** The spec's stories end to end (§1, §4, §6), through the dispatcher's REST hot path. */

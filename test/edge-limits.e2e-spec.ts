@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { AddressInfo, connect } from 'node:net';
-import { DatabaseLiveness } from '../src/persistence/database-liveness';
+import { DatabaseLiveness } from '../src/database/database-liveness';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 import { rawRequest } from './support/raw-http';
 

@@ -1,8 +1,8 @@
 import { createClient } from 'graphql-ws';
 import { Kind, OperationDefinitionNode, parse, print } from 'graphql';
 import WebSocket from 'ws';
-import { OutboxRelay } from '../src/admin/live/outbox-relay.service';
-import { DEFAULT_QUERY } from '../src/admin/playground/playground.page';
+import { OutboxRelay } from '../src/features/events/outbox-relay.service';
+import { DEFAULT_QUERY } from '../src/graphql/playground/playground.page';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**

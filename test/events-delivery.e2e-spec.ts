@@ -1,7 +1,7 @@
-import { hashApiKey } from '../src/auth/api-key';
+import { hashApiKey } from '../src/config/api-keys';
 import { HealthEvent } from '../src/domain/health-events';
-import { HealthEventOutbox } from '../src/persistence/health-event.outbox';
-import { MongoHealthEventOutbox } from '../src/persistence/mongo-health-event.outbox';
+import { HealthEventOutbox } from '../src/persistence/health-events/health-event.outbox';
+import { MongoHealthEventOutbox } from '../src/persistence/health-events/mongo-health-event.outbox';
 import { API_KEYS_ENV } from './support/api-keys';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';

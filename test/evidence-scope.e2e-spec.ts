@@ -1,5 +1,5 @@
 import { CommandStartedEvent } from 'mongodb';
-import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
+import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**

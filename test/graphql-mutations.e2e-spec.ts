@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { EventRelay } from '../src/store/event-relay.service';
+import { EventRelay } from '../src/write-path/event-relay.service';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /** Every write path of the admin API on a real database, as admin (D17). */

@@ -1,6 +1,6 @@
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { OutboxRelay } from '../src/admin/live/outbox-relay.service';
+import { OutboxRelay } from '../src/features/events/outbox-relay.service';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 

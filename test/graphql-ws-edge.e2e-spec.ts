@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { WS_MAX_PAYLOAD_BEFORE_KEY } from '../src/admin/live/ws-payload-bound';
+import { WS_MAX_PAYLOAD_BEFORE_KEY } from '../src/graphql/ws-payload-bound';
 import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 const PROTOCOL = 'graphql-transport-ws';

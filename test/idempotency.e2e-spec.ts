@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DiagnosisService } from '../src/diagnosis/diagnosis.service';
-import { IDEMPOTENT_OPERATIONS } from '../src/idempotency/idempotent-operations';
+import { DiagnosisService } from '../src/features/diagnoses/diagnosis.service';
+import { IDEMPOTENT_OPERATIONS } from '../src/errors/idempotent-operations';
 import { FakeClock } from './support/fake-clock';
 import { TcpProxy } from './support/tcp-proxy';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase, testDatabaseUri } from './support/test-app';

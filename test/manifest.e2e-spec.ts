@@ -1,11 +1,11 @@
 import { CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
-import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
-import { AGRAJAG_TOOLS } from '../src/diagnosis/agrajag-tools';
+import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
+import { AGRAJAG_TOOLS } from '../src/features/diagnoses/agrajag-tools';
 import { pinEntry } from '../src/domain/pin';
 import { Scope } from '../src/domain/scope';
 import { HealthKey } from '../src/domain/tool-health-document';
 import { ToolStatus } from '../src/domain/tool-status';
-import { ToolHealthRepository } from '../src/persistence/tool-health.repository';
+import { ToolHealthRepository } from '../src/persistence/tool-health/tool-health.repository';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase } from './support/test-app';
 
 const DAY = '2026-05-23';

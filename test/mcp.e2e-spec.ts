@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CascadeService } from '../src/cascade/cascade.service';
-import { AGRAJAG_TOOLS } from '../src/diagnosis/agrajag-tools';
+import { CascadeService } from '../src/features/tool-health/cascade.service';
+import { AGRAJAG_TOOLS } from '../src/features/diagnoses/agrajag-tools';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**

@@ -1,4 +1,4 @@
-import { BookkeepingBuffer } from '../src/outcome/bookkeeping-buffer.service';
+import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase, testEnv } from './support/test-app';
 

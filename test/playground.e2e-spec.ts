@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
-import { DEFAULT_QUERY } from '../src/admin/playground/playground.page';
+import { DEFAULT_QUERY } from '../src/graphql/playground/playground.page';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**

@@ -1,5 +1,5 @@
 import { CommandStartedEvent } from 'mongodb';
-import { WiderEvidenceService } from '../src/wider-evidence/wider-evidence.service';
+import { WiderEvidenceService } from '../src/features/wider-evidence/wider-evidence.service';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 

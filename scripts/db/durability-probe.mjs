@@ -65,7 +65,15 @@ for (let round = 1; round <= rounds; round++) {
 
     const again = await startDatabase('mongo-java-server-h2', { dataDir: dir, commitIntervalMs, commitPerWrite });
     const reader = await MongoClient.connect(again.uri, clientOptions);
-    const present = new Set((await reader.db('durability').collection('writes').find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+    const present = new Set(
+      (
+        await reader
+          .db('durability')
+          .collection('writes')
+          .find({}, { projection: { _id: 1 } })
+          .toArray()
+      ).map((d) => d._id),
+    );
     await reader.close();
     await again.stop();
 

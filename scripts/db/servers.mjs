@@ -529,9 +529,7 @@ async function cli(argv) {
     return 0;
   }
   console.log(db.uri);
-  process.stderr.write(
-    `${kind} ready: ${db.uri} (pid ${db.pid}${db.dataDir ? `, data ${db.dataDir}` : ''}); Ctrl-C to stop\n`,
-  );
+  process.stderr.write(`${kind} ready: ${db.uri} (pid ${db.pid}${db.dataDir ? `, data ${db.dataDir}` : ''}); Ctrl-C to stop\n`);
 
   const keepAlive = setInterval(() => {}, 1 << 30);
   const code = await new Promise((resolve) => {

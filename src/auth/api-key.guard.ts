@@ -4,7 +4,7 @@ import { GqlContextType, GqlExecutionContext } from '@nestjs/graphql';
 import { ApiKeyService } from './api-key.service';
 import { Principal } from './principal';
 import { PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
-import { Role } from './role';
+import { Role } from '../domain/role';
 
 export const API_KEY_HEADER = 'x-api-key';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
-import { hashApiKey } from './api-key';
+import { hashApiKey } from '../config/api-keys';
 import { Principal, holdsRole } from './principal';
-import { Role } from './role';
+import { Role } from '../domain/role';
 
 @Injectable()
 export class ApiKeyService {

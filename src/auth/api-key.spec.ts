@@ -1,9 +1,9 @@
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
-import { ApiKeyEntry, hashApiKey, parseApiKeys } from './api-key';
+import { ApiKeyEntry, hashApiKey, parseApiKeys } from '../config/api-keys';
 import { ApiKeyService } from './api-key.service';
 import { Principal } from './principal';
-import { Role } from './role';
+import { Role } from '../domain/role';
 
 const H1 = hashApiKey('key-one');
 const H2 = hashApiKey('key-two');

@@ -1,4 +1,4 @@
-import { Role } from './role';
+import { Role } from '../domain/role';
 
 /** Who is calling: the configured key's name (logged as "who") and its roles. */
 export interface Principal {

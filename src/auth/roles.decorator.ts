@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { Role } from './role';
+import { Role } from '../domain/role';
 
 export const ROLES_KEY = 'tas:roles';
 export const PUBLIC_KEY = 'tas:public';

@@ -1,5 +1,5 @@
-import { hashApiKey } from '../auth/api-key';
-import { Role } from '../auth/role';
+import { hashApiKey } from './api-keys';
+import { Role } from '../domain/role';
 import { AppConfig, ConfigError, loadConfig } from './app-config';
 
 type Env = Record<string, string | undefined>;

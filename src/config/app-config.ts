@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import { ApiKeyEntry, parseApiKeys } from '../auth/api-key';
-import { MAX_SWEEP_SLICE } from '../store/relay-sweep';
+import { ApiKeyEntry, parseApiKeys } from './api-keys';
+import { MAX_SWEEP_SLICE } from '../domain/relay-sweep';
 
 /**
  * Every setting of the service, read once from the environment at boot. A bad or missing value

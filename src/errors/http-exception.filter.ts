@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { DomainError } from '../domain/domain-error';
-import { MCP_PATH } from '../edge/mcp-path';
+import { MCP_PATH } from './mcp-path';
 import { HTTP_STATUS_OF } from './error-codes';
 import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from './json-rpc-errors';
 import { toDomainError } from './to-domain-error';

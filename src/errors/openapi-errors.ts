@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DomainErrorCode } from '../domain/domain-error';
-import { IDEMPOTENT_OPERATIONS } from '../idempotency/idempotent-operations';
+import { IDEMPOTENT_OPERATIONS } from './idempotent-operations';
 import { HTTP_STATUS_OF } from './error-codes';
 
 const ERROR_BODY = 'ErrorBody';

@@ -1,9 +1,9 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../persistence/database-unavailable';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../database/database-unavailable';
 
 // Which thrown errors mean "the database is away" is the persistence layer's knowledge (P96).
-export { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../persistence/database-unavailable';
+export { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../database/database-unavailable';
 
 /**
  * Anything thrown → a DomainError, or null for a genuine bug (which stays a 500 and is logged).

@@ -2,7 +2,7 @@ import { ExecutionContext } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { IDEMPOTENCY_KEY_HEADER } from '../domain/idempotency-key';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../persistence/database-unavailable';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable';
 import { StoredAnswer } from './idempotency-record.schema';
 import { writeSurfaceOf } from './write-requests';
 

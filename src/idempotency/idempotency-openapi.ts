@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency-key';
-import { IDEMPOTENT_OPERATIONS } from './idempotent-operations';
+import { IDEMPOTENT_OPERATIONS } from '../errors/idempotent-operations';
 
 const METHODS = ['put', 'post', 'delete', 'patch'] as const;
 

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
 import { ApiKeyService } from '../auth/api-key.service';
 import { Principal } from '../auth/principal';
-import { Clock } from '../common/clock';
+import { Clock } from '../runtime/clock';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import {
@@ -15,8 +15,8 @@ import {
   requestFingerprint,
 } from '../domain/idempotency-key';
 import { toDomainError } from '../errors/to-domain-error';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../persistence/database-unavailable';
-import { DatabaseLiveness } from '../persistence/database-liveness';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable';
+import { DatabaseLiveness } from '../database/database-liveness';
 import { answerWrote, captureAnswer, REPLAYED_HEADER, replayBody } from './captured-answer';
 import { lateAnswerOf } from './deadline-handoff';
 import { IdempotencyStore, KeyRecord } from './idempotency.store';

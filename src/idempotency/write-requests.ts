@@ -1,5 +1,5 @@
 import { parse, OperationDefinitionNode } from 'graphql';
-import { MCP_PATH } from '../edge/mcp-path';
+import { MCP_PATH } from '../errors/mcp-path';
 import { findTool } from '../mcp/mcp-tools';
 
 /** The three surfaces a keyed write can come through; each answers refusals in its own shape. */

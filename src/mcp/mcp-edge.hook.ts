@@ -4,7 +4,7 @@ import { ApiKeyService } from '../auth/api-key.service';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-rpc-errors';
-import { MCP_PATH } from '../edge/mcp-path';
+import { MCP_PATH } from '../errors/mcp-path';
 import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
 
 /**

@@ -1,5 +1,5 @@
-import { CooldownView, DiagnosisView, HistoryItemView, ToolHealthView } from '../common/dto/tool-health.view';
-import { viewJsonSchema } from '../common/dto/view-json-schema';
+import { CooldownView, DiagnosisView, HistoryItemView, ToolHealthView } from '../shapes/tool-health.view';
+import { viewJsonSchema } from '../shapes/view-json-schema';
 import { CascadeReason } from '../domain/cascade';
 import { Scope } from '../domain/scope';
 import { ToolStatus } from '../domain/tool-status';

@@ -1,9 +1,9 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { Principal } from '../auth/principal';
-import { Role } from '../auth/role';
-import { compileArgumentsValidator } from '../diagnosis/agrajag-arguments';
-import { AGRAJAG_TOOLS } from '../diagnosis/agrajag-tools';
+import { Role } from '../domain/role';
+import { compileArgumentsValidator } from '../features/diagnoses/agrajag-arguments';
+import { AGRAJAG_TOOLS } from '../features/diagnoses/agrajag-tools';
 import { DomainError } from '../domain/domain-error';
 import { MCP_TOOLS, McpReadToolName, findTool, mayCall, visibleTools } from './mcp-tools';
 

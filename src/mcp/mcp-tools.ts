@@ -1,10 +1,10 @@
 import { Principal, holdsRole } from '../auth/principal';
-import { Role } from '../auth/role';
-import { argumentsSchema } from '../common/dto/arguments-schema';
-import { AGRAJAG_TOOLS, AgrajagToolManifest, AgrajagToolName } from '../diagnosis/agrajag-tools';
-import { HealthKeyArguments } from '../diagnosis/dto/agrajag-arguments.dto';
+import { Role } from '../domain/role';
+import { argumentsSchema } from '../shapes/arguments-schema';
+import { AGRAJAG_TOOLS, AgrajagToolManifest, AgrajagToolName } from '../features/diagnoses/agrajag-tools';
+import { HealthKeyArguments } from '../features/diagnoses/agrajag-arguments.dto';
 import { ToolSafety } from '../domain/audience';
-import { LookupArguments } from './dto/lookup-arguments.dto';
+import { LookupArguments } from './lookup-arguments.dto';
 import { GET_RESULT_SCHEMA, LOOKUP_RESULT_SCHEMA, writerResultSchema } from './mcp-schemas';
 
 /** The two read tools for diagnosis turns (issue 15); the writers are AGRAJAG_TOOLS (§7). */

@@ -3,7 +3,7 @@ import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Principal } from '../auth/principal';
-import { Role } from '../auth/role';
+import { Role } from '../domain/role';
 import { Roles } from '../auth/roles.decorator';
 import { JsonRpcErrorCode, jsonRpcError } from '../errors/json-rpc-errors';
 import { McpUnreadableBody } from './mcp-edge.hook';

@@ -5,12 +5,12 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppConfig } from '../config/app-config';
 import { JsonRpcErrorCode, JsonRpcFault, jsonRpcError } from '../errors/json-rpc-errors';
-import { DatabaseLiveness } from '../persistence/database-liveness';
+import { DatabaseLiveness } from '../database/database-liveness';
 import { Principal, actorOf } from '../auth/principal';
-import { CascadeService } from '../cascade/cascade.service';
-import { DiagnosisService } from '../diagnosis/diagnosis.service';
-import { compileArgumentsValidator } from '../diagnosis/agrajag-arguments';
-import { AgrajagToolName } from '../diagnosis/agrajag-tools';
+import { CascadeService } from '../features/tool-health/cascade.service';
+import { DiagnosisService } from '../features/diagnoses/diagnosis.service';
+import { compileArgumentsValidator } from '../features/diagnoses/agrajag-arguments';
+import { AgrajagToolName } from '../features/diagnoses/agrajag-tools';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { toDomainError } from '../errors/to-domain-error';
 import { withinDeadline } from './mcp-deadline';

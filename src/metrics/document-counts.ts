@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolHealthAdminRepository } from '../persistence/tool-health-admin.repository';
+import { ToolHealthAdminRepository } from '../persistence/tool-health/tool-health-admin.repository';
 
 /** Counts older than this are queried again on the next scrape. */
 const TTL_MS = 15_000;

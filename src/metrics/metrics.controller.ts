@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Role } from '../auth/role';
+import { Role } from '../domain/role';
 import { Roles } from '../auth/roles.decorator';
 import { MetricsService } from './metrics.service';
 import { ApiContract } from '../errors/openapi-errors';

@@ -1,4 +1,4 @@
-import { ScopeStatusCount, ToolHealthAdminRepository } from '../persistence/tool-health-admin.repository';
+import { ScopeStatusCount, ToolHealthAdminRepository } from '../persistence/tool-health/tool-health-admin.repository';
 import { ToolStatus } from '../domain/tool-status';
 import { FailureReason } from '../domain/failure-check';
 import { Scope } from '../domain/scope';

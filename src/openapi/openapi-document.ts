@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
-import { Role } from '../auth/role';
-import { documentAgrajagArguments } from '../diagnosis/agrajag-openapi';
+import { Role } from '../domain/role';
+import { documentAgrajagArguments } from '../features/diagnoses/agrajag-openapi';
 import { documentErrorResponses } from '../errors/openapi-errors';
 import { typeNullableReferences } from './nullable-refs';
 import { documentOperations } from './operation-docs';

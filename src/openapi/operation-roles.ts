@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DECORATORS } from '@nestjs/swagger';
-import { Role } from '../auth/role';
+import { Role } from '../domain/role';
 import { PUBLIC_KEY, ROLES_KEY } from '../auth/roles.decorator';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DatabaseLiveness } from '../persistence/database-liveness';
+import { DatabaseLiveness } from '../database/database-liveness';
 
 export interface Readiness {
   ready: boolean;

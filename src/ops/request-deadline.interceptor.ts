@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { abandonAtDeadline, deadlineError, Settled } from '../idempotency/deadline-handoff';
-import { DatabaseLiveness } from '../persistence/database-liveness';
+import { DatabaseLiveness } from '../database/database-liveness';
 
 const RECHECK_MS = 50;
 

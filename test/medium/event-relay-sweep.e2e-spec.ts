@@ -7,9 +7,9 @@ import { withStoredEvents } from '../../src/domain/stored-events';
 import { markUnavailable } from '../../src/domain/system-writes';
 import { ToolErrorCode } from '../../src/domain/tool-error-code';
 import { HealthKey } from '../../src/domain/tool-health-document';
-import { toRecord } from '../../src/persistence/tool-health.mapper';
-import { EventRelay } from '../../src/store/event-relay.service';
-import { sweepSlice } from '../../src/store/relay-sweep';
+import { toRecord } from '../../src/persistence/tool-health/tool-health.mapper';
+import { EventRelay } from '../../src/write-path/event-relay.service';
+import { sweepSlice } from '../../src/domain/relay-sweep';
 import { TestApp, createTestApp, isBackgroundCommand, testDatabaseUri } from '../support/test-app';
 
 /**

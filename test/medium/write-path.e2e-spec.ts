@@ -4,12 +4,12 @@ import { markUnavailable } from '../../src/domain/system-writes';
 import { pinEntry } from '../../src/domain/pin';
 import { ToolErrorCode } from '../../src/domain/tool-error-code';
 import { ToolStatus } from '../../src/domain/tool-status';
-import { DispatchOutcomeService } from '../../src/outcome/dispatch-outcome.service';
-import { ToolHealthRepository } from '../../src/persistence/tool-health.repository';
-import { HealthStore } from '../../src/store/health-store.service';
-import { TenantSettingsRepository } from '../../src/persistence/tenant-settings.repository';
+import { DispatchOutcomeService } from '../../src/features/outcomes/dispatch-outcome.service';
+import { ToolHealthRepository } from '../../src/persistence/tool-health/tool-health.repository';
+import { HealthStore } from '../../src/write-path/health-store.service';
+import { TenantSettingsRepository } from '../../src/persistence/tenant-settings/tenant-settings.repository';
 import { CommandStartedEvent } from 'mongodb';
-import { BookkeepingFlush } from '../../src/persistence/bookkeeping-update';
+import { BookkeepingFlush } from '../../src/persistence/tool-health/bookkeeping-update';
 import { KEYS, TestApp, createTestApp, resetDatabase } from '../support/test-app';
 
 /**

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { MongoClient } from 'mongodb';
 import { AddressInfo } from 'node:net';
-import { ConnectionWatchdog } from '../../src/persistence/connection-watchdog';
+import { ConnectionWatchdog } from '../../src/database/connection-watchdog';
 import { OwnServer } from '../support/own-server';
 import { TcpProxy } from '../support/tcp-proxy';
 import { KEYS, TestApp, createTestApp } from '../support/test-app';

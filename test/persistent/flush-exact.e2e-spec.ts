@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { BookkeepingBuffer } from '../../src/outcome/bookkeeping-buffer.service';
+import { BookkeepingBuffer } from '../../src/features/outcomes/bookkeeping-buffer.service';
 import { OwnServer } from '../support/own-server';
 import { TcpProxy } from '../support/tcp-proxy';
 import { KEYS, TestApp, createTestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
-import { hashApiKey } from '../../src/auth/api-key';
-import { Role } from '../../src/auth/role';
+import { hashApiKey } from '../../src/config/api-keys';
+import { Role } from '../../src/domain/role';
 
 /** One key per role, plus the configured API_KEYS value that knows them. */
 export const KEYS = {

@@ -1,4 +1,4 @@
-import { Clock } from '../../src/common/clock';
+import { Clock } from '../../src/runtime/clock';
 
 /** A clock the test moves by hand: ladders of hours run in milliseconds. */
 export class FakeClock extends Clock {

@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../../auth/current-principal.decorator';
+import { Principal } from '../../auth/principal';
+import { Role } from '../../domain/role';
+import { Roles } from '../../auth/roles.decorator';
+import { Clock } from '../../runtime/clock';
+import { ApiContract } from '../../errors/openapi-errors';
+import {
+  ChangeMaintenanceDto,
+  ListMaintenanceQueryDto,
+  MaintenanceWindowView,
+  ScheduleMaintenanceDto,
+  toMaintenanceWindowView,
+} from './maintenance.dto';
+import { MaintenanceService } from './maintenance.service';
+
+/** Issue 16: planned outages, scheduled by admins (P75). Reads are open to audit-readers too (D17). */
+@ApiTags('maintenance')
+@ApiExtraModels(ChangeMaintenanceDto) // its PATCH body is a nullable reference to it (P144)
+@ApiSecurity('api-key')
+@Controller('v1/maintenance-windows')
+export class MaintenanceController {
+  constructor(
+    private readonly service: MaintenanceService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Post()
+  @Roles(Role.ADMIN)
+  @ApiContract(
+    'scheduleMaintenance',
+    'Schedule a maintenance window',
+    'Announces a planned outage of one tool at one scope: while it is in force the tool reads DOWN until its end, the manifest says "under maintenance — expected back at HH:MM", and failure reports never start a diagnosis. Before it starts, lookups and the manifest show it coming. Admin only.',
+  )
+  @ApiCreatedResponse({ type: MaintenanceWindowView })
+  async schedule(@Body() dto: ScheduleMaintenanceDto, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.schedule(dto, principal), this.clock.now());
+  }
+
+  @Get()
+  @Roles(Role.AUDIT_READER)
+  @ApiContract(
+    'listMaintenanceWindows',
+    'List maintenance windows',
+    'The scheduled, running and past windows, filtered by tool, scope or phase.',
+  )
+  @ApiOkResponse({ type: [MaintenanceWindowView] })
+  async list(@Query() query: ListMaintenanceQueryDto): Promise<MaintenanceWindowView[]> {
+    const now = this.clock.now();
+    return (await this.service.list(query)).map((w) => toMaintenanceWindowView(w, now));
+  }
+
+  @Patch(':id')
+  @Roles(Role.ADMIN)
+  @ApiContract(
+    'changeMaintenance',
+    'Change a maintenance window',
+    'Moves a window that has not started, or changes when a running one ends, or its reason. Admin only.',
+  )
+  @ApiParam({
+    name: 'id',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The window id, as scheduleMaintenance answered it.',
+    example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+  })
+  @ApiBody({
+    required: false,
+    schema: { type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(ChangeMaintenanceDto) }] },
+    description: 'The fields to change; no body (or null) changes nothing.',
+  })
+  @ApiOkResponse({ type: MaintenanceWindowView })
+  async change(
+    @Param('id') id: string,
+    @Body() dto: ChangeMaintenanceDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.change(id, dto, principal), this.clock.now());
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Roles(Role.ADMIN)
+  @ApiContract(
+    'cancelMaintenance',
+    'Cancel a maintenance window',
+    'Cancels a coming window, or ends a running one now; the tool then reads its stored evidence again. Admin only.',
+  )
+  @ApiParam({
+    name: 'id',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The window id, as scheduleMaintenance answered it.',
+    example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+  })
+  @ApiOkResponse({ type: MaintenanceWindowView, description: 'the cancelled window' })
+  async cancel(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.cancel(id, principal), this.clock.now());
+  }
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { adminActor } from '../../shapes/admin-actor';
+import { Principal } from '../../auth/principal';
+import { Clock } from '../../runtime/clock';
+import { AppConfig } from '../../config/app-config';
+import { DomainError } from '../../domain/domain-error';
+import { encodeKey, validateId, validateKey } from '../../domain/health-key';
+import { HealthEventType } from '../../domain/health-events';
+import {
+  ChangeRequest,
+  MaintenanceView,
+  MaintenanceWindow,
+  NO_MAINTENANCE,
+  ScheduleRequest,
+  cancelWindow,
+  changeWindow,
+  dueEvents,
+  maintenanceFor,
+  scheduleWindow,
+} from '../../domain/maintenance-window';
+import { Scope } from '../../domain/scope';
+import { CallContext } from '../../domain/tool-health-document';
+import { ToolStatus } from '../../domain/tool-status';
+import { EventRelay } from '../../write-path/event-relay.service';
+import { MaintenanceWindowRepository } from '../../persistence/maintenance-windows/maintenance-window.repository';
+import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+import { maintenanceEvent } from './maintenance-events';
+
+/**
+ * A snapshot read at service time T holds the windows with `until > T - margin` and
+ * `from <= T + lookahead + margin`, so it answers exactly for any call at T ± margin.
+ */
+const MARGIN_MS = 3_600_000;
+const MAX_LIST = 500;
+const EVENT_BATCH = 200;
+const MAX_WRITE_ATTEMPTS = 8;
+
+interface Snapshot {
+  /** The service clock's now at the read. */
+  now: number;
+  byTool: Map<string, MaintenanceWindow[]>;
+}
+
+/**
+ * Issue 16: maintenance windows. Writes go to maintenance_windows; calls read them from a
+ * per-instance snapshot of every window not yet over (P75), re-read every MAINTENANCE_CACHE_MS
+ * by a timer and at once after this instance's own writes, so a call never waits for it (the
+ * dispatcher's clean success stays one read). Another instance's change shows within that
+ * interval; whether a window is in force is judged per call against the clock, so starts and
+ * ends are exact on every instance. MAINTENANCE_CACHE_MS=0 reads on every call instead.
+ */
+@Injectable()
+export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(MaintenanceService.name);
+  private snapshot: Snapshot | null = null;
+  private loading: Promise<Snapshot> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private refresher: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly windows: MaintenanceWindowRepository,
+    private readonly relay: EventRelay,
+    private readonly health: ToolHealthRepository,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (this.config.maintenanceCacheMs > 0) {
+      await this.load(this.clock.now()).catch((e) => this.logger.warn(`maintenance windows not read: ${(e as Error).message}`));
+      this.refresher = setInterval(
+        () => void this.load(this.clock.now()).catch((e) => this.logger.warn(`maintenance windows not read: ${(e as Error).message}`)),
+        this.config.maintenanceCacheMs,
+      );
+      this.refresher.unref();
+    }
+    if (this.config.maintenanceTickMs > 0) {
+      this.timer = setInterval(
+        () => void this.emitDueEvents().catch((e) => this.logger.warn(`maintenance events failed: ${(e as Error).message}`)),
+        this.config.maintenanceTickMs,
+      );
+      this.timer.unref();
+    }
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+    clearInterval(this.refresher);
+  }
+
+  // ---- the read path ----------------------------------------------------------------------------
+
+  /** The windows of one tool in one context at `now` (no read while the snapshot is fresh). */
+  async viewFor(toolName: string, context: CallContext, now: Date): Promise<MaintenanceView> {
+    return (await this.viewsAt(now))(toolName, context);
+  }
+
+  async viewsFor(toolNames: readonly string[], context: CallContext, now: Date): Promise<MaintenanceView[]> {
+    const viewOf = await this.viewsAt(now);
+    return toolNames.map((name) => viewOf(name, context));
+  }
+
+  /**
+   * The windows at `now` as a function of (tool, context), from one snapshot: for a caller that
+   * learns which tools it needs only after its own read (the manifest's departed tools, P102).
+   */
+  async viewsAt(now: Date): Promise<(toolName: string, context: CallContext) => MaintenanceView> {
+    const snapshot = await this.current(now);
+    const lookahead = this.config.maintenanceLookaheadMs;
+    return (toolName, context) => {
+      const windows = snapshot.byTool.get(toolName);
+      return windows ? maintenanceFor(windows, toolName, context, now, lookahead) : NO_MAINTENANCE;
+    };
+  }
+
+  /** The snapshot when it covers `now` (a clock moved far, in tests, reads again), else a read. */
+  private current(now: Date): Snapshot | Promise<Snapshot> {
+    const s = this.snapshot;
+    if (s && this.config.maintenanceCacheMs > 0 && Math.abs(now.getTime() - s.now) <= MARGIN_MS) return s;
+    return this.load(now);
+  }
+
+  /** Concurrent callers share one read. */
+  private load(now: Date): Promise<Snapshot> {
+    return (this.loading ??= this.read(now).finally(() => (this.loading = null)));
+  }
+
+  private async read(now: Date): Promise<Snapshot> {
+    const t = now.getTime();
+    const found = await this.windows.findCurrent(new Date(t - MARGIN_MS), new Date(t + this.config.maintenanceLookaheadMs + MARGIN_MS));
+    const byTool = new Map<string, MaintenanceWindow[]>();
+    for (const w of found) {
+      const list = byTool.get(w.toolName);
+      if (list) list.push(w);
+      else byTool.set(w.toolName, [w]);
+    }
+    const snapshot = { now: t, byTool };
+    this.snapshot = snapshot;
+    return snapshot;
+  }
+
+  /** After this instance's own write: read again now (after any read in flight, which may predate it). */
+  private async reread(): Promise<void> {
+    await this.loading?.catch(() => undefined);
+    await this.load(this.clock.now());
+  }
+
+  // ---- admin writes -----------------------------------------------------------------------------
+
+  async schedule(request: ScheduleRequest, principal: Principal): Promise<MaintenanceWindow> {
+    const window = scheduleWindow(request, randomUUID(), adminActor(principal), this.clock.now());
+    await this.windows.insert(window);
+    await this.reread();
+    this.logger.log(`maintenance ${window.id} scheduled for ${window.scope} ${window.scopeId ?? ''} ${window.toolName} by ${window.by}`);
+    return window;
+  }
+
+  async get(id: string): Promise<MaintenanceWindow> {
+    const window = await this.windows.findById(validateId('id', id));
+    if (!window) throw DomainError.notFound(`no maintenance window ${id}`);
+    return window;
+  }
+
+  async list(filter: {
+    toolName?: string;
+    scope?: Scope;
+    scopeId?: string | null;
+    includeEnded?: boolean;
+    limit?: number;
+  }): Promise<MaintenanceWindow[]> {
+    if (filter.toolName !== undefined) validateId('toolName', filter.toolName);
+    if (filter.scope !== undefined && filter.scopeId !== undefined)
+      validateKey({ scope: filter.scope, scopeId: filter.scopeId, toolName: filter.toolName ?? 'x' });
+    return this.windows.list({
+      toolName: filter.toolName,
+      scope: filter.scope,
+      scopeId: filter.scope === Scope.GLOBAL ? null : filter.scopeId,
+      includeEnded: filter.includeEnded ?? false,
+      now: this.clock.now(),
+      limit: Math.min(filter.limit ?? MAX_LIST, MAX_LIST),
+    });
+  }
+
+  change(id: string, change: ChangeRequest, principal: Principal): Promise<MaintenanceWindow> {
+    return this.rewrite(id, (w, now) => changeWindow(w, change, adminActor(principal), now));
+  }
+
+  /** A window cancelled while in force ends now (its end event follows, P77); one not begun never starts. */
+  async cancel(id: string, principal: Principal): Promise<MaintenanceWindow> {
+    const cancelled = await this.rewrite(id, (w, now) => cancelWindow(w, adminActor(principal), now));
+    await this.emitDueEvents();
+    return cancelled;
+  }
+
+  /** Load, apply the pure change, replace guarded by version, retry on a lost race (like D3). */
+  private async rewrite(id: string, apply: (w: MaintenanceWindow, now: Date) => MaintenanceWindow): Promise<MaintenanceWindow> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const current = await this.get(id);
+      const next = apply(current, this.clock.now());
+      if (await this.windows.replace(next, current.version)) {
+        await this.reread();
+        return next;
+      }
+    }
+    throw DomainError.conflict(`too many concurrent changes to maintenance window ${id}; retry`);
+  }
+
+  // ---- events (P77) -----------------------------------------------------------------------------
+
+  /**
+   * Writes the start and end events windows owe at the clock's now, then marks them. At least
+   * once: a crash between the two writes the same event ids again, which the outbox ignores.
+   * Runs on a timer (MAINTENANCE_TICK_MS) on every instance; returns how many it wrote.
+   */
+  async emitDueEvents(): Promise<number> {
+    const now = this.clock.now();
+    let written = 0;
+    for (const window of await this.windows.findOwingEvents(now, EVENT_BATCH)) {
+      const due = dueEvents(window, now);
+      if (due.start) {
+        await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_STARTED, window, ToolStatus.DOWN, now));
+        written++;
+      }
+      if (due.end) {
+        // What reads once the window is gone: the stored status of the key it covered.
+        const stored = await this.health.findById(encodeKey(window));
+        // Outbox positions sort by instant, then id: an end written in the same tick as its start
+        // is stamped 1 ms later so a cursor reader sees the start first.
+        const endAt = due.start ? new Date(now.getTime() + 1) : now;
+        await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_ENDED, window, stored?.status ?? ToolStatus.OK, endAt));
+        written++;
+      }
+      const ended =
+        due.end || window.endedEventAt !== null || (window.cancelledAt !== null && !due.start && window.startedEventAt === null);
+      await this.windows.markEvents(window.id, {
+        startedEventAt: due.start ? now : undefined,
+        endedEventAt: due.end ? now : undefined,
+        eventsDone: ended,
+      });
+    }
+    return written;
+  }
+
+  /** The one call into the event mechanism (P53: the relay positions every event). */
+  private emit(event: ReturnType<typeof maintenanceEvent>): Promise<void> {
+    return this.relay.publish([event]);
+  }
+}

@@ -1,0 +1,170 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IANA_TIME_ZONE } from '../../openapi/request-formats';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { CallContextDto } from '../../shapes/call-context.dto';
+import { IsId } from '../../shapes/health-key.dto';
+import { FilterReason, ToolSafety } from '../../domain/audience';
+import { ID_PATTERN } from '../../domain/health-key';
+import { ToolStatus } from '../../domain/tool-status';
+import { CascadeTraceView } from '../../shapes/cascade-trace.view';
+
+export const MAX_MANIFEST_TOOLS = 500;
+export const MAX_DESCRIPTION_LENGTH = 4000;
+export const MAX_ROLES = 50;
+export const MAX_ROLE_LENGTH = 100;
+export const MAX_TIME_ZONE_LENGTH = 100;
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** One tool of the turn's manifest as the dispatcher sends it (§8, D15). */
+export class ToolManifestDto {
+  @ApiProperty({ pattern: ID_PATTERN.source, example: 'client_file_read' })
+  @IsId()
+  name: string;
+
+  @ApiProperty({ maxLength: MAX_DESCRIPTION_LENGTH, example: 'Read a file on the user machine.' })
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description: string;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    enum: ToolSafety,
+    enumName: 'ToolSafety',
+    description: 'absent = not known to be safe: hidden in a probe turn',
+  })
+  @IsOptional()
+  @IsEnum(ToolSafety)
+  safety?: ToolSafety;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: [String],
+    maxItems: MAX_ROLES,
+    description: 'the engine must hold every one of these roles to see the tool',
+    example: ['tool-health-writer'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ROLES)
+  @IsString({ each: true })
+  @MaxLength(MAX_ROLE_LENGTH, { each: true })
+  requiresEngineRoles?: string[];
+}
+
+/** §9 read path: annotate one turn's manifest for one engine in one context. */
+export class AnnotateManifestDto {
+  @ApiProperty({ type: [ToolManifestDto], maxItems: MAX_MANIFEST_TOOLS, description: 'names must be unique' })
+  @IsArray()
+  @ArrayMaxSize(MAX_MANIFEST_TOOLS)
+  @ValidateNested({ each: true })
+  @Type(() => ToolManifestDto)
+  tools: ToolManifestDto[];
+
+  @ApiPropertyOptional({ nullable: true, type: CallContextDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CallContextDto)
+  context?: CallContextDto;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: [String],
+    maxItems: MAX_ROLES,
+    description: "the engine's roles (§8); none = sees only tools that require none",
+    example: ['tool-health-writer'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ROLES)
+  @IsString({ each: true })
+  @MaxLength(MAX_ROLE_LENGTH, { each: true })
+  engineRoles?: string[];
+
+  @ApiPropertyOptional({
+    nullable: true,
+    maxLength: MAX_TIME_ZONE_LENGTH,
+    ...IANA_TIME_ZONE,
+    default: DEFAULT_TIME_ZONE,
+    description: 'IANA time zone for the HH:MM of the suffixes',
+    example: 'Europe/Berlin',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TIME_ZONE_LENGTH)
+  timeZone?: string;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    default: false,
+    description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  probeTurn?: boolean;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    default: false,
+    description:
+      "merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer",
+  })
+  @IsOptional()
+  @IsBoolean()
+  includeAgrajagTools?: boolean;
+}
+
+/** One manifest entry as the LLM will see it this turn (§9, D15). */
+export class AnnotatedToolView {
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'the original description with the §9 suffix in parentheses, when there is one' }) description: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'unavailable since 14:00',
+    description: 'the §9 suffix alone; null = none (OK, RETESTING)',
+  })
+  suffix: string | null;
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'effective status (§4, D4)' }) status: ToolStatus;
+  @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5)' })
+  retesting: boolean;
+  @ApiProperty({ description: 'DOWN and not RETESTING: listed so the LLM knows it exists, not to be called' }) doNotCall: boolean;
+  @ApiProperty({ type: String, nullable: true, example: 'do not call, plan without it' }) hint: string | null;
+  @ApiProperty({ type: CascadeTraceView, description: 'why: the matched entry, by whom, since/until when, what it shadowed' })
+  reason: CascadeTraceView;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "JSON Schema of the arguments for tools this service supplied (includeAgrajagTools); null for the caller's own tools",
+  })
+  inputSchema: Record<string, unknown> | null;
+}
+
+export class FilteredToolView {
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: FilterReason, enumName: 'FilterReason' }) reason: FilterReason;
+}
+
+export class FilteredByReasonView {
+  @ApiProperty({ type: 'integer', description: 'the engine lacks one of the required roles' }) MISSING_ENGINE_ROLE: number;
+  @ApiProperty({ type: 'integer', description: 'probe turn and the tool is not SAFE_PROBE' }) NOT_SAFE_PROBE: number;
+}
+
+export class FilteredSummaryView {
+  @ApiProperty({ type: 'integer', description: 'How many tools were filtered out.' }) count: number;
+  @ApiProperty({ type: FilteredByReasonView }) byReason: FilteredByReasonView;
+  @ApiProperty({ type: [FilteredToolView], description: 'in input order' }) tools: FilteredToolView[];
+}
+
+export class AnnotatedManifestView {
+  @ApiProperty({ type: [AnnotatedToolView], description: 'the visible tools, in input order (merged Agrajag tools last)' })
+  tools: AnnotatedToolView[];
+  @ApiProperty({
+    type: [AnnotatedToolView],
+    description:
+      "D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session",
+  })
+  departed: AnnotatedToolView[];
+  @ApiProperty({ type: FilteredSummaryView }) filtered: FilteredSummaryView;
+}

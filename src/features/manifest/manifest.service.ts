@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { CascadeService } from '../tool-health/cascade.service';
+import { Clock } from '../../runtime/clock';
+import { AGRAJAG_TOOLS } from '../diagnoses/agrajag-tools';
+import { AnnotatedTool, annotateTool, departedClientTools } from '../../domain/annotation';
+import { FilterReason, FilteredTool, ToolManifest, filterAudience } from '../../domain/audience';
+import { evaluateCall } from '../../domain/call-evaluation';
+import { assertTimeZone } from '../../domain/clock-format';
+import { DomainError } from '../../domain/domain-error';
+import { explainUnknownTool } from '../../domain/explain';
+import { ID_PATTERN, validateContext } from '../../domain/health-key';
+import { AnnotateManifestDto, AnnotatedManifestView, AnnotatedToolView, DEFAULT_TIME_ZONE, FilteredSummaryView } from './annotate.dto';
+import { toCascadeTraceView } from '../../shapes/cascade-trace.view';
+import { ExplainToolDto, ExplanationView } from './explain.dto';
+
+/** A manifest entry plus the argument schema when this service supplied the tool itself. */
+interface ManifestEntry extends ToolManifest {
+  inputSchema: Record<string, unknown> | null;
+}
+
+/**
+ * §9 read path (D15, D15b) and D16's honest "unknown tool". Stateless: the caller sends the
+ * turn's manifest; the pure rules live in src/domain (audience, annotation, explain), this only
+ * gathers their input in as few reads as possible.
+ */
+@Injectable()
+export class ManifestService {
+  constructor(
+    private readonly cascade: CascadeService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The effective entries of every visible tool and — with a session and outside a probe turn —
+   * the session's own entries (D15b), from ONE manifest read (P81: the scopes' presence lists,
+   * then only the ids that can exist), resolved in memory.
+   */
+  async annotate(dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
+    const timeZone = dto.timeZone ?? DEFAULT_TIME_ZONE;
+    assertTimeZone(timeZone);
+    const context = validateContext(dto.context ?? {});
+    const probeTurn = dto.probeTurn ?? false;
+    const manifest = mergeManifest(dto.tools, dto.includeAgrajagTools ?? false);
+    const { visible, filtered } = filterAudience(manifest, dto.engineRoles ?? [], probeTurn);
+
+    const now = this.clock.now();
+    // Departed tools carry no safety marker, so a probe turn (SAFE_PROBE only) never lists them.
+    const sessionId = context.sessionId ?? null;
+    const { effective, sessionDocs, maintenanceOf } = await this.cascade.lookupManifest(
+      visible.map((tool) => tool.name),
+      context,
+      sessionId !== null && !probeTurn,
+      now,
+    );
+
+    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), tool.inputSchema));
+    // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
+    // engine by its roles has not left with its client.
+    const inputNames = new Set(manifest.map((tool) => tool.name));
+    // P102: a departed tool reads its maintenance windows as the cascade would, from the same snapshot.
+    const departed = departedClientTools(sessionDocs, inputNames, now, timeZone, maintenanceOf).map((tool) => toView(tool, null));
+    return { tools, departed, filtered: summarise(filtered) };
+  }
+
+  /** D16, from one cascade read (none for a name no entry can have). */
+  async explain(dto: ExplainToolDto): Promise<ExplanationView> {
+    const timeZone = dto.timeZone ?? DEFAULT_TIME_ZONE;
+    assertTimeZone(timeZone);
+    const context = validateContext(dto.context ?? {});
+    const now = this.clock.now();
+    // A name outside the D3a character set (an LLM's invention) can have no stored entry: its
+    // cascade is empty by construction, so it is judged without a read instead of refused.
+    const [effective] = ID_PATTERN.test(dto.toolName)
+      ? await this.cascade.lookupMany([dto.toolName], context, now)
+      : [evaluateCall({ toolName: dto.toolName, context, entries: [], now })];
+    const explanation = explainUnknownTool({ toolName: dto.toolName, registryKnows: dto.registryKnows, effective, now, timeZone });
+    return { ...explanation, trace: toCascadeTraceView(explanation.trace) };
+  }
+}
+
+/**
+ * The caller's tools in input order, then (when asked) the service's own Agrajag tools. Names
+ * must be unique across both: two entries for one name leave it unclear which the LLM sees.
+ */
+function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: boolean): ManifestEntry[] {
+  const merged: ManifestEntry[] = [];
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) throw DomainError.invalid('tools', `duplicate tool name ${tool.name}`);
+    seen.add(tool.name);
+    merged.push({
+      name: tool.name,
+      description: tool.description,
+      safety: tool.safety,
+      requiresEngineRoles: tool.requiresEngineRoles,
+      inputSchema: null,
+    });
+  }
+  if (!includeAgrajagTools) return merged;
+  for (const tool of AGRAJAG_TOOLS) {
+    if (seen.has(tool.name)) {
+      throw DomainError.invalid(
+        'tools',
+        `${tool.name} is one of the service's Agrajag tools; leave it out when includeAgrajagTools is set`,
+      );
+    }
+    merged.push({
+      name: tool.name,
+      description: tool.description,
+      safety: tool.safety,
+      requiresEngineRoles: [...tool.requiresEngineRoles],
+      inputSchema: tool.inputSchema,
+    });
+  }
+  return merged;
+}
+
+/** Field by field rather than a spread: it runs for every tool of every turn (P116). */
+function toView(tool: AnnotatedTool, inputSchema: Record<string, unknown> | null): AnnotatedToolView {
+  return {
+    name: tool.name,
+    description: tool.description,
+    suffix: tool.suffix,
+    status: tool.status,
+    retesting: tool.retesting,
+    doNotCall: tool.doNotCall,
+    hint: tool.hint,
+    reason: toCascadeTraceView(tool.reason),
+    inputSchema,
+  };
+}
+
+function summarise(filtered: FilteredTool[]): FilteredSummaryView {
+  const byReason = Object.fromEntries(Object.values(FilterReason).map((reason) => [reason, 0])) as Record<FilterReason, number>;
+  for (const tool of filtered) byReason[tool.reason]++;
+  return { count: filtered.length, byReason, tools: filtered.map(({ name, reason }) => ({ name, reason })) };
+}

@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../runtime/clock';
+import { applySuccess } from '../../domain/auto-clear';
+import { evaluateCall } from '../../domain/call-evaluation';
+import { applyCooldown, findCooldown, hasRoomForCooldown } from '../../domain/cooldown-policy';
+import { FailureReason, checkFailure, spawnBlockedUntil } from '../../domain/failure-check';
+import { newDocument } from '../../domain/health-entry';
+import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../../domain/health-key';
+import { isToolFault } from '../../domain/tool-error-code';
+import { CallContext, ToolHealthDocument } from '../../domain/tool-health-document';
+import { MaintenanceService } from '../maintenance/maintenance.service';
+import { MetricsService } from '../../metrics/metrics.service';
+import { WiderEvidenceService } from '../wider-evidence/wider-evidence.service';
+import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+import { MAX_COOLDOWN_ENTRIES } from '../../domain/cooldown-policy';
+import { HealthStore } from '../../write-path/health-store.service';
+import { BookkeepingBuffer } from './bookkeeping-buffer.service';
+import { ChangedEntryView, FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './outcome.dto';
+
+/** The dispatcher's hot path: every call outcome (§6 auto-clear, D8 failure check, D10). */
+@Injectable()
+export class DispatchOutcomeService {
+  constructor(
+    private readonly repository: ToolHealthRepository,
+    private readonly store: HealthStore,
+    private readonly bookkeeping: BookkeepingBuffer,
+    private readonly clock: Clock,
+    private readonly metrics: MetricsService,
+    // Issue 16: maintenance windows and wider evidence (src/maintenance, src/wider-evidence).
+    private readonly maintenance: MaintenanceService,
+    private readonly widerEvidence: WiderEvidenceService,
+  ) {}
+
+  /**
+   * D10: one read of the caller's cascade; a write only for an entry the success disproves.
+   * The reducer runs again inside the write on the fresh document, so a concurrent change is
+   * never overwritten with stale data.
+   */
+  async reportSuccess(dto: SuccessReportDto): Promise<SuccessOutcomeView> {
+    const { toolName, context } = this.validate(dto);
+    const now = this.clock.now();
+    const [entries, maintenance] = await Promise.all([
+      this.readCascade(toolName, context),
+      this.maintenance.viewFor(toolName, context, now),
+    ]);
+    const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
+    // D18/D20: only the documents in the call's reach (up to a pin that shadows the rest).
+    const evaluation = evaluateCall({ toolName, context, entries, now, maintenance });
+    const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
+
+    const changed: ChangedEntryView[] = [];
+    for (const doc of stale) {
+      const result = await this.store.write(
+        doc,
+        doc.tenantId,
+        (env) => (current) => (current ? applySuccess(current, { ...report, now: env.now, historyLimit: env.historyLimit }) : current),
+        { stored: doc },
+      );
+      if (result.written && result.after) {
+        entries.set(result.after.id, result.after);
+        changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
+      }
+    }
+    // A success does not end a maintenance window (issue 16): it still reads DOWN until `until`.
+    return {
+      status: changed.length === 0 ? evaluation.status : evaluateCall({ toolName, context, entries, now, maintenance }).status,
+      changed,
+    };
+  }
+
+  async reportFailure(dto: FailureReportDto): Promise<FailureOutcomeView> {
+    const { toolName, context } = this.validate(dto);
+    const now = this.clock.now();
+    // Not a tool fault: nothing to read, nothing to touch (§3.1).
+    const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context) : new Map<string, ToolHealthDocument>();
+    const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
+    const report = {
+      toolName,
+      context,
+      code: dto.code,
+      errorSignature: dto.errorSignature,
+      classification: dto.classification,
+      entries,
+      now,
+      maintenance,
+    };
+    const decision = checkFailure(report);
+    const why = [...decision.why];
+    const wider = this.widerEvidence.report({
+      toolName,
+      context,
+      code: dto.code,
+      errorSignature: dto.errorSignature,
+      classification: dto.classification,
+      decision,
+      entries,
+      now,
+    });
+
+    if (decision.hit) this.bookkeeping.recordHit(decision.hit, now);
+    for (const docId of decision.failureMarks) this.bookkeeping.recordFailure(docId, now);
+    await this.bookkeeping.settle();
+    await this.widerEvidence.settle();
+
+    let cooldown = decision.hit
+      ? { ...keyOf(decision.hit.docId), errorSignature: decision.hit.errorSignature, userId: decision.hit.userId }
+      : null;
+    let retryAt = decision.retryAt;
+    const write = decision.cooldownWrite;
+    let refused = false;
+    if (write) {
+      const result = await this.store.write(
+        write.key,
+        context.tenantId ?? null,
+        (env) => (stored) => {
+          const current = stored ?? newDocument(write.key, env.now, context.tenantId ?? null);
+          // D7 cap: a full document gets no new entry here; the answer stays "do not spawn" (P51) and says so.
+          if (!hasRoomForCooldown(current, write.errorSignature, write.userId, env.now)) {
+            refused = true;
+            return stored;
+          }
+          return applyCooldown(current, {
+            errorSignature: write.errorSignature,
+            userId: write.userId,
+            classification: write.classification,
+            now: env.now,
+            graceMs: env.graceMs,
+          });
+        },
+        { stored: entries.get(encodeKey(write.key)) ?? null },
+      );
+      const entry = result.after && findCooldown(result.after, write.errorSignature, write.userId);
+      if (entry && result.after) {
+        // P51: the answer agrees with the next check — the new entry and every wider block.
+        entries.set(result.after.id, result.after);
+        retryAt = spawnBlockedUntil({ ...report, entries }, context.userId ?? null).at;
+        cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
+      }
+    }
+
+    if (refused) why.push(`no cooldown: the ${write!.key.scope} document holds ${MAX_COOLDOWN_ENTRIES} active cooldowns`);
+
+    this.metrics.failureDecision(decision.reason, decision.spawn);
+    if (decision.hit) this.metrics.cooldownHit(keyOf(decision.hit.docId).scope);
+    return {
+      spawn: decision.spawn,
+      reason: decision.reason,
+      reflectError: decision.reflectError,
+      retryAt,
+      retryAfterSeconds: retryAt ? Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)) : null,
+      coalescingKey: wider?.coalescingKey ?? decision.coalescingKey,
+      widerEvidence: wider?.evidence ?? null,
+      status: decision.reason === FailureReason.NOT_A_TOOL_FAULT ? null : decision.effective.status,
+      cooldown,
+      why,
+    };
+  }
+
+  private validate(dto: { toolName: string; context?: CallContext }): { toolName: string; context: CallContext } {
+    return { toolName: validateId('toolName', dto.toolName), context: validateContext(dto.context ?? {}) };
+  }
+
+  private readCascade(toolName: string, context: CallContext): Promise<Map<string, ToolHealthDocument>> {
+    return this.repository.findManyByIds(cascadeKeys(toolName, context).map(encodeKey));
+  }
+}
+
+function keyOf(docId: string): { scope: ToolHealthDocument['scope']; scopeId: string | null } {
+  const key = decodeKey(docId);
+  return { scope: key.scope, scopeId: key.scopeId };
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { MetricsModule } from '../../metrics/metrics.module';
+import { PersistenceModule } from '../../persistence/persistence.module';
+import { WritePathModule } from '../../write-path/write-path.module';
+import { WiderEvidenceModule } from '../wider-evidence/wider-evidence.module';
+import { BookkeepingBuffer } from './bookkeeping-buffer.service';
+import { DispatchOutcomeController } from './dispatch-outcome.controller';
+import { DispatchOutcomeService } from './dispatch-outcome.service';
+
+/** The dispatcher's hot path: `POST /v1/outcomes/{success,failure}` and the buffered bookkeeping (D10b). */
+@Module({
+  imports: [PersistenceModule, WritePathModule, MaintenanceModule, WiderEvidenceModule, MetricsModule],
+  controllers: [DispatchOutcomeController],
+  providers: [DispatchOutcomeService, BookkeepingBuffer],
+})
+export class OutcomeModule {}

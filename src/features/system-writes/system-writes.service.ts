@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../domain/domain-error';
+import { tenantOf, validateId, validateKey } from '../../domain/health-key';
+import { Scope } from '../../domain/scope';
+import { markAvailable, markIntermittent, markUnavailable } from '../../domain/system-writes';
+import { ToolErrorCode } from '../../domain/tool-error-code';
+import { HealthKey, ToolHealthDocument } from '../../domain/tool-health-document';
+import { HealthStore } from '../../write-path/health-store.service';
+import { ClientDisconnectDto, ClientReconnectDto, SessionToolsResultView } from './client-session.dto';
+import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './system-write.dto';
+
+/** §7 first row: system code's binary events, as pure reducers run through the store. */
+@Injectable()
+export class SystemWritesService {
+  constructor(private readonly store: HealthStore) {}
+
+  async markUnavailable(dto: MarkUnavailableDto): Promise<ToolHealthDocument> {
+    const key = validateKey(dto);
+    const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
+      markUnavailable({
+        ...env,
+        key,
+        source: dto.source,
+        code: dto.code,
+        note: dto.note,
+        since: dto.since ?? undefined,
+        expectedRecoveryAt: dto.expectedRecoveryAt,
+        tenantId: tenantOf(key, dto.tenantId),
+      }),
+    );
+    return result.after!;
+  }
+
+  async markIntermittent(dto: MarkIntermittentDto): Promise<ToolHealthDocument> {
+    const key = validateKey(dto);
+    const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
+      markIntermittent({
+        ...env,
+        key,
+        source: dto.source,
+        code: dto.code,
+        note: dto.note,
+        expectedRecoveryAt: dto.expectedRecoveryAt,
+        tenantId: tenantOf(key, dto.tenantId),
+      }),
+    );
+    return result.after!;
+  }
+
+  /** 404 when nothing is stored: there is nothing to mark available. */
+  async markAvailable(dto: MarkAvailableDto): Promise<ToolHealthDocument> {
+    const key = validateKey(dto);
+    const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
+      markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId: tenantOf(key, dto.tenantId) }),
+    );
+    if (!result.after) throw DomainError.notFound(`no health entry for ${describe(key)}`);
+    return result.after;
+  }
+
+  /** A client left: its tools go DOWN at SESSION with BACKEND_UNREACHABLE, descriptions kept (D15b). */
+  async clientDisconnected(sessionId: string, dto: ClientDisconnectDto): Promise<SessionToolsResultView> {
+    validateId('sessionId', sessionId);
+    const tenantId = dto.tenantId ?? null;
+    const changed = await this.eachTool(
+      sessionId,
+      dto.tools.map((t) => t.name),
+      async (key, index) => {
+        const tool = dto.tools[index];
+        const result = await this.store.write(key, tenantId, (env) =>
+          markUnavailable({
+            ...env,
+            key,
+            source: dto.source,
+            code: ToolErrorCode.BACKEND_UNREACHABLE,
+            since: dto.at,
+            note: 'client disconnected',
+            description: tool.description ?? null,
+            tenantId,
+          }),
+        );
+        return result.written;
+      },
+    );
+    return { sessionId, changed };
+  }
+
+  /** The client is back: its tools are OK again at SESSION (tools never marked stay unwritten). */
+  async clientReconnected(sessionId: string, dto: ClientReconnectDto): Promise<SessionToolsResultView> {
+    validateId('sessionId', sessionId);
+    const tenantId = dto.tenantId ?? null;
+    const changed = await this.eachTool(sessionId, dto.tools, async (key) => {
+      const result = await this.store.write(key, tenantId, (env) =>
+        markAvailable({ ...env, key, source: dto.source, note: 'client reconnected', tenantId }),
+      );
+      return result.written;
+    });
+    return { sessionId, changed };
+  }
+
+  private async eachTool(
+    sessionId: string,
+    names: string[],
+    write: (key: HealthKey, index: number) => Promise<boolean>,
+  ): Promise<string[]> {
+    const unique = new Set(names);
+    if (unique.size !== names.length) throw DomainError.invalid('tools', 'tool names must be unique');
+    const written = await Promise.all(names.map((toolName, i) => write({ scope: Scope.SESSION, scopeId: sessionId, toolName }, i)));
+    return names.filter((_, i) => written[i]);
+  }
+}
+
+function describe(key: HealthKey): string {
+  return `${key.scope}${key.scopeId ? ` ${key.scopeId}` : ''} / ${key.toolName}`;
+}

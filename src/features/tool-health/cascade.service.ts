@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../runtime/clock';
+import { CallEvaluation, evaluateCall } from '../../domain/call-evaluation';
+import { DomainError } from '../../domain/domain-error';
+import { cascadeKeys, encodeKey, validateContext, validateId, validateKey } from '../../domain/health-key';
+import { CallContext, CascadeEntry, ToolHealthDocument } from '../../domain/tool-health-document';
+import { MaintenanceView } from '../../domain/maintenance-window';
+import { Scope } from '../../domain/scope';
+import { MaintenanceService } from '../maintenance/maintenance.service';
+import { EffectiveHealthView } from './lookup.dto';
+import { toEffectiveHealthView } from './effective-health.view';
+import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+
+/** §9 toolHealthLookup, for one tool or a whole batch in ONE query. */
+@Injectable()
+export class CascadeService {
+  constructor(
+    private readonly repository: ToolHealthRepository,
+    private readonly clock: Clock,
+    private readonly maintenance: MaintenanceService,
+  ) {}
+
+  async getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
+    const valid = validateKey(key);
+    const doc = await this.repository.findById(encodeKey(valid));
+    if (!doc)
+      throw DomainError.notFound(`no health entry for ${valid.scope} ${valid.scopeId ?? ''} ${valid.toolName}`.replace(/\s+/g, ' '));
+    return doc;
+  }
+
+  /** Every tool's cascade keys in one `$in` read (D3a), resolved in memory. */
+  async lookupMany(toolNames: readonly string[], context: CallContext, now = this.clock.now()): Promise<CallEvaluation[]> {
+    const valid = validateContext(context);
+    for (const name of toolNames) validateId('toolName', name);
+    const ids = toolNames.flatMap((name) => cascadeKeys(name, valid).map(encodeKey));
+    const [entries, windows] = await Promise.all([this.repository.findManyByIds(ids), this.maintenance.viewsFor(toolNames, valid, now)]);
+    // D20: each tool's one evaluation (stored evidence, pins, windows in force and ahead).
+    return toolNames.map((name, i) => evaluateCall({ toolName: name, context: valid, entries, now, maintenance: windows[i] }));
+  }
+
+  /**
+   * §9 manifest read: every tool's effective health and, with `wholeSession`, the session's own
+   * entries (D15b), from the presence lists and one `$in` of the ids that exist (P81), with the
+   * maintenance windows laid over like lookupMany. `maintenanceOf` gives the windows of any other
+   * tool in this context from the same snapshot (the departed tools, P102).
+   */
+  async lookupManifest(
+    toolNames: readonly string[],
+    context: CallContext,
+    wholeSession: boolean,
+    now = this.clock.now(),
+  ): Promise<{
+    effective: CallEvaluation<CascadeEntry>[];
+    sessionDocs: CascadeEntry[];
+    maintenanceOf: (toolName: string) => MaintenanceView;
+  }> {
+    const valid = validateContext(context);
+    const [entries, viewOf] = await Promise.all([
+      this.repository.findManifestEntries(valid, toolNames, wholeSession),
+      this.maintenance.viewsAt(now),
+    ]);
+    const effective = toolNames.map((name) =>
+      evaluateCall({ toolName: name, context: valid, entries, now, maintenance: viewOf(name, valid) }),
+    );
+    const sessionDocs = wholeSession
+      ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId)
+      : [];
+    return { effective, sessionDocs, maintenanceOf: (name) => viewOf(name, valid) };
+  }
+
+  async lookupView(toolName: string, context: CallContext): Promise<EffectiveHealthView> {
+    const now = this.clock.now();
+    const [effective] = await this.lookupMany([toolName], context, now);
+    return toEffectiveHealthView(effective, now);
+  }
+
+  async lookupManyView(toolNames: readonly string[], context: CallContext): Promise<EffectiveHealthView[]> {
+    const now = this.clock.now();
+    return (await this.lookupMany(toolNames, context, now)).map((e) => toEffectiveHealthView(e, now));
+  }
+}

@@ -1,0 +1,97 @@
+import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
+import { Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { GraphQLFormattedError } from 'graphql';
+import { AuthModule } from '../auth/auth.module';
+import { ToolHealthModule } from '../features/tool-health/tool-health.module';
+import { CooldownModule } from '../features/cooldowns/cooldown.module';
+import { DiagnosisModule } from '../features/diagnoses/diagnosis.module';
+import { EventsModule } from '../features/events/events.module';
+import { SystemWritesModule } from '../features/system-writes/system-writes.module';
+import { PersistenceModule } from '../persistence/persistence.module';
+import { WritePathModule } from '../write-path/write-path.module';
+import { TenantsModule } from '../features/tenants/tenants.module';
+import { AdminMutationsResolver } from './admin-mutations.resolver';
+import { AdminQueryService } from './admin-query.service';
+import { AdminWriteService } from './admin-write.service';
+import { HealthEventsResolver } from '../features/events/health-events.resolver';
+import { TenantSettingsResolver } from '../features/tenants/tenant-settings.resolver';
+import { ApiKeyService } from '../auth/api-key.service';
+import { AppConfig } from '../config/app-config';
+import { formatGraphqlError } from './graphql-error';
+import { MAX_QUERY_TOKENS, introspectionAccessPlugin, queryLimitsRule, withoutSuggestions } from './graphql-limits';
+import { graphqlWsOptions } from './graphql-ws.options';
+import { LiveModule } from '../features/events/live.module';
+import { PLAYGROUND_ASSETS_PREFIX } from './playground/playground-assets';
+import { playgroundLandingPagePlugin } from './playground/playground.plugin';
+import { PlaygroundModule } from './playground/playground.module';
+import { ToolHealthResolver } from '../features/tool-health/tool-health.resolver';
+import { describeRootTypes } from './root-type-descriptions';
+import { graphqlWarningsPlugin } from '../shapes/graphql-warnings';
+import { legacyJsonStatusPlugin } from './legacy-json-status.plugin';
+import { NodeResolver } from '../features/tool-health/node.resolver';
+
+/**
+ * The resolvers of the admin API's queries and mutations (the subscription's live in LiveModule).
+ * scripts/generate-schema.ts finds them, like Nest does, by walking AppModule's module graph.
+ */
+export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, TenantSettingsResolver, AdminMutationsResolver, NodeResolver];
+
+@Module({
+  imports: [
+    PersistenceModule,
+    WritePathModule,
+    ToolHealthModule,
+    SystemWritesModule,
+    CooldownModule,
+    DiagnosisModule,
+    EventsModule,
+    TenantsModule,
+    LiveModule,
+    PlaygroundModule,
+    GraphQLModule.forRootAsync<ApolloDriverConfig>({
+      driver: ApolloDriver,
+      imports: [AuthModule],
+      inject: [AppConfig, ApiKeyService],
+      useFactory: (config: AppConfig, keys: ApiKeyService) => {
+        // P62: no "Did you mean …?" where introspection is off (they spell out the schema).
+        const formatError = (formatted: GraphQLFormattedError, error: unknown) => {
+          const out = formatGraphqlError(formatted, error, config.nodeEnv !== 'production');
+          return config.introspectionEnabled ? out : withoutSuggestions(out);
+        };
+        return {
+          // Generated in memory; `npm run schema:generate` writes schema.gql and a test keeps them equal.
+          autoSchemaFile: true,
+          sortSchema: true,
+          transformSchema: describeRootTypes, // P147: root types described, as in schema.gql
+          path: '/graphql',
+          playground: false,
+          introspection: config.introspectionEnabled,
+          // Hardening (issue 6): one operation per request, CSRF-safe requests only, bounded queries.
+          allowBatchedHttpRequests: false,
+          csrfPrevention: true,
+          validationRules: [queryLimitsRule()],
+          parseOptions: { maxTokens: MAX_QUERY_TOKENS }, // P61: huge documents stop at the parser
+          // P61: automatic persisted queries off: a registered hash replayed without `query` is an
+          // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway.
+          persistedQueries: false,
+          includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+          formatError,
+          plugins: [
+            introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)
+            legacyJsonStatusPlugin(), // P148: 200 for request errors to application/json-only clients
+            graphqlWarningsPlugin(), // P150: extensions.warnings (a diagnosis's refused cooldown)
+            // GraphiQL + Explorer from our own node_modules (D17: the page is public, operations need a key).
+            ...(config.playgroundEnabled ? [playgroundLandingPagePlugin(PLAYGROUND_ASSETS_PREFIX.slice(1))] : []),
+          ],
+          // D13 live updates over graphql-ws on this path; the key comes in connection_init (4401 / 4403).
+          subscriptions: {
+            'graphql-ws': graphqlWsOptions(keys, formatError, { introspection: config.introspectionEnabled }),
+          },
+        } satisfies ApolloDriverConfig;
+      },
+    }),
+  ],
+  providers: [...ADMIN_RESOLVERS, AdminQueryService, AdminWriteService],
+})
+export class AdminApiModule {}

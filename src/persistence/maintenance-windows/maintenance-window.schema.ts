@@ -1,0 +1,34 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Scope } from '../../domain/scope';
+
+/** Issue 16: one planned outage of one tool at one key (P75). `_id` is a random UUID. */
+@Schema({ collection: 'maintenance_windows', versionKey: false, timestamps: false })
+export class MaintenanceWindowRecord {
+  @Prop({ type: String, required: true }) _id: string;
+  @Prop({ type: String, enum: Object.values(Scope), required: true }) scope: Scope;
+  @Prop({ type: String, default: null }) scopeId: string | null;
+  @Prop({ type: String, required: true }) toolName: string;
+  @Prop({ type: Date, required: true }) from: Date;
+  @Prop({ type: Date, required: true }) until: Date;
+  @Prop({ type: String, required: true }) reason: string;
+  @Prop({ type: String, required: true }) by: string;
+  @Prop({ type: Date, required: true }) createdAt: Date;
+  @Prop({ type: Date, required: true }) updatedAt: Date;
+  @Prop({ type: Date, default: null }) cancelledAt: Date | null;
+  @Prop({ type: String, default: null }) cancelledBy: string | null;
+  @Prop({ type: Date, default: null }) startedEventAt: Date | null;
+  @Prop({ type: Date, default: null }) endedEventAt: Date | null;
+  /** True once the window owes no more events (ended and recorded, or cancelled before it began). */
+  @Prop({ type: Boolean, required: true }) eventsDone: boolean;
+  @Prop({ type: Number, required: true }) version: number;
+}
+
+export const MaintenanceWindowSchema = SchemaFactory.createForClass(MaintenanceWindowRecord);
+
+// The per-instance cache read (MaintenanceService): windows not cancelled, not yet ended
+// (`until > now`), starting before the lookahead horizon.
+MaintenanceWindowSchema.index({ cancelledAt: 1, until: 1 });
+// The event tick (P77): windows still owing an event whose start has come (`eventsDone: false, from <= now`).
+MaintenanceWindowSchema.index({ eventsDone: 1, from: 1 });
+// The admin list filtered by tool (and scope, scope id), newest start first.
+MaintenanceWindowSchema.index({ toolName: 1, scope: 1, scopeId: 1, from: -1 });

@@ -1,0 +1,230 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
+import { Model } from 'mongoose';
+import { DomainError, DomainErrorCode } from '../../domain/domain-error';
+import { HealthReducer } from '../../domain/health-entry';
+import { cascadeScopes, encodeKey, scopePrefix } from '../../domain/health-key';
+import { Scope } from '../../domain/scope';
+import { CallContext, CascadeEntry, HealthKey, ToolHealthDocument } from '../../domain/tool-health-document';
+import { ToolStatus } from '../../domain/tool-status';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../database/database-unavailable';
+import { BookkeepingFlush, bookkeepingUpdate } from './bookkeeping-update';
+import { DatabaseLiveness } from '../../database/database-liveness';
+import { KeyedMutex } from '../../database/keyed-mutex';
+import { ReadCoalescer } from '../../database/read-coalescer';
+import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
+import { MutationResult, ToolHealthRepository } from './tool-health.repository';
+import { ToolHealthRecord } from './tool-health.schema';
+import { ToolPresence } from '../tool-presence/tool-presence';
+import { ToolPresenceRecord } from '../tool-presence/tool-presence.schema';
+
+/** Another instance wrote the same key between our read and our write: read again. */
+const MAX_ATTEMPTS = 16;
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number })?.code === 11000;
+}
+
+type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
+
+/**
+ * Documents per bulk write of a bookkeeping flush (P113). One bulk write of ~500 documents
+ * held back the lookups arriving while mongo-java-server applied it (bench b2, distinct keys in
+ * cooldown: p99 4.3–5.5× p50 in one write, 2.4–3.3× in chunks of 50, 2.7–2.8× in chunks of
+ * 25). A chunk that fails leaves the flush unconfirmed and resent whole (P42): the chunks
+ * already applied skip it by their flush id.
+ */
+const FLUSH_CHUNK = 25;
+
+/** An inclusion projection: a field added to the document later stays out of the manifest read. */
+const ENTRY_PROJECTION = Object.fromEntries(CASCADE_ENTRY_FIELDS.map((field) => [field, 1]));
+
+@Injectable()
+export class MongoToolHealthRepository extends ToolHealthRepository {
+  private readonly logger = new Logger('ToolHealthRepository');
+  private readonly mutex = new KeyedMutex();
+  /** When an operation last failed because the database was unreachable (see mutate). */
+  private unavailableAt = 0;
+  private readonly records: Collection<ToolHealthRecord>;
+  private driverCollection: Collection<ToolHealthRecord> | undefined;
+  private readonly presence: ToolPresence;
+
+  constructor(
+    @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
+    @InjectModel(ToolPresenceRecord.name) presenceModel: Model<ToolPresenceRecord>,
+    private readonly liveness: DatabaseLiveness,
+  ) {
+    super();
+    this.presence = new ToolPresence(
+      () =>
+        presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ??
+        (presenceModel.collection as unknown as Collection<ToolPresenceRecord>),
+    );
+    this.records = model.collection as unknown as Collection<ToolHealthRecord>;
+  }
+
+  /**
+   * The driver's own collection for the hot reads. `model.collection` is mongoose's proxy, which
+   * adds an ObjectId, two events and its buffering checks to every call (docs/performance.md);
+   * the driver's is resolved once the connection is open (before that, the proxy answers).
+   */
+  private get reader(): Collection<ToolHealthRecord> {
+    if (this.driverCollection) return this.driverCollection;
+    const db = this.model.db.db;
+    if (!db) return this.records;
+    return (this.driverCollection = db.collection<ToolHealthRecord>(this.model.collection.collectionName));
+  }
+
+  // Point and batch reads go to the driver directly: the filter is built here from encoded
+  // ids (never from client objects), and skipping mongoose's query layer keeps the hot path lean.
+  // Point reads (the read-before-write of every mutation, the D10b flush of many documents at
+  // once) join the same coalesced batches.
+  async findById(id: string): Promise<ToolHealthDocument | null> {
+    const record = (await this.coalescer.read([id])).get(id);
+    return record ? toDomain(record) : null;
+  }
+
+  /**
+   * Cascade and manifest reads: the ids of every caller in this turn of the event loop go to
+   * the database as one `$in` (ReadCoalescer), so concurrent requests share a round trip.
+   */
+  async findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
+    if (ids.length === 0) return new Map();
+    const records = await this.coalescer.read(ids);
+    const docs = new Map<string, ToolHealthDocument>();
+    for (const [id, record] of records) docs.set(id, toDomain(record));
+    return docs;
+  }
+
+  private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => {
+    // One round trip whatever the count: the server's default first batch is 101 documents, and
+    // a batch can match more (each getMore is another round trip). At most one document per id;
+    // one more than that lets the server see the end and close the cursor.
+    const filter = ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } };
+    return this.reader.find(filter, { batchSize: ids.length + 1 }).toArray();
+  });
+
+  /**
+   * The manifest read's own batches (P116): the same `_id` filter, asking only for the fields a
+   * CascadeEntry holds. History and cooldowns are most of a document's bytes, and decoding them
+   * was most of the driver's work per document (~9 µs of ~600 bytes → ~5 µs projected).
+   */
+  private readonly entryCoalescer = new ReadCoalescer<CascadeEntryRecord>((ids) => {
+    const filter = ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } };
+    return this.reader.find<CascadeEntryRecord>(filter, { batchSize: ids.length + 1, projection: ENTRY_PROJECTION }).toArray();
+  });
+
+  async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, CascadeEntry>> {
+    const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));
+    const session = wholeSession && context.sessionId ? scopePrefix(Scope.SESSION, context.sessionId) : null;
+    const wanted = new Set(toolNames);
+    const ids = await this.presence.candidateIds(prefixes, (prefix, tool) => prefix === session || wanted.has(tool));
+    const entries = new Map<string, CascadeEntry>();
+    if (ids.length === 0) return entries;
+    for (const [id, record] of await this.entryCoalescer.read(ids)) entries.set(id, toCascadeEntry(record));
+    return entries;
+  }
+
+  mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult> {
+    const id = encodeKey(key);
+    const queuedAt = Date.now();
+    return this.mutex.run(id, async () => {
+      // Writes to one key queue on the lock; in an outage each would wait out its own server
+      // selection, k queued writes k × the timeout. One that queued behind a failure fails at once,
+      // and so does one whose request already answered 503 at its deadline (P41).
+      if (this.unavailableAt >= queuedAt || this.liveness.abandoned(queuedAt))
+        throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
+      try {
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          const before = await this.findById(id);
+          const reduced = reducer(before);
+          if (reduced === before || reduced === null) return { before, after: before, written: false };
+          const after: ToolHealthDocument = { ...reduced, id, version: (before?.version ?? 0) + 1 };
+          if (await this.tryWrite(before, after)) return { before, after, written: true };
+          // Lost a race with another instance: back off a random while, so two instances with
+          // queued writes to one key do not lose to each other in lockstep (a 409 after 16 tries).
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(64, 2 ** attempt)));
+        }
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) this.unavailableAt = Date.now();
+        throw error;
+      }
+      throw DomainError.conflict(`too many concurrent writes to ${id}; retry`);
+    });
+  }
+
+  async applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void> {
+    const operations: BookkeepingOperation[] = [];
+    for (const flush of flushes) {
+      for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId, flush.resent) });
+    }
+    // P113: in chunks, one after the other, so reads interleave with a large flush.
+    for (let start = 0; start < operations.length; start += FLUSH_CHUNK) {
+      const chunk = operations.slice(start, start + FLUSH_CHUNK);
+      // P117: across instances every replace is version-guarded and this update moves `version`,
+      // so a replace built before it reads again instead of overwriting the counts it adds, and
+      // these updates ($inc/$max/$push by flush id) commute with each other. Within this process
+      // the chunk still holds its documents' locks (D3: writes to one key in one process are
+      // serialised), which keeps one instance exact on a server whose guarded replace is not
+      // atomic (FerretDB, P29).
+      await this.mutex.runAll(
+        chunk.map((op) => op.updateOne.filter._id),
+        () => this.sendBookkeeping(chunk),
+      );
+    }
+  }
+
+  private async sendBookkeeping(operations: BookkeepingOperation[]): Promise<void> {
+    try {
+      await this.records.bulkWrite(operations as AnyBulkWriteOperation<ToolHealthRecord>[], { ordered: false });
+    } catch (error) {
+      // The database answered and refused some updates (each on its own document): the others
+      // are applied, and resending would be refused again.
+      const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
+      if (refused.length > 0 && !isDatabaseUnavailable(error)) {
+        this.logger.warn(`bookkeeping: ${refused.length} of ${operations.length} updates refused, dropped: ${refused[0].errmsg}`);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /** False on a lost race (version moved, or a first insert met an existing document). */
+  private async tryWrite(before: ToolHealthDocument | null, after: ToolHealthDocument): Promise<boolean> {
+    const record = toRecord(after);
+    if (!before) {
+      // Listed before it exists (P81): a manifest read never misses a document that is there.
+      await this.presence.add(after);
+      try {
+        await this.records.insertOne(record);
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    }
+    // P117 (D21): guarded on every server. Exactly the fields of the `version_guard` index, so
+    // mongo-java-server answers it from that index instead of a scan (P98); a write prepared
+    // before a pause finds the version moved and reads again.
+    const result = await this.records.replaceOne({ _id: after.id, version: before.version }, record);
+    return result.matchedCount === 1;
+  }
+
+  async findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
+    const records = await this.records
+      .find({ 'cooldowns.nextSpawnAllowedAt': { $lt: cutoff } })
+      .limit(limit)
+      .toArray();
+    return records.map(toDomain);
+  }
+
+  async findDownUncheckedSince(cutoff: Date, limit: number): Promise<ToolHealthDocument[]> {
+    const records = await this.records
+      .find({ status: ToolStatus.DOWN, expectedRecoveryAt: null, lastCheckedAt: { $lt: cutoff } })
+      .sort({ lastCheckedAt: 1 })
+      .limit(limit)
+      .toArray();
+    return records.map(toDomain);
+  }
+}

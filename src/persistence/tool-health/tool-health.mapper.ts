@@ -1,0 +1,77 @@
+import { STORED_EVENTS, storedEventsOf } from '../../domain/stored-events';
+import { CascadeEntry, ToolHealthDocument } from '../../domain/tool-health-document';
+import { ToolHealthRecord } from './tool-health.schema';
+
+/** The fields of a record that make a CascadeEntry: the manifest read's projection (P116). */
+export const CASCADE_ENTRY_FIELDS = [
+  'scope',
+  'scopeId',
+  'toolName',
+  'status',
+  'since',
+  'expectedRecoveryAt',
+  'code',
+  'lastFailureAt',
+  'lastDiagnosis',
+  'pin',
+  'description',
+] as const satisfies readonly Exclude<keyof CascadeEntry, 'id'>[];
+
+export type CascadeEntryRecord = Pick<ToolHealthRecord, '_id' | (typeof CASCADE_ENTRY_FIELDS)[number]>;
+
+/**
+ * P42: the flush ids a document remembers travel with its domain object under a symbol key, so
+ * a replace writes them back (a retried flush must still find its id) while no view or JSON
+ * answer shows them (JSON ignores symbol keys; object spreads in reducers copy them).
+ */
+export const APPLIED_FLUSH_IDS_KEY = Symbol('appliedFlushIds');
+
+type WithFlushIds = { [APPLIED_FLUSH_IDS_KEY]?: string[] };
+
+/** Stored shape ↔ domain shape; the only difference is `_id` vs `id`. */
+export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
+  const { _id, life, pendingEvents, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
+  const doc = {
+    // P53/P54: the write path's own fields, kept off the domain view (see stored-events.ts).
+    [STORED_EVENTS]: { life: life ?? '0', pendingEvents: pendingEvents ?? [] },
+    ...rest,
+    id: _id,
+    tenantId: rest.tenantId ?? null,
+    lastFailureAt: rest.lastFailureAt ?? null,
+    code: rest.code ?? null,
+    pin: rest.pin ?? null,
+    description: rest.description ?? null,
+    history: rest.history ?? [],
+    cooldowns: rest.cooldowns ?? [],
+  } as ToolHealthDocument & WithFlushIds;
+  if (appliedFlushIds) doc[APPLIED_FLUSH_IDS_KEY] = appliedFlushIds;
+  return doc;
+}
+
+/** A projected record (CASCADE_ENTRY_FIELDS) as the cascade reads it; absent optional fields read as null, as in toDomain. */
+export function toCascadeEntry(record: CascadeEntryRecord): CascadeEntry {
+  return {
+    id: record._id,
+    scope: record.scope,
+    scopeId: record.scopeId ?? null,
+    toolName: record.toolName,
+    status: record.status,
+    since: record.since,
+    expectedRecoveryAt: record.expectedRecoveryAt ?? null,
+    code: record.code ?? null,
+    lastFailureAt: record.lastFailureAt ?? null,
+    lastDiagnosis: record.lastDiagnosis ?? null,
+    pin: record.pin ?? null,
+    description: record.description ?? null,
+  };
+}
+
+export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
+  const { id, [APPLIED_FLUSH_IDS_KEY]: appliedFlushIds, ...rest } = doc as ToolHealthDocument & WithFlushIds;
+  const stored = storedEventsOf(doc);
+  const record = { _id: id, ...rest, ...(stored ? { life: stored.life, pendingEvents: stored.pendingEvents } : {}) } as ToolHealthRecord & {
+    appliedFlushIds?: string[];
+  };
+  if (appliedFlushIds) record.appliedFlushIds = appliedFlushIds;
+  return record;
+}

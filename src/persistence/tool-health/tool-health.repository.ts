@@ -1,0 +1,51 @@
+import { HealthReducer } from '../../domain/health-entry';
+import { BookkeepingFlush } from './bookkeeping-update';
+import { CallContext, CascadeEntry, HealthKey, ToolHealthDocument } from '../../domain/tool-health-document';
+
+export interface MutationResult {
+  before: ToolHealthDocument | null;
+  after: ToolHealthDocument | null;
+  /** False when the reducer returned its input unchanged: nothing was sent to the database. */
+  written: boolean;
+}
+
+/** The port (and DI token) for the tool_health collection: one method per intent. */
+export abstract class ToolHealthRepository {
+  abstract findById(id: string): Promise<ToolHealthDocument | null>;
+
+  /** Many keys in ONE round trip (`{_id: {$in}}`, D3a). */
+  abstract findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>>;
+
+  /**
+   * §9 manifest read: the stored entries of `toolNames` in the context's cascade and, with
+   * `wholeSession`, every SESSION entry of the context's session (D15b). Asks only for the ids
+   * the scopes' presence lists say can exist (P81): two small reads instead of one `$in` of
+   * every cascade key, most of which have no document. Each entry holds only what the cascade
+   * and the annotation read (CascadeEntry, P116), not its history or cooldowns.
+   */
+  abstract findManifestEntries(
+    context: CallContext,
+    toolNames: readonly string[],
+    wholeSession: boolean,
+  ): Promise<Map<string, CascadeEntry>>;
+
+  /**
+   * Load, apply the pure reducer, write back guarded by `version`, retry on conflict (D3).
+   * Writes to one key are serialised inside the process.
+   */
+  abstract mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult>;
+
+  /**
+   * D10b bookkeeping of many documents in ONE unordered bulk write (P42), each update applied at
+   * most once per flush id. Resolves when the database answered (a refused update is logged and
+   * dropped); rejects when the answer is unknown (network, timeout): then resend the same
+   * flushes.
+   */
+  abstract applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void>;
+
+  /** Sweep candidates (D9): documents holding a cooldown that expired before `cutoff`. */
+  abstract findWithCooldownExpiredBefore(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;
+
+  /** Probe candidates (D11): DOWN without an expected recovery, last checked before `cutoff`. */
+  abstract findDownUncheckedSince(cutoff: Date, limit: number): Promise<ToolHealthDocument[]>;
+}

@@ -1,8 +1,0 @@
-import { Module } from '@nestjs/common';
-import { PersistenceModule } from '../persistence/persistence.module';
-import { StoreModule } from '../store/store.module';
-import { WiderEvidenceService } from './wider-evidence.service';
-
-/** Issue 16 (P79): the dispatcher's failure path counts through it. */
-@Module({ imports: [PersistenceModule, StoreModule], providers: [WiderEvidenceService], exports: [WiderEvidenceService] })
-export class WiderEvidenceModule {}

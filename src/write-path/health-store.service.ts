@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Clock } from '../runtime/clock';
+import { AppConfig } from '../config/app-config';
+import { HealthReducer } from '../domain/health-entry';
+import { encodeKey } from '../domain/health-key';
+import { Scope } from '../domain/scope';
+import { documentTenant } from '../domain/scope-of-evidence';
+import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
+import { deletedEvent, healthEventsOf } from '../domain/health-events';
+import { storedEventsOf, withStoredEvents } from '../domain/stored-events';
+import { EventRelayRepository } from '../persistence/health-events/event-relay.repository';
+import { ToolHealthAdminRepository } from '../persistence/tool-health/tool-health-admin.repository';
+import { EventRelay } from './event-relay.service';
+import { TenantSettingsRepository } from '../persistence/tenant-settings/tenant-settings.repository';
+import { MutationResult, ToolHealthRepository } from '../persistence/tool-health/tool-health.repository';
+
+/** What every reducer factory needs to know about the moment and the tenant. */
+export interface WriteEnvironment {
+  now: Date;
+  historyLimit: number;
+  graceMs: number;
+}
+
+const TENANT_SETTINGS_TTL_MS = 5_000;
+
+/** A document's life id (P54): random, so no coordination is needed to keep lives apart. */
+function newLife(): string {
+  return randomBytes(6).toString('base64url');
+}
+
+/**
+ * The single write path for tool_health: resolves the tenant's history limit (D12), runs the
+ * pure reducer through the repository's guarded mutate (D3), and commits the events the write
+ * caused inside the document itself (D19, P53); the EventRelay moves them to the outbox.
+ */
+@Injectable()
+export class HealthStore {
+  private readonly limits = new Map<string, { value: number; until: number }>();
+
+  constructor(
+    private readonly repository: ToolHealthRepository,
+    private readonly tenantSettings: TenantSettingsRepository,
+    private readonly relay: EventRelay,
+    private readonly relayState: EventRelayRepository,
+    private readonly admin: ToolHealthAdminRepository,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The one write of a tool_health document. `tenantHint` is only a hint: the tenant that governs
+   * the write (its history limit, D12) is the document's own — the key's for TENANT, none for
+   * GLOBAL (the default), else the tenant the stored document records, and the hint only for a
+   * document this write creates (D18, scope-of-evidence.ts documentTenant). `stored` is the
+   * document as the caller already read it, to save that read.
+   */
+  async write(
+    key: HealthKey,
+    tenantHint: string | null,
+    build: (env: WriteEnvironment) => HealthReducer,
+    options: { stored?: ToolHealthDocument | null } = {},
+  ): Promise<MutationResult> {
+    const needsStored = key.scope !== Scope.GLOBAL && key.scope !== Scope.TENANT;
+    const stored = options.stored !== undefined || !needsStored ? (options.stored ?? null) : await this.repository.findById(encodeKey(key));
+    const env: WriteEnvironment = {
+      now: this.clock.now(),
+      historyLimit: await this.historyLimitFor(documentTenant(key, stored, tenantHint)),
+      graceMs: this.config.cooldownGraceMs,
+    };
+    const reducer = build(env);
+    let emitted = 0;
+    const result = await this.repository.mutate(key, (current) => {
+      const next = reducer(current);
+      if (next === current || next === null) return next;
+      // The write path owns the tenant: whatever the reducer or its caller believed.
+      const tenantId = documentTenant(key, current, tenantHint);
+      const owned = next.tenantId === tenantId ? next : { ...next, tenantId };
+      // D19 / P53: the write's events are committed with the document itself, as pending events
+      // the relay moves to the outbox. A new document starts a new life (P54): ids never repeat.
+      const prior = current ? storedEventsOf(current) : undefined;
+      const life = prior?.life ?? newLife();
+      const events = healthEventsOf(current, { ...owned, version: (current?.version ?? 0) + 1 }, life);
+      emitted = events.length;
+      return withStoredEvents(owned, { life, pendingEvents: [...(prior?.pendingEvents ?? []), ...events] });
+    });
+    if (result.written && result.after) {
+      // P97: what this instance did not relay at once is marked, so the lease holder's pass
+      // finds it without scanning every document; a pin is marked for the pin watch likewise.
+      if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending(result.after.id);
+      // Only when the pin's end is new: an unchanged pin already has its marker (one write saved per write).
+      const until = result.after.pin?.until;
+      if (until && until.getTime() !== result.before?.pin?.until.getTime()) await this.relayState.markPinned(result.after.id, until);
+    }
+    return result;
+  }
+
+  /**
+   * D14 hard delete through the write path (P54): the document's last events (its pending ones
+   * and DELETED) are staged BEFORE the delete, so a crash between the two loses nothing; the relay
+   * publishes them once that life of the document is gone. Null when there is no such document.
+   */
+  async delete(key: HealthKey, by: string): Promise<ToolHealthDocument | null> {
+    const id = encodeKey(key);
+    const doc = await this.repository.findById(id);
+    if (!doc) return null;
+    const stage = (d: ToolHealthDocument) => {
+      const stored = storedEventsOf(d) ?? { life: '0', pendingEvents: [] };
+      return this.relayState.stageRetired({
+        id: `${id}:${stored.life}`,
+        docId: id,
+        life: stored.life,
+        stagedAt: Date.now(),
+        events: [...stored.pendingEvents, deletedEvent(d, by, this.clock.now(), stored.life)],
+      });
+    };
+    await stage(doc);
+    const deleted = await this.admin.deleteById(id);
+    if (!deleted) {
+      await this.relayState.removeRetired(`${id}:${storedEventsOf(doc)?.life ?? '0'}`);
+      return null;
+    }
+    // Written meanwhile: the DELETED event describes what was actually deleted.
+    if (deleted.version !== doc.version) await stage(deleted);
+    await this.relay.afterDelete();
+    return deleted;
+  }
+
+  /**
+   * The tenant's ring-buffer size, else the default (GLOBAL has no tenant). Cached briefly:
+   * a changed limit applies to writes within a few seconds, on every instance.
+   */
+  async historyLimitFor(tenantId: string | null): Promise<number> {
+    if (!tenantId) return this.config.historyLimitDefault;
+    const now = Date.now();
+    const cached = this.limits.get(tenantId);
+    if (cached && cached.until > now) return cached.value;
+    const settings = await this.tenantSettings.find(tenantId);
+    const value = settings?.historyLimit ?? this.config.historyLimitDefault;
+    this.limits.set(tenantId, { value, until: now + TENANT_SETTINGS_TTL_MS });
+    return value;
+  }
+
+  /** Called after this instance changed a tenant's settings, so its own writes see it at once. */
+  forgetTenant(tenantId: string): void {
+    this.limits.delete(tenantId);
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { PersistenceModule } from '../persistence/persistence.module';
+import { EventRelay } from './event-relay.service';
+import { HealthStore } from './health-store.service';
+import { PinEndWatch } from './pin-end.watch';
+
+@Module({
+  imports: [PersistenceModule],
+  providers: [HealthStore, EventRelay, PinEndWatch],
+  exports: [HealthStore, EventRelay, PinEndWatch],
+})
+export class WritePathModule {}

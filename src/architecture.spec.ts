@@ -4,6 +4,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 /**
  * The wiring stays visible (P107): a module imports the modules whose providers it injects, so
  * only configuration is global; and no source file reaches itself through its own imports.
+ * The house has floors (P155, the README's Architecture): a file imports only from its own floor or
+ * the floors below it, so a lower room never learns of a higher one.
  */
 
 const SRC = __dirname;
@@ -15,6 +17,32 @@ function sourceFiles(dir: string): string[] {
     if (entry.isDirectory()) return sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
+}
+
+/**
+ * The floors of src/, lowest first (P155). A room is a folder directly under src/ (every feature
+ * room under src/features/ and every store under src/persistence/ shares its parent's floor);
+ * the files at the top of src/ (app.module.ts, app.setup.ts, main.ts) are the roof.
+ */
+export const FLOORS: readonly (readonly string[])[] = [
+  ['domain'], // the spec's rules, pure (lint forbids framework imports there)
+  ['runtime', 'config'], // clock, logger, settings
+  ['database'], // shared database infrastructure: liveness, watchdog, write guard, mutex, coalescer
+  ['errors', 'auth', 'edge', 'shapes'], // error map, keys and roles, HTTP edge helpers, answer/request shape kit
+  ['persistence'], // one folder per store: schema, port, Mongo adapter
+  ['write-path', 'metrics'], // the single write path and event relay; counters
+  ['features'], // one room per feature: REST controller, GraphQL resolver, service, shapes
+  ['graphql', 'mcp', 'openapi', 'ops', 'idempotency'], // the edges over the features
+];
+const ROOF = FLOORS.length;
+
+/** The floor of a source file under src/ (0 = lowest); the roof for the files at the top of src/. */
+export function floorOf(srcRelative: string): number {
+  const parts = srcRelative.split('/');
+  if (parts.length === 1) return ROOF;
+  const floor = FLOORS.findIndex((rooms) => rooms.includes(parts[0]));
+  if (floor < 0) throw new Error(`src/${parts[0]}/ is on no floor: add it to FLOORS in src/architecture.spec.ts`);
+  return floor;
 }
 
 const RELATIVE_IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|^\s*import\s+'(\.[^']+)'/gm;
@@ -96,6 +124,24 @@ describe('architecture: explicit module imports, no import circles', () => {
   it('has no source file that reaches itself through its imports', () => {
     const graph = new Map(files.map((f) => [f, relativeImports(f, text.get(f)!)]));
     expect(circles(graph).map((circle) => circle.map(name))).toEqual([]);
+  });
+
+  it('puts every folder of src/ on a floor, and knows an upward import when it sees one', () => {
+    expect(floorOf('domain/cascade.ts')).toBe(0);
+    expect(floorOf('features/cooldowns/cooldown.service.ts')).toBeGreaterThan(floorOf('persistence/tool-health/tool-health.schema.ts'));
+    expect(floorOf('app.module.ts')).toBe(ROOF);
+    expect(() => floorOf('nowhere/x.ts')).toThrow(/no floor/);
+    const rooms = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory());
+    for (const room of rooms) expect(() => floorOf(`${room.name}/x.ts`)).not.toThrow();
+  });
+
+  it('has no import that runs up a floor', () => {
+    const upward = files.flatMap((f) =>
+      relativeImports(f, text.get(f)!)
+        .filter((to) => floorOf(relative(SRC, to)) > floorOf(relative(SRC, f)))
+        .map((to) => `${name(f)} (floor ${floorOf(relative(SRC, f))}) -> ${name(to)} (floor ${floorOf(relative(SRC, to))})`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('marks only the configuration module @Global(): every other module imports what it uses', () => {

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { DomainError, DomainErrorCode } from './domain-error';
-import { cascadeKeys, cascadeScopes, decodeKey, encodeKey, keyInScope, scopePrefix, validateContext, validateKey } from './health-key';
+import {
+  cascadeKeys,
+  cascadeScopes,
+  decodeKey,
+  describeKey,
+  encodeKey,
+  keyInScope,
+  scopePrefix,
+  validateContext,
+  validateKey,
+} from './health-key';
 import { Scope } from './scope';
 import { CallContext, HealthKey } from './tool-health-document';
 
@@ -253,5 +263,12 @@ describe('cascadeKeys (§4, D6)', () => {
         expect(keys.every((k) => k.toolName === 't')).toBe(true);
       }),
     );
+  });
+});
+
+describe('describeKey', () => {
+  it('names the scope, its id when there is one, and the tool', () => {
+    expect(describeKey({ scope: Scope.SESSION, scopeId: 's1', toolName: 'jira_search' })).toBe('SESSION s1 / jira_search');
+    expect(describeKey({ scope: Scope.GLOBAL, scopeId: null, toolName: 'jira_search' })).toBe('GLOBAL / jira_search');
   });
 });

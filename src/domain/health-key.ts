@@ -131,3 +131,8 @@ export function cascadeKeys(toolName: string, context: CallContext): HealthKey[]
 export function tenantOf(key: HealthKey, tenantId: string | undefined | null): string | null {
   return key.scope === Scope.TENANT ? key.scopeId : (tenantId ?? null);
 }
+
+/** A key in words, for messages: "SESSION s1 / jira_search", "GLOBAL / jira_search". */
+export function describeKey(key: HealthKey): string {
+  return `${key.scope}${key.scopeId ? ` ${key.scopeId}` : ''} / ${key.toolName}`;
+}

@@ -3,51 +3,27 @@ import { Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { GraphQLFormattedError } from 'graphql';
 import { AuthModule } from '../auth/auth.module';
-import { ToolHealthModule } from '../features/tool-health/tool-health.module';
-import { CooldownModule } from '../features/cooldowns/cooldown.module';
-import { DiagnosisModule } from '../features/diagnoses/diagnosis.module';
-import { EventsModule } from '../features/events/events.module';
-import { SystemWritesModule } from '../features/system-writes/system-writes.module';
-import { PersistenceModule } from '../persistence/persistence.module';
-import { WritePathModule } from '../write-path/write-path.module';
-import { TenantsModule } from '../features/tenants/tenants.module';
-import { AdminMutationsResolver } from './admin-mutations.resolver';
-import { AdminQueryService } from './admin-query.service';
-import { AdminWriteService } from './admin-write.service';
-import { HealthEventsResolver } from '../features/events/health-events.resolver';
-import { TenantSettingsResolver } from '../features/tenants/tenant-settings.resolver';
 import { ApiKeyService } from '../auth/api-key.service';
 import { AppConfig } from '../config/app-config';
 import { formatGraphqlError } from './graphql-error';
 import { MAX_QUERY_TOKENS, introspectionAccessPlugin, queryLimitsRule, withoutSuggestions } from './graphql-limits';
 import { graphqlWsOptions } from './graphql-ws.options';
-import { LiveModule } from '../features/events/live.module';
 import { PLAYGROUND_ASSETS_PREFIX } from './playground/playground-assets';
 import { playgroundLandingPagePlugin } from './playground/playground.plugin';
 import { PlaygroundModule } from './playground/playground.module';
-import { ToolHealthResolver } from '../features/tool-health/tool-health.resolver';
 import { describeRootTypes } from './root-type-descriptions';
 import { graphqlWarningsPlugin } from '../shapes/graphql-warnings';
 import { legacyJsonStatusPlugin } from './legacy-json-status.plugin';
-import { NodeResolver } from '../features/tool-health/node.resolver';
+import { WsPayloadBound } from './ws-payload-bound';
 
 /**
- * The resolvers of the admin API's queries and mutations (the subscription's live in LiveModule).
- * scripts/generate-schema.ts finds them, like Nest does, by walking AppModule's module graph.
+ * The admin GraphQL API's server: Apollo, its limits and plugins, graphql-ws and the playground.
+ * The resolvers live in the feature rooms (src/features/*), each provided by its feature's
+ * module; GraphQLModule finds them, as scripts/generate-schema.ts does, by walking AppModule's
+ * module graph.
  */
-export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, TenantSettingsResolver, AdminMutationsResolver, NodeResolver];
-
 @Module({
   imports: [
-    PersistenceModule,
-    WritePathModule,
-    ToolHealthModule,
-    SystemWritesModule,
-    CooldownModule,
-    DiagnosisModule,
-    EventsModule,
-    TenantsModule,
-    LiveModule,
     PlaygroundModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
@@ -92,6 +68,6 @@ export const ADMIN_RESOLVERS = [ToolHealthResolver, HealthEventsResolver, Tenant
       },
     }),
   ],
-  providers: [...ADMIN_RESOLVERS, AdminQueryService, AdminWriteService],
+  providers: [WsPayloadBound],
 })
 export class AdminApiModule {}

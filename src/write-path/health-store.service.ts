@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Clock } from '../runtime/clock';
 import { AppConfig } from '../config/app-config';
 import { HealthReducer } from '../domain/health-entry';
-import { encodeKey } from '../domain/health-key';
+import { encodeKey, tenantOf } from '../domain/health-key';
 import { Scope } from '../domain/scope';
 import { documentTenant } from '../domain/scope-of-evidence';
 import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
@@ -142,6 +142,17 @@ export class HealthStore {
   }
 
   /** Called after this instance changed a tenant's settings, so its own writes see it at once. */
+  /**
+   * The tenant whose history limit governs an admin write: the key's own for TENANT, else the
+   * one given, else the one the document already records (so an admin act does not cut a
+   * tenant's longer history down to the default).
+   */
+  async tenantFor(key: HealthKey, given?: string | null): Promise<string | null> {
+    const own = tenantOf(key, given);
+    if (own) return own;
+    return (await this.repository.findById(encodeKey(key)))?.tenantId ?? null;
+  }
+
   forgetTenant(tenantId: string): void {
     this.limits.delete(tenantId);
   }

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CooldownService } from './cooldown.service';
-import { ChangeCooldownWindowDto, ClearCooldownDto, DueForProbeQueryDto, SetCooldownDto, SweepResultView } from './cooldown.dto';
+import { ChangeCooldownWindowDto, ClearCooldownDto, SetCooldownDto, SweepResultView } from './cooldown.dto';
 import { ApiContract } from '../../errors/openapi-errors';
 
 @ApiTags('cooldowns')
@@ -63,17 +63,5 @@ export class CooldownController {
   )
   sweep(): Promise<SweepResultView> {
     return this.service.sweep();
-  }
-
-  @Get('probes/due')
-  @Roles(Role.TOOL_HEALTH_WRITER, Role.AUDIT_READER)
-  @ApiOkResponse({ type: [ToolHealthView] })
-  @ApiContract(
-    'listToolsDueForProbe',
-    'List down tools due for a probe',
-    'Entries that are DOWN without an expected recovery time and have not been checked for a while, oldest first: the tools a diagnosis engine should probe.',
-  )
-  dueForProbe(@Query() query: DueForProbeQueryDto): Promise<ToolHealthView[]> {
-    return this.service.dueForProbe(query.limit);
   }
 }

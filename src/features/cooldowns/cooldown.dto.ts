@@ -5,7 +5,7 @@ import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToolHealthClassification } from '../../shapes/enums.registration';
 import { HealthKeyDto, IdField } from '../../shapes/health-key.dto';
 import { ShapeField } from '../../shapes/shape-field';
-import { FAILURE_CLASSIFICATION } from '../../openapi/request-formats';
+import { FAILURE_CLASSIFICATION } from '../../shapes/request-formats';
 import { ViewField, ViewFieldOptions, ViewType } from '../../shapes/view-field';
 import { TenantField } from '../../shapes/write-fields';
 import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';

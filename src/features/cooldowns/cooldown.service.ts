@@ -103,6 +103,16 @@ export class CooldownService {
     }
   }
 
+  /** D9: what the next sweep deletes — entries holding cooldowns expired longer than the grace period ago. */
+  async dueForSweep(limit: number): Promise<{ toolHealth: ToolHealthDocument; cooldowns: ToolHealthDocument['cooldowns'] }[]> {
+    const cutoff = this.clock.now().getTime() - this.config.cooldownGraceMs;
+    const docs = await this.repository.findWithCooldownExpiredBefore(new Date(cutoff), limit);
+    return docs.map((toolHealth) => ({
+      toolHealth,
+      cooldowns: toolHealth.cooldowns.filter((e) => e.nextSpawnAllowedAt.getTime() < cutoff),
+    }));
+  }
+
   async dueForProbe(limit = 100): Promise<ToolHealthDocument[]> {
     const now = this.clock.now();
     const candidates = await this.repository.findDownUncheckedSince(new Date(now.getTime() - this.config.probeDueAfterMs), limit);

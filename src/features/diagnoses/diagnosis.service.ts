@@ -4,7 +4,8 @@ import { applyCooldown, assertFailureClassification } from '../../domain/cooldow
 import { DiagnosisVerdict, applyDiagnosis, clearEntry, cooldownRefused } from '../../domain/diagnosis-effects';
 import { MAX_COOLDOWN_ENTRIES } from '../../domain/cooldown-policy';
 import { newDocument } from '../../domain/health-entry';
-import { validateKey, tenantOf } from '../../domain/health-key';
+import { describeKey, validateKey, tenantOf } from '../../domain/health-key';
+import { DomainError } from '../../domain/domain-error';
 import { cooldownOwner } from '../../domain/scope-of-evidence';
 import { ToolHealthDocument } from '../../domain/tool-health-document';
 import { HealthStore } from '../../write-path/health-store.service';
@@ -94,6 +95,19 @@ export class DiagnosisService {
         };
       }
     }
+  }
+
+  /** The tool_health_clear effect for an admin (GraphQL): back to OK, every active cooldown ended. NOT_FOUND when nothing is stored. */
+  async clearToolHealth(
+    input: { scope: unknown; scopeId?: unknown; toolName: unknown; note?: string | null },
+    by: string,
+  ): Promise<ToolHealthDocument> {
+    const key = validateKey(input);
+    const result = await this.store.write(key, await this.store.tenantFor(key), (env) =>
+      clearEntry({ key, by, note: input.note ?? null, now: env.now, historyLimit: env.historyLimit }),
+    );
+    if (!result.after) throw DomainError.notFound(`no health entry for ${describeKey(key)}`);
+    return result.after;
   }
 
   private async apply(v: Verdict): Promise<ToolHealthDocument | null> {

@@ -2,6 +2,15 @@ import { Module } from '@nestjs/common';
 import { PersistenceModule } from '../../persistence/persistence.module';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { HealthEventsResolver } from './health-events.resolver';
+import { OutboxRelay } from './outbox-relay.service';
+import { ToolHealthChangedResolver } from './tool-health-changed.resolver';
 
-@Module({ imports: [PersistenceModule], controllers: [EventsController], providers: [EventsService], exports: [EventsService] })
+/** D13: the event log read by cursor (REST, GraphQL) and live (the outbox relay and the `toolHealthChanged` subscription). */
+@Module({
+  imports: [PersistenceModule],
+  controllers: [EventsController],
+  providers: [EventsService, HealthEventsResolver, OutboxRelay, ToolHealthChangedResolver],
+  exports: [EventsService, OutboxRelay],
+})
 export class EventsModule {}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IANA_TIME_ZONE } from '../../openapi/request-formats';
+import { IANA_TIME_ZONE } from '../../shapes/request-formats';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CallContextDto } from '../../shapes/call-context.dto';

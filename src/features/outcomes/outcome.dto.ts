@@ -5,7 +5,7 @@ import { CallContextDto } from '../../shapes/call-context.dto';
 import { dtoJsonSchema } from '../../shapes/dto-json-schema';
 import { IsId } from '../../shapes/health-key.dto';
 import { ToolHealthClassification } from '../../domain/classification';
-import { FAILURE_CLASSIFICATION } from '../../openapi/request-formats';
+import { FAILURE_CLASSIFICATION } from '../../shapes/request-formats';
 import { FailureReason } from '../../domain/failure-check';
 import { ID_PATTERN } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';

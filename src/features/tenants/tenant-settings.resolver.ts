@@ -1,18 +1,30 @@
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { CurrentPrincipal } from '../../auth/current-principal.decorator';
+import { Principal } from '../../auth/principal';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
-import { AdminQueryService } from '../../graphql/admin-query.service';
-import { TenantIdArgs } from '../tool-health/query.args';
+import { TenantIdArgs } from './tenant-id.args';
+import { SetTenantHistoryLimitInput } from './tenant-settings.input';
 import { TenantSettingsModel } from './tenant-settings.model';
+import { TenantSettingsService } from './tenant-settings.service';
 
-/** Tenant settings (D12), read side; the write is setTenantHistoryLimit in AdminMutationsResolver. */
+/** Tenant settings (D12): read by audit-readers, written by admins (D17). */
 @Resolver(() => TenantSettingsModel)
-@Roles(Role.AUDIT_READER)
+@Roles(Role.ADMIN)
 export class TenantSettingsResolver {
-  constructor(private readonly queries: AdminQueryService) {}
+  constructor(private readonly settings: TenantSettingsService) {}
 
   @Query(() => TenantSettingsModel, { description: "A tenant's settings (its history limit)." })
+  @Roles(Role.AUDIT_READER)
   tenantSettings(@Args() args: TenantIdArgs): Promise<TenantSettingsModel> {
-    return this.queries.tenantSettingsOf(args.tenantId);
+    return this.settings.get(args.tenantId);
+  }
+
+  @Mutation(() => TenantSettingsModel, { description: "Set (or with null reset) how many history items a tenant's entries keep." })
+  setTenantHistoryLimit(
+    @Args('input', { description: 'What to write, and to which entry.' }) input: SetTenantHistoryLimitInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<TenantSettingsModel> {
+    return this.settings.setHistoryLimit(input.tenantId, input.historyLimit ?? null, by);
   }
 }

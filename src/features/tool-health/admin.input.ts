@@ -1,6 +1,5 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
-import { IsDate, IsEnum, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { IsId } from '../../shapes/health-key.dto';
+import { IsDate, IsEnum, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { TenantField } from '../../shapes/write-fields';
 import { MAX_PIN_REASON_LENGTH } from '../../domain/pin';
 import { PinStatus, Scope } from '../../shapes/enums.registration';
@@ -8,20 +7,6 @@ import { HealthKeyInput } from '../../shapes/health-key.input';
 
 export const PURGE_BATCH_DEFAULT = 1000;
 export const PURGE_BATCH_MAX = 5000;
-
-@InputType('SetTenantHistoryLimitInput', { description: 'A tenant and its new history limit.' })
-export class SetTenantHistoryLimitInput {
-  @Field({ description: 'The tenant (organisation).' })
-  @IsId()
-  tenantId: string;
-
-  @Field(() => Int, { nullable: true, description: 'History items each entry keeps, 1 … 1000; null = back to the default.' })
-  @ValidateIf((_, value) => value !== null && value !== undefined)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  historyLimit: number | null;
-}
 
 /** D4b: the pinned status wins over every wider entry until `until`. */
 @InputType('PinToolHealthInput', { description: 'The entry to pin, the status to hold, until when and why.' })

@@ -1,7 +1,7 @@
 import { ArgsType, Field, Int, PickType } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { HealthKeyDto, IsId } from '../../shapes/health-key.dto';
+import { HealthKeyDto } from '../../shapes/health-key.dto';
 import { CallContextInput, ToolHealthFilterInput } from './list.input';
 
 export const PAGE_DEFAULT = 50;
@@ -59,57 +59,4 @@ export class EffectiveHealthArgs extends ToolNameArgs {
   @ValidateNested()
   @Type(() => CallContextInput)
   context?: CallContextInput | null;
-}
-
-@ArgsType()
-export class LimitArgs {
-  @Field(() => Int, { defaultValue: 100, description: '1 … 500' })
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  limit: number;
-}
-
-export const EVENTS_PAGE_DEFAULT = 100;
-
-@ArgsType()
-export class HealthEventsArgs {
-  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page; omit to start at the oldest event.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1200)
-  after?: string | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: `Page size forward from \`after\`, 1 … 500; ${EVENTS_PAGE_DEFAULT} when neither first nor last is given.`,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  first?: number | null;
-
-  @Field(() => String, { nullable: true, description: 'The startCursor of the next page: the page ends before it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1200)
-  before?: string | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: 'Page size backward from `before` (or from the newest event), 1 … 500; not with first.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  last?: number | null;
-}
-
-@ArgsType()
-export class TenantIdArgs {
-  @Field({ description: 'The tenant (organisation).' })
-  @IsId()
-  tenantId: string;
 }

@@ -1,47 +1,38 @@
-import { toEffectiveHealthView } from '../features/tool-health/effective-health.view';
 import { Injectable } from '@nestjs/common';
-import { CascadeService } from '../features/tool-health/cascade.service';
-import { Clock } from '../runtime/clock';
-import { AppConfig } from '../config/app-config';
-import { CooldownService } from '../features/cooldowns/cooldown.service';
-import { CASCADE_ORDER } from '../domain/scope';
-import { ToolHealthDocument } from '../domain/tool-health-document';
-import { ToolStatus } from '../domain/tool-status';
-import { EventsService } from '../features/events/events.service';
-import { AdminListFilter, ToolHealthAdminRepository } from '../persistence/tool-health/tool-health-admin.repository';
-import { ToolHealthRepository } from '../persistence/tool-health/tool-health.repository';
-import { TenantSettingsService } from '../features/tenants/tenant-settings.service';
-import { EVENTS_PAGE_DEFAULT, HealthEventsArgs, PAGE_DEFAULT, ToolHealthsArgs } from '../features/tool-health/query.args';
-import { connectionOf, pageWindow } from '../shapes/connection';
-import { idOfToolHealthCursor, toolHealthCursor } from '../shapes/cursor';
-import { CallContextInput, ToolHealthFilterInput } from '../features/tool-health/list.input';
-import { EffectiveHealthModel } from '../features/tool-health/effective-health.model';
-import { toHealthEventModel } from '../features/events/health-event.mapper';
-import { HealthEventConnection } from '../features/events/health-event.model';
-import { Node } from '../shapes/node.interface';
-import { DomainError } from '../domain/domain-error';
-import { SweepCandidateModel } from '../features/cooldowns/sweep.model';
-import { TenantSettingsModel } from '../features/tenants/tenant-settings.model';
-import { ToolHealthConnection } from '../features/tool-health/tool-health-connection.model';
-import { ToolOverviewModel } from '../features/tool-health/tool-overview.model';
+import { Clock } from '../../runtime/clock';
+import { CASCADE_ORDER } from '../../domain/scope';
+import { DomainError } from '../../domain/domain-error';
+import { ToolHealthDocument } from '../../domain/tool-health-document';
+import { ToolStatus } from '../../domain/tool-status';
+import { AdminListFilter, ToolHealthAdminRepository } from '../../persistence/tool-health/tool-health-admin.repository';
+import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+import { connectionOf, pageWindow } from '../../shapes/connection';
+import { idOfToolHealthCursor, toolHealthCursor } from '../../shapes/cursor';
+import { Node } from '../../shapes/node.interface';
+import { EventsService } from '../events/events.service';
+import { toHealthEventModel } from '../events/health-event.mapper';
+import { CascadeService } from './cascade.service';
+import { EffectiveHealthModel } from './effective-health.model';
+import { toEffectiveHealthView } from './effective-health.view';
+import { CallContextInput, ToolHealthFilterInput } from './list.input';
+import { PAGE_DEFAULT, ToolHealthsArgs } from './query.args';
+import { ToolHealthConnection } from './tool-health-connection.model';
+import { ToolOverviewModel } from './tool-overview.model';
 
 /** A document `_id` is at most ~800 characters (three 256-character ids, escaped); an event id adds its suffix. */
 const MAX_NODE_ID_LENGTH = 1200;
 
 const STATUSES: readonly ToolStatus[] = [ToolStatus.OK, ToolStatus.DEGRADED, ToolStatus.DOWN];
 
-/** The admin API's reads: thin over the services of the REST API, plus the admin-only listings. */
+/** The admin API's reads of the health entries (D17: audit-reader and admin): by key, by page, by id, per tool. */
 @Injectable()
-export class AdminQueryService {
+export class ToolHealthReadsService {
   constructor(
     private readonly admin: ToolHealthAdminRepository,
     private readonly repository: ToolHealthRepository,
     private readonly cascade: CascadeService,
-    private readonly cooldowns: CooldownService,
     private readonly events: EventsService,
-    private readonly tenantSettings: TenantSettingsService,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
   ) {}
 
   getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
@@ -89,30 +80,6 @@ export class AdminQueryService {
         byStatus: STATUSES.map((status) => ({ status, count: count((c) => c.scope === scope && c.status === status) })),
       })),
     };
-  }
-
-  /** D9: what the next sweep deletes — entries expired longer than the grace period. */
-  async cooldownsDueForSweep(limit: number): Promise<SweepCandidateModel[]> {
-    const cutoff = this.clock.now().getTime() - this.config.cooldownGraceMs;
-    const docs = await this.repository.findWithCooldownExpiredBefore(new Date(cutoff), limit);
-    return docs.map((toolHealth) => ({
-      toolHealth,
-      cooldowns: toolHealth.cooldowns.filter((e) => e.nextSpawnAllowedAt.getTime() < cutoff),
-    }));
-  }
-
-  dueForProbe(limit: number): Promise<ToolHealthDocument[]> {
-    return this.cooldowns.dueForProbe(limit);
-  }
-
-  async healthEvents(args: HealthEventsArgs): Promise<HealthEventConnection> {
-    const window = pageWindow(args, EVENTS_PAGE_DEFAULT);
-    const events = await this.events.readBetween(args.after ?? null, args.before ?? null, window);
-    return connectionOf(events.map(toHealthEventModel), args, window, (event) => event.position);
-  }
-
-  tenantSettingsOf(tenantId: string): Promise<TenantSettingsModel> {
-    return this.tenantSettings.get(tenantId);
   }
 }
 

@@ -1,6 +1,6 @@
 """Schemathesis hooks for the fuzz step (P144), loaded through SCHEMATHESIS_HOOKS by fuzz/run.mjs.
 
-The document types a time zone as `format: iana-time-zone` (src/openapi/request-formats.ts):
+The document types a time zone as `format: iana-time-zone` (src/shapes/request-formats.ts):
 schemathesis cannot know that format, so it is taught to draw real zone names for it — a random
 string is no more a valid time zone than it is a valid date.
 """
@@ -68,6 +68,6 @@ def before_call(context, case, kwargs):
                 headers[name] = str(uuid.uuid4())
 
 
-# The document names the header's format `idempotency-key` (src/openapi/request-formats.ts); drawn
+# The document names the header's format `idempotency-key` (src/shapes/request-formats.ts); drawn
 # as UUIDs, the form real callers send.
 schemathesis.openapi.format("idempotency-key", st.uuids().map(str))

@@ -144,6 +144,22 @@ describe('architecture: explicit module imports, no import circles', () => {
     expect(upward).toEqual([]);
   });
 
+  it('has no two rooms that reach each other through their imports (each feature and each store a room of its own)', () => {
+    const roomOf = (f: string) => {
+      const parts = relative(SRC, f).split('/');
+      if (parts.length === 1) return 'src';
+      return ['features', 'persistence'].includes(parts[0]) && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+    };
+    const rooms = new Map<string, Set<string>>();
+    for (const f of files) {
+      const from = roomOf(f);
+      const out = rooms.get(from) ?? new Set<string>();
+      for (const to of relativeImports(f, text.get(f)!)) if (roomOf(to) !== from) out.add(roomOf(to));
+      rooms.set(from, out);
+    }
+    expect(circles(new Map([...rooms].map(([room, to]) => [room, [...to]])))).toEqual([]);
+  });
+
   it('marks only the configuration module @Global(): every other module imports what it uses', () => {
     const global = files.filter((f) => /^@Global\(\)/m.test(text.get(f)!)).map(name);
     expect(global).toEqual(['src/config/config.module.ts']);

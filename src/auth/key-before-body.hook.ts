@@ -3,7 +3,7 @@ import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { errorBody } from '../errors/http-exception.filter';
 import { API_KEY_HEADER } from './api-key.guard';
 import { ApiKeyService } from './api-key.service';
-import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
+import { OnRequestHost, OnRequestRequest } from './on-request-hook';
 
 /** The only routes open without a key that a body could be sent to (D17: the probes). */
 const OPEN_ROUTE = /^\/health\//;

@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
 import { ApiKeyService } from '../auth/api-key.service';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
-import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
+import { OnRequestHost, OnRequestRequest } from '../auth/on-request-hook';
 
 const GRAPHQL_HTTP_PATH = '/graphql';
 

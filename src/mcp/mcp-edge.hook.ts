@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-rpc-errors';
 import { MCP_PATH } from '../errors/mcp-path';
-import { OnRequestHost, OnRequestRequest } from '../edge/on-request-hook';
+import { OnRequestHost, OnRequestRequest } from '../auth/on-request-hook';
 
 /**
  * P136: what a 401 from /mcp tells a client about the credential it needs (RFC 9110 §11.6.1).

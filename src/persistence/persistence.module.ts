@@ -7,7 +7,7 @@ import { DatabaseLiveness } from '../database/database-liveness';
 import { EventRelayRepository } from './health-events/event-relay.repository';
 import { HealthEventOutbox } from './health-events/health-event.outbox';
 import { MongoEventRelayRepository } from './health-events/mongo-event-relay.repository';
-import { IndexBootstrap } from './index-bootstrap';
+import { IndexBootstrap } from '../database/index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-events/health-event.schema';
 import { MongoHealthEventOutbox } from './health-events/mongo-health-event.outbox';
 import { MongoTenantSettingsRepository } from './tenant-settings/mongo-tenant-settings.repository';
@@ -19,7 +19,7 @@ import { TenantSettingsRecord, TenantSettingsSchema } from './tenant-settings/te
 import { ToolHealthAdminRepository } from './tool-health/tool-health-admin.repository';
 import { ToolHealthRepository } from './tool-health/tool-health.repository';
 import { ToolHealthRecord, ToolHealthSchema } from './tool-health/tool-health.schema';
-import { PresenceBackfill } from './tool-presence/presence-backfill';
+import { PresenceBackfill } from './presence-backfill';
 import { ToolPresenceRecord, ToolPresenceSchema } from './tool-presence/tool-presence.schema';
 // Issue 16 (maintenance windows, wider evidence).
 import { MaintenanceWindowRepository } from './maintenance-windows/maintenance-window.repository';

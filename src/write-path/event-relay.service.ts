@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../config/app-config';
 import { HealthEvent } from '../domain/health-events';
-import { DocumentIdWalk, EventRelayRepository } from '../persistence/health-events/event-relay.repository';
+import { DocumentIdWalk } from '../database/document-id-walk';
+import { EventRelayRepository } from '../persistence/health-events/event-relay.repository';
 import { HealthEventOutbox, positionOf } from '../persistence/health-events/health-event.outbox';
 import { sweepDue, sweepSlice } from '../domain/relay-sweep';
 

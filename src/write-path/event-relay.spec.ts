@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { HealthEvent } from '../domain/health-events';
-import { DocumentIdWalk, EventRelayRepository, PendingEvents, RetiredEvents } from '../persistence/health-events/event-relay.repository';
+import { DocumentIdWalk } from '../database/document-id-walk';
+import { EventRelayRepository, PendingEvents, RetiredEvents } from '../persistence/health-events/event-relay.repository';
 import { EventPage, HealthEventOutbox, PositionedEvent } from '../persistence/health-events/health-event.outbox';
 import { EventRelay } from './event-relay.service';
 

@@ -252,6 +252,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the event log
+         * @description Status changes, cooldowns set and expired, pins and diagnosis notes, oldest first, one page at a time: pass the endCursor of a page as after to read the next one. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
+         */
+        get: operations["readEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantId}/settings": {
         parameters: {
             query?: never;
@@ -506,26 +526,6 @@ export interface paths {
          * @description Runs one Agrajag tool with its arguments (validated against the tool's schema, see the AgrajagArguments components) and answers a short sentence for the LLM and the entry written. 404 for an unknown tool name. Needs an API key (header `x-api-key`) with the role `tool-health-writer` or `admin`.
          */
         post: operations["invokeAgrajagTool"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the event log
-         * @description Status changes, cooldowns set and expired, pins and diagnosis notes, oldest first, one page at a time: pass the endCursor of a page as after to read the next one. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
-         */
-        get: operations["readEvents"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1039,6 +1039,252 @@ export interface components {
             toolNames: string[];
             context?: components["schemas"]["CallContextDto"] | null;
         };
+        StatusChangedPayloadView: {
+            /** @description The status before; null when there was no entry (it read as OK). */
+            previousStatus: (string & components["schemas"]["ToolStatus"]) | null;
+            /**
+             * Format: date-time
+             * @description When the tool is expected back, if known.
+             */
+            expectedRecoveryAt: string | null;
+            /** @description What the dispatch saw, if anything. */
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+        };
+        StatusChangedEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STATUS_CHANGED";
+            payload: components["schemas"]["StatusChangedPayloadView"];
+        };
+        CooldownPayloadView: {
+            /** @description The error signature the cooldown is about. */
+            errorSignature: string;
+            /** @description The user, for a user-specific cooldown; null otherwise. */
+            userId: string | null;
+            /**
+             * Format: date-time
+             * @description When a diagnosis may be spawned again.
+             */
+            nextSpawnAllowedAt: string;
+            /** @description The window, in milliseconds. */
+            windowMs: number;
+            /** @description The classification that set it. */
+            lastClassification: components["schemas"]["ToolHealthClassification"];
+        };
+        CooldownEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "COOLDOWN_SET" | "COOLDOWN_EXPIRED";
+            payload: components["schemas"]["CooldownPayloadView"];
+        };
+        InboxItemPayloadView: {
+            /** @description The user to notify; null for a tool-wide outage. */
+            userId: string | null;
+            classification: components["schemas"]["ToolHealthClassification"];
+            /** @description What the diagnosis found. */
+            note: string | null;
+            /** @description Who diagnosed it. */
+            by: string;
+            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+        };
+        InboxItemEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INBOX_ITEM";
+            payload: components["schemas"]["InboxItemPayloadView"];
+        };
+        PinPayloadView: {
+            /** @description The status the pin holds. */
+            pinnedStatus: components["schemas"]["ToolStatus"];
+            /**
+             * Format: date-time
+             * @description When the pin ends.
+             */
+            until: string;
+            /** @description Why the admin pinned it. */
+            reason: string;
+            /** @description The admin who pinned it. */
+            by: string;
+        };
+        PinEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED";
+            payload: components["schemas"]["PinPayloadView"];
+        };
+        DeletedPayloadView: {
+            /** @description The status the entry had. */
+            previousStatus: components["schemas"]["ToolStatus"];
+            /** @description The admin who deleted it. */
+            by: string;
+        };
+        DeletedEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DELETED";
+            payload: components["schemas"]["DeletedPayloadView"];
+        };
+        MaintenancePayloadView: {
+            /** @description The window. */
+            windowId: string;
+            /**
+             * Format: date-time
+             * @description When the window starts.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description When the window ends.
+             */
+            until: string;
+            /** @description Why the tool is under maintenance. */
+            reason: string;
+            /** @description The admin who scheduled it. */
+            by: string;
+            /**
+             * Format: date-time
+             * @description Set when the window ended because it was cancelled.
+             */
+            cancelledAt: string | null;
+        };
+        MaintenanceEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED";
+            payload: components["schemas"]["MaintenancePayloadView"];
+        };
+        WiderEvidencePayloadView: {
+            /** @description The error signature the users share. */
+            errorSignature: string;
+            /** @description Distinct users whose calls failed so in the window. */
+            distinctUsers: number;
+            /** @description Distinct projects among them. */
+            distinctProjects: number;
+            /**
+             * Format: date-time
+             * @description The start of the window counted.
+             */
+            since: string;
+            /** @description The diagnosis queue's key for the wider scope. */
+            coalescingKey: string;
+        };
+        WiderEvidenceEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "WIDER_EVIDENCE";
+            payload: components["schemas"]["WiderEvidencePayloadView"];
+        };
+        EventPageView: {
+            /** @description Oldest first. Each event's payload depends on its type. */
+            events: (components["schemas"]["StatusChangedEventView"] | components["schemas"]["CooldownEventView"] | components["schemas"]["InboxItemEventView"] | components["schemas"]["PinEventView"] | components["schemas"]["DeletedEventView"] | components["schemas"]["MaintenanceEventView"] | components["schemas"]["WiderEvidenceEventView"])[];
+            /** @description Pass it as after to read the next page. */
+            endCursor: string | null;
+        };
         TenantSettingsView: {
             tenantId: string;
             /** @description The stored setting; null = none (the default applies). */
@@ -1337,252 +1583,6 @@ export interface components {
             /** @description a short sentence for the LLM */
             summary: string;
             entry: components["schemas"]["ToolHealthView"] | null;
-        };
-        StatusChangedPayloadView: {
-            /** @description The status before; null when there was no entry (it read as OK). */
-            previousStatus: (string & components["schemas"]["ToolStatus"]) | null;
-            /**
-             * Format: date-time
-             * @description When the tool is expected back, if known.
-             */
-            expectedRecoveryAt: string | null;
-            /** @description What the dispatch saw, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
-        };
-        StatusChangedEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "STATUS_CHANGED";
-            payload: components["schemas"]["StatusChangedPayloadView"];
-        };
-        CooldownPayloadView: {
-            /** @description The error signature the cooldown is about. */
-            errorSignature: string;
-            /** @description The user, for a user-specific cooldown; null otherwise. */
-            userId: string | null;
-            /**
-             * Format: date-time
-             * @description When a diagnosis may be spawned again.
-             */
-            nextSpawnAllowedAt: string;
-            /** @description The window, in milliseconds. */
-            windowMs: number;
-            /** @description The classification that set it. */
-            lastClassification: components["schemas"]["ToolHealthClassification"];
-        };
-        CooldownEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "COOLDOWN_SET" | "COOLDOWN_EXPIRED";
-            payload: components["schemas"]["CooldownPayloadView"];
-        };
-        InboxItemPayloadView: {
-            /** @description The user to notify; null for a tool-wide outage. */
-            userId: string | null;
-            classification: components["schemas"]["ToolHealthClassification"];
-            /** @description What the diagnosis found. */
-            note: string | null;
-            /** @description Who diagnosed it. */
-            by: string;
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
-        };
-        InboxItemEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "INBOX_ITEM";
-            payload: components["schemas"]["InboxItemPayloadView"];
-        };
-        PinPayloadView: {
-            /** @description The status the pin holds. */
-            pinnedStatus: components["schemas"]["ToolStatus"];
-            /**
-             * Format: date-time
-             * @description When the pin ends.
-             */
-            until: string;
-            /** @description Why the admin pinned it. */
-            reason: string;
-            /** @description The admin who pinned it. */
-            by: string;
-        };
-        PinEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED";
-            payload: components["schemas"]["PinPayloadView"];
-        };
-        DeletedPayloadView: {
-            /** @description The status the entry had. */
-            previousStatus: components["schemas"]["ToolStatus"];
-            /** @description The admin who deleted it. */
-            by: string;
-        };
-        DeletedEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "DELETED";
-            payload: components["schemas"]["DeletedPayloadView"];
-        };
-        MaintenancePayloadView: {
-            /** @description The window. */
-            windowId: string;
-            /**
-             * Format: date-time
-             * @description When the window starts.
-             */
-            from: string;
-            /**
-             * Format: date-time
-             * @description When the window ends.
-             */
-            until: string;
-            /** @description Why the tool is under maintenance. */
-            reason: string;
-            /** @description The admin who scheduled it. */
-            by: string;
-            /**
-             * Format: date-time
-             * @description Set when the window ended because it was cancelled.
-             */
-            cancelledAt: string | null;
-        };
-        MaintenanceEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED";
-            payload: components["schemas"]["MaintenancePayloadView"];
-        };
-        WiderEvidencePayloadView: {
-            /** @description The error signature the users share. */
-            errorSignature: string;
-            /** @description Distinct users whose calls failed so in the window. */
-            distinctUsers: number;
-            /** @description Distinct projects among them. */
-            distinctProjects: number;
-            /**
-             * Format: date-time
-             * @description The start of the window counted.
-             */
-            since: string;
-            /** @description The diagnosis queue's key for the wider scope. */
-            coalescingKey: string;
-        };
-        WiderEvidenceEventView: {
-            /** @description Stable per write: reading an event twice gives the same id. */
-            id: string;
-            /** @description Where the event sits in the log. */
-            position: string;
-            /** @description The entry the event is about. */
-            docId: string;
-            scope: components["schemas"]["Scope"];
-            scopeId: string | null;
-            toolName: string;
-            /** @description The status after the write. */
-            status: components["schemas"]["ToolStatus"];
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "WIDER_EVIDENCE";
-            payload: components["schemas"]["WiderEvidencePayloadView"];
-        };
-        EventPageView: {
-            /** @description Oldest first. Each event's payload depends on its type. */
-            events: (components["schemas"]["StatusChangedEventView"] | components["schemas"]["CooldownEventView"] | components["schemas"]["InboxItemEventView"] | components["schemas"]["PinEventView"] | components["schemas"]["DeletedEventView"] | components["schemas"]["MaintenanceEventView"] | components["schemas"]["WiderEvidenceEventView"])[];
-            /** @description Pass it as after to read the next page. */
-            endCursor: string | null;
         };
         /**
          * @description absent = not known to be safe: hidden in a probe turn
@@ -3759,6 +3759,96 @@ export interface operations {
             };
         };
     };
+    readEvents: {
+        parameters: {
+            query?: {
+                /** @description endCursor of the previous page; omit to start at the oldest event */
+                after?: string;
+                /** @description How many events at most. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next events after the cursor, oldest first, and the cursor to read on from. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getTenantSettings: {
         parameters: {
             query?: never;
@@ -5681,96 +5771,6 @@ export interface operations {
                      *       "error": "IDEMPOTENCY_KEY_LIMIT",
                      *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
                      *       "field": "Idempotency-Key"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable or the service is shutting down; retry shortly. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "UNAVAILABLE",
-                     *       "message": "the database is unavailable; retry shortly"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    readEvents: {
-        parameters: {
-            query?: {
-                /** @description endCursor of the previous page; omit to start at the oldest event */
-                after?: string;
-                /** @description How many events at most. */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The next events after the cursor, oldest first, and the cursor to read on from. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventPageView"];
-                };
-            };
-            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "INVALID_ARGUMENT",
-                     *       "message": "scopeId: must be null for GLOBAL",
-                     *       "field": "scopeId"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No API key, or an unknown one (header x-api-key). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "UNAUTHENTICATED",
-                     *       "message": "an API key is required (header x-api-key)"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key's roles do not allow this operation. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "FORBIDDEN",
-                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

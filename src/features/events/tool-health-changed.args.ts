@@ -1,7 +1,7 @@
 import { ArgsType, PickType } from '@nestjs/graphql';
 import { IsEnum } from 'class-validator';
 import { ShapeField } from '../../shapes/shape-field';
-import { KeyFilterInput } from '../tool-health/list.input';
+import { KeyFilterInput } from '../../shapes/key-filter.input';
 import { ToolStatus } from '../../shapes/enums.registration';
 
 /** Filters of `toolHealthChanged`; each one given narrows the feed, none given means every event. */

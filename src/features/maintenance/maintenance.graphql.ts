@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { KeyFilterInput } from '../tool-health/list.input';
+import { KeyFilterInput } from '../../shapes/key-filter.input';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { Scope } from '../../shapes/enums.registration';
 import { IsId } from '../../shapes/health-key.dto';

@@ -1,23 +1,9 @@
 import { InputType } from '@nestjs/graphql';
 import { IsBoolean, IsEnum } from 'class-validator';
 import { CallContextDto } from '../../shapes/call-context.dto';
-import { IdField } from '../../shapes/health-key.dto';
+import { KeyFilterInput } from '../../shapes/key-filter.input';
 import { ShapeField } from '../../shapes/shape-field';
-import { Scope, ToolStatus } from '../../shapes/enums.registration';
-
-/** The key filters of the GraphQL lists and feeds (entries, events, maintenance windows), each described once (P112). */
-@InputType({ isAbstract: true })
-export class KeyFilterInput {
-  @IdField('Only this tool.', { optional: true })
-  toolName?: string | null;
-
-  @ShapeField('Only this scope.', { type: () => Scope, optional: true })
-  @IsEnum(Scope)
-  scope?: Scope | null;
-
-  @IdField('Only this scope id (GLOBAL has none: filter it with scope GLOBAL).', { optional: true })
-  scopeId?: string | null;
-}
+import { ToolStatus } from '../../shapes/enums.registration';
 
 @InputType('ToolHealthFilter', { description: 'Every field optional; given fields must all match.' })
 export class ToolHealthFilterInput extends KeyFilterInput {

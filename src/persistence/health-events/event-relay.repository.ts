@@ -1,4 +1,5 @@
 import { HealthEvent } from '../../domain/health-events';
+import { DocumentIdWalk } from '../../database/document-id-walk';
 
 /** Events of a tool_health document not yet in the outbox (P53). */
 export interface PendingEvents {
@@ -19,13 +20,6 @@ export interface RetiredEvents {
   events: HealthEvent[];
   /** Wall-clock ms; a staged record whose document still lives long after this was never deleted. */
   stagedAt: number;
-}
-
-/** P114: the ids of every document, a slice at a time. */
-export interface DocumentIdWalk {
-  /** The next `max` ids; fewer only when the walk has reached its end (then every later call answers none). */
-  next(max: number): Promise<string[]>;
-  close(): Promise<void>;
 }
 
 /** The port for the event relay's own state: its lease, the position counter, pending and retired events. */

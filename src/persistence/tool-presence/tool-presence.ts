@@ -1,7 +1,7 @@
 import { Collection } from 'mongodb';
 import { keyInScope, scopePrefix } from '../../domain/health-key';
 import { HealthKey } from '../../domain/tool-health-document';
-import { DocumentIdWalk } from '../health-events/event-relay.repository';
+import { DocumentIdWalk } from '../../database/document-id-walk';
 import { ToolPresenceRecord } from './tool-presence.schema';
 
 /** The marker of a finished backfill; no scope prefix can take this spelling (it has no `|`). */

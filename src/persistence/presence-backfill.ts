@@ -2,12 +2,12 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { AnyBulkWriteOperation } from 'mongodb';
 import { Model } from 'mongoose';
-import { IndexBootstrap } from '../index-bootstrap';
-import { scopePrefix } from '../../domain/health-key';
-import { Scope } from '../../domain/scope';
-import { ToolHealthRecord } from '../tool-health/tool-health.schema';
-import { BACKFILLED_MARKER } from './tool-presence';
-import { ToolPresenceRecord } from './tool-presence.schema';
+import { IndexBootstrap } from '../database/index-bootstrap';
+import { scopePrefix } from '../domain/health-key';
+import { Scope } from '../domain/scope';
+import { ToolHealthRecord } from './tool-health/tool-health.schema';
+import { BACKFILLED_MARKER } from './tool-presence/tool-presence';
+import { ToolPresenceRecord } from './tool-presence/tool-presence.schema';
 
 const BATCH = 5_000;
 

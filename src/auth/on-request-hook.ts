@@ -1,4 +1,4 @@
-import { Principal } from '../auth/principal';
+import { Principal } from './principal';
 
 // Structural types of the onRequest hooks that answer before Nest runs (the GraphQL key check,
 // the key before the body, /mcp's edge): the app's Fastify is @nestjs/platform-fastify's own copy,

@@ -70,29 +70,41 @@ export const tenantOf = (i) => `t-${i % BASE.tenants}`;
 export const failToolOfUser = (u) => `fail_${u % BASE.failTools}`;
 export const manifestTool = (j) => `mf_${j}`;
 
-function record(encodeKey, { scope, scopeId = null, toolName, tenantId = null, status = 'OK', since, expectedRecoveryAt = null, code = null, cooldowns = [], history = [], description = null, lastDiagnosis = null }, now) {
-  const key = { scope, scopeId, toolName };
-  return {
-    _id: encodeKey(key),
-    scope,
-    scopeId,
-    toolName,
-    tenantId,
-    status,
-    since: since ?? new Date(now.getTime() - 3600_000),
-    lastCheckedAt: new Date(now.getTime() - 600_000),
-    expectedRecoveryAt,
-    code,
-    lastFailureAt: null,
-    lastDiagnosis,
-    history,
-    cooldowns,
-    pin: null,
-    description,
-    version: 1,
-    createdAt: new Date(now.getTime() - 7 * DAY),
-    updatedAt: new Date(now.getTime() - 3600_000),
+/**
+ * The service's own document builders, from the build: `newDocument` (the domain's defaults for
+ * every field) and `toRecord` (the stored shape). The seed states only what it varies, so a field
+ * added to the document reaches the seeded documents without an edit here.
+ */
+let builders = null;
+function documentBuilders() {
+  if (builders) return builders;
+  const load = (...parts) => {
+    const file = path.join(ROOT, 'dist', ...parts);
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} is missing: run \`npx nest build\` first`);
+    return require(file);
   };
+  builders = {
+    newDocument: load('domain', 'health-entry.js').newDocument,
+    toRecord: load('persistence', 'tool-health', 'tool-health.mapper.js').toRecord,
+  };
+  return builders;
+}
+
+/** One stored document: created a week ago, last written an hour ago, version 1; `fields` override the rest. */
+function record(encodeKey, { scope, scopeId = null, toolName, tenantId = null, since, ...fields }, now) {
+  const { newDocument, toRecord } = documentBuilders();
+  const key = { scope, scopeId, toolName };
+  const hourAgo = new Date(now.getTime() - 3600_000);
+  const doc = newDocument(key, new Date(now.getTime() - 7 * DAY), tenantId);
+  if (doc.id !== encodeKey(key)) throw new Error(`the build's newDocument and encodeKey disagree on ${doc.id}`);
+  return toRecord({
+    ...doc,
+    since: since ?? hourAgo,
+    lastCheckedAt: new Date(now.getTime() - 600_000),
+    version: 1,
+    updatedAt: hourAgo,
+    ...fields,
+  });
 }
 
 function cooldown(errorSignature, userId, classification, windowMs, now) {

@@ -1,4 +1,4 @@
-import { Diagnosis, HealthKey, HistoryItem, ToolHealthDocument } from './tool-health-document';
+import { Diagnosis, HealthKey, HistoryItem, ToolHealthDocument, blankFields } from './tool-health-document';
 import { encodeKey } from './health-key';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
@@ -15,6 +15,7 @@ export type HealthReducer = (current: ToolHealthDocument | null) => ToolHealthDo
 /** A document that does not exist yet reads as this: status OK, neutral (D7). */
 export function newDocument(key: HealthKey, now: Date, tenantId: string | null = null): ToolHealthDocument {
   return {
+    ...blankFields(),
     id: encodeKey(key),
     scope: key.scope,
     scopeId: key.scopeId,
@@ -22,15 +23,6 @@ export function newDocument(key: HealthKey, now: Date, tenantId: string | null =
     tenantId,
     status: ToolStatus.OK,
     since: now,
-    lastCheckedAt: null,
-    expectedRecoveryAt: null,
-    code: null,
-    lastFailureAt: null,
-    lastDiagnosis: null,
-    history: [],
-    cooldowns: [],
-    pin: null,
-    description: null,
     version: 0,
     createdAt: now,
     updatedAt: now,

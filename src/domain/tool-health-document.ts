@@ -77,6 +77,30 @@ export interface ToolHealthDocument extends HealthKey {
 }
 
 /**
+ * The fields a document has before anything is known of them, each at its neutral value: what a
+ * new document starts with (newDocument) and what a stored document that predates the field reads
+ * as (the persistence mapper fills them in). A new optional field of the document gets its default
+ * here, once (docs/adding-a-field.md). Fresh arrays at every call: a default is never shared.
+ */
+export function blankFields(): Pick<
+  ToolHealthDocument,
+  'tenantId' | 'lastCheckedAt' | 'expectedRecoveryAt' | 'code' | 'lastFailureAt' | 'lastDiagnosis' | 'history' | 'cooldowns' | 'pin' | 'description'
+> {
+  return {
+    tenantId: null,
+    lastCheckedAt: null,
+    expectedRecoveryAt: null,
+    code: null,
+    lastFailureAt: null,
+    lastDiagnosis: null,
+    history: [],
+    cooldowns: [],
+    pin: null,
+    description: null,
+  };
+}
+
+/**
  * What the cascade (§4) and the manifest annotation (§9) read of a stored entry: its key and
  * status, the instants and pin that decide RETESTING and the suffix, the last verdict (who
  * decided), the description a departed client tool is listed with (D15b). The manifest read

@@ -1,5 +1,5 @@
 import { STORED_EVENTS, storedEventsOf } from '../../domain/stored-events';
-import { CascadeEntry, ToolHealthDocument } from '../../domain/tool-health-document';
+import { CascadeEntry, ToolHealthDocument, blankFields } from '../../domain/tool-health-document';
 import { ToolHealthRecord } from './tool-health.schema';
 
 /** The fields of a record that make a CascadeEntry: the manifest read's projection (P116). */
@@ -28,6 +28,19 @@ export const APPLIED_FLUSH_IDS_KEY = Symbol('appliedFlushIds');
 
 type WithFlushIds = { [APPLIED_FLUSH_IDS_KEY]?: string[] };
 
+/**
+ * A record's fields that a document may lack (it was stored before they existed) or hold as null:
+ * each reads as its blank value (blankFields, the one list of them), as a new document starts.
+ */
+function blanksFilled(record: Partial<Record<keyof ReturnType<typeof blankFields>, unknown>>): ReturnType<typeof blankFields> {
+  const filled: Record<string, unknown> = blankFields();
+  for (const field of Object.keys(filled)) {
+    const value = record[field as keyof typeof record];
+    if (value !== null && value !== undefined) filled[field] = value;
+  }
+  return filled as ReturnType<typeof blankFields>;
+}
+
 /** Stored shape ↔ domain shape; the only difference is `_id` vs `id`. */
 export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
   const { _id, life, pendingEvents, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
@@ -35,14 +48,8 @@ export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
     // P53/P54: the write path's own fields, kept off the domain view (see stored-events.ts).
     [STORED_EVENTS]: { life: life ?? '0', pendingEvents: pendingEvents ?? [] },
     ...rest,
+    ...blanksFilled(rest),
     id: _id,
-    tenantId: rest.tenantId ?? null,
-    lastFailureAt: rest.lastFailureAt ?? null,
-    code: rest.code ?? null,
-    pin: rest.pin ?? null,
-    description: rest.description ?? null,
-    history: rest.history ?? [],
-    cooldowns: rest.cooldowns ?? [],
   } as ToolHealthDocument & WithFlushIds;
   if (appliedFlushIds) doc[APPLIED_FLUSH_IDS_KEY] = appliedFlushIds;
   return doc;

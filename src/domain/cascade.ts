@@ -2,7 +2,7 @@ import { cascadeKeys, encodeKey } from './health-key';
 import { isPinned, isRetesting } from './health-entry';
 import { MaintenanceView, MaintenanceWindow, NO_MAINTENANCE } from './maintenance-window';
 import { scopeRank } from './scope';
-import { CallContext, CascadeEntry, ToolHealthDocument } from './tool-health-document';
+import { CallContext, CascadeEntry, ToolHealthDocument, blankFields } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
 /** Why an entry is (or is not) the effective one, like a feature flag's evaluation reason. */
@@ -130,20 +130,13 @@ export function withMaintenance<E extends CascadeEntry>(
 export function windowAsEntry(window: MaintenanceWindow, now: Date): ToolHealthDocument {
   const key = { scope: window.scope, scopeId: window.scopeId, toolName: window.toolName };
   return {
+    ...blankFields(),
     ...key,
     id: encodeKey(key),
-    tenantId: null,
     status: ToolStatus.DOWN,
     since: window.from,
-    lastCheckedAt: null,
     expectedRecoveryAt: window.until,
-    code: null,
-    lastFailureAt: null,
     lastDiagnosis: { classification: null, code: null, note: `maintenance: ${window.reason}`, by: window.by, at: window.updatedAt },
-    history: [],
-    cooldowns: [],
-    pin: null,
-    description: null,
     version: 0,
     createdAt: window.createdAt,
     updatedAt: now,

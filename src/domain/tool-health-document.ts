@@ -84,7 +84,16 @@ export interface ToolHealthDocument extends HealthKey {
  */
 export function blankFields(): Pick<
   ToolHealthDocument,
-  'tenantId' | 'lastCheckedAt' | 'expectedRecoveryAt' | 'code' | 'lastFailureAt' | 'lastDiagnosis' | 'history' | 'cooldowns' | 'pin' | 'description'
+  | 'tenantId'
+  | 'lastCheckedAt'
+  | 'expectedRecoveryAt'
+  | 'code'
+  | 'lastFailureAt'
+  | 'lastDiagnosis'
+  | 'history'
+  | 'cooldowns'
+  | 'pin'
+  | 'description'
 > {
   return {
     tenantId: null,

@@ -82,3 +82,18 @@ export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
   if (appliedFlushIds) record.appliedFlushIds = appliedFlushIds;
   return record;
 }
+
+/**
+ * The stored shape declares every field of the document, and no other (but the write path's
+ * own): a field added to ToolHealthDocument without its @Prop in tool-health.schema.ts, or the
+ * reverse, fails `tsc` here (docs/adding-a-field.md). The repository writes through the driver,
+ * which would store an undeclared field silently; this keeps the schema the true stored shape.
+ */
+type StoredFields = Exclude<keyof ToolHealthRecord, '_id' | 'life' | 'pendingEvents'>;
+type DocumentFields = Exclude<keyof ToolHealthDocument, 'id'>;
+type SameKeys<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? true
+    : { missingFromDocument: Exclude<A, B> }
+  : { missingFromSchema: Exclude<B, A> };
+export const STORED_SHAPE_MATCHES_DOCUMENT: SameKeys<StoredFields, DocumentFields> = true;

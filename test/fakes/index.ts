@@ -1,0 +1,9 @@
+export { InMemoryDatabase } from './in-memory-database';
+export { InMemoryToolHealthRepository } from './in-memory-tool-health.repository';
+export { InMemoryToolHealthAdminRepository } from './in-memory-tool-health-admin.repository';
+export { InMemoryEventRelayRepository } from './in-memory-event-relay.repository';
+export { InMemoryHealthEventOutbox } from './in-memory-health-event.outbox';
+export { InMemoryTenantSettingsRepository } from './in-memory-tenant-settings.repository';
+export { InMemoryMaintenanceWindowRepository } from './in-memory-maintenance-window.repository';
+export { InMemoryWiderEvidenceRepository } from './in-memory-wider-evidence.repository';
+export { RecordingMetrics } from './recording-metrics';

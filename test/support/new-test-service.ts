@@ -23,6 +23,7 @@ import {
   RecordingMetrics,
 } from '../fakes';
 import { T0 } from '../factories';
+import { API_KEYS_ENV } from './api-keys';
 import { FakeClock } from './fake-clock';
 
 /**
@@ -43,6 +44,7 @@ import { FakeClock } from './fake-clock';
 export const TEST_ENV: Readonly<Record<string, string>> = {
   NODE_ENV: 'test',
   MONGODB_URI: 'mongodb://in-memory.invalid/tas_test',
+  API_KEYS: API_KEYS_ENV,
   LOG_LEVEL: 'silent',
   BOOKKEEPING_FLUSH_MS: '0',
   WIDER_EVIDENCE_FLUSH_MS: '0',
@@ -92,6 +94,13 @@ export class TestContext {
   private once<T>(token: unknown, build: () => T): T {
     if (!this.built.has(token)) this.built.set(token, build());
     return this.built.get(token) as T;
+  }
+
+  /** Another service on this context (the same fakes, write path and clock), e.g. to arrange state through it. */
+  service<T>(Service: abstract new (...args: never[]) => T): T {
+    const build = BUILDERS.get(Service);
+    if (!build) throw new Error(`newTestService: no builder for ${Service.name}; add one to BUILDERS in test/support/new-test-service.ts`);
+    return this.once(Service, () => build(this) as T);
   }
 
   get relay(): EventRelay {
@@ -169,10 +178,8 @@ export function newTestService<T>(
   Service: abstract new (...args: never[]) => T,
   options: { env?: Record<string, string>; now?: Date | string } = {},
 ): TestService<T> {
-  const build = BUILDERS.get(Service);
-  if (!build) throw new Error(`newTestService: no builder for ${Service.name}; add one to BUILDERS in test/support/new-test-service.ts`);
   // Services log what they do (a window scheduled, a relay failing); a unit test's output is its assertions.
   Logger.overrideLogger(false);
   const context = new TestContext(new FakeClock(options.now ?? T0), testConfig(options.env));
-  return Object.assign(context, { sut: build(context) as T });
+  return Object.assign(context, { sut: context.service(Service) });
 }

@@ -1,0 +1,81 @@
+import { HOUR, MINUTE, aDownDocument, aMaintenanceWindow, aPrincipal, aScheduleRequest, at } from '../../../test/factories';
+import { newTestService } from '../../../test/support/new-test-service';
+import { HealthEventType } from '../../domain/health-events';
+import { ToolStatus } from '../../domain/tool-status';
+import { MaintenanceService } from './maintenance.service';
+
+describe('MaintenanceService (service tier)', () => {
+  it('schedule stores a window at version 1 by the admin, and get / list find it', async () => {
+    const { sut, ports } = newTestService(MaintenanceService);
+    const window = await sut.schedule(aScheduleRequest(), aPrincipal());
+    expect(window).toMatchObject({ from: at(HOUR), until: at(2 * HOUR), by: 'admin:ops', version: 1, cancelledAt: null, createdAt: at() });
+    expect(await ports.maintenanceWindows.findById(window.id)).toEqual(window);
+    expect(await sut.get(window.id)).toEqual(window);
+    expect(await sut.list({ toolName: 'example-tool' })).toEqual([window]);
+  });
+
+  it('refuses a window that ends before it starts or lies in the past (INVALID_ARGUMENT), storing nothing', async () => {
+    const { sut, ports } = newTestService(MaintenanceService);
+    await expect(sut.schedule(aScheduleRequest({ until: at(HOUR) }), aPrincipal())).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      field: 'until',
+    });
+    await expect(sut.schedule(aScheduleRequest({ from: at(-2 * HOUR), until: at(-HOUR) }), aPrincipal())).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(ports.maintenanceWindows.windows.size).toBe(0);
+  });
+
+  it('get is NOT_FOUND for an unknown id', async () => {
+    const { sut } = newTestService(MaintenanceService);
+    await expect(sut.get('00000000-0000-4000-8000-00000000ffff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('change moves the window and its version; an ended window cannot change (CONFLICT)', async () => {
+    const { sut, ports, clock } = newTestService(MaintenanceService);
+    ports.maintenanceWindows.seed(aMaintenanceWindow());
+    const changed = await sut.change(aMaintenanceWindow().id, { until: at(3 * HOUR) }, aPrincipal({ name: 'other' }));
+    expect(changed).toMatchObject({ until: at(3 * HOUR), version: 2, by: 'admin:other' });
+    clock.set(at(4 * HOUR));
+    await expect(sut.change(changed.id, { reason: 'late' }, aPrincipal())).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('writes MAINTENANCE_STARTED once when the window begins and MAINTENANCE_ENDED with the stored status when it ends (P77)', async () => {
+    const { sut, ports, clock } = newTestService(MaintenanceService);
+    const window = aMaintenanceWindow();
+    ports.maintenanceWindows.seed(window);
+    ports.toolHealth.seed(aDownDocument());
+    expect(await sut.emitDueEvents()).toBe(0);
+    clock.set(at(HOUR));
+    expect(await sut.emitDueEvents()).toBe(1);
+    expect(await sut.emitDueEvents()).toBe(0);
+    clock.set(at(2 * HOUR + MINUTE));
+    expect(await sut.emitDueEvents()).toBe(1);
+    const events = ports.eventRelay.stagedEvents();
+    expect(events.map((e) => [e.type, e.status])).toEqual([
+      [HealthEventType.MAINTENANCE_STARTED, ToolStatus.DOWN],
+      [HealthEventType.MAINTENANCE_ENDED, ToolStatus.DOWN],
+    ]);
+    expect(await ports.maintenanceWindows.findById(window.id)).toMatchObject({
+      startedEventAt: at(HOUR),
+      endedEventAt: at(2 * HOUR + MINUTE),
+    });
+  });
+
+  it('a window cancelled before it began never starts and owes no event; one cancelled in force ends at once', async () => {
+    const { sut, ports, clock } = newTestService(MaintenanceService);
+    ports.maintenanceWindows.seed(
+      aMaintenanceWindow(),
+      aMaintenanceWindow({ id: '00000000-0000-4000-8000-000000000002', toolName: 'other-tool' }),
+    );
+    await sut.cancel(aMaintenanceWindow().id, aPrincipal());
+    clock.set(at(HOUR + MINUTE));
+    await sut.emitDueEvents();
+    await sut.cancel('00000000-0000-4000-8000-000000000002', aPrincipal());
+    expect(ports.eventRelay.stagedEvents().map((e) => [e.type, e.toolName])).toEqual([
+      [HealthEventType.MAINTENANCE_STARTED, 'other-tool'],
+      [HealthEventType.MAINTENANCE_ENDED, 'other-tool'],
+    ]);
+    await expect(sut.cancel(aMaintenanceWindow().id, aPrincipal())).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+});

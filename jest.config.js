@@ -1,6 +1,8 @@
 /**
  * Three tiers (docs/decisions.md, "Test tiers"):
- * - unit: pure specs beside the code, no Nest, no database;
+ * - unit: specs beside the code, no Nest container, no database: pure domain specs, and the
+ *   service tier (P154) — feature services built by test/support/new-test-service.ts on the real
+ *   write path with in-memory port fakes (test/fakes/), a fake clock and factories (test/factories/);
  * - e2e: test/**\/*.e2e-spec.ts on one throwaway mongo-java-server memory backend started by
  *   test/setup/global-setup.mjs (fast; loses everything on stop);
  * - persistent: test/persistent/**\/*.e2e-spec.ts, tests that need persistence or database

@@ -1,17 +1,14 @@
+import { aDiagnosis, aToolHealthDocument } from '../../../test/factories';
+import { ToolErrorCode } from '../../domain/tool-error-code';
+import { ToolStatus } from '../../domain/tool-status';
+import { Scope } from '../../domain/scope';
 import { ToolHealthRecord } from './tool-health.schema';
 import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 
 const record = {
-  _id: 'PROJECT|p|t',
-  scope: 'PROJECT',
-  scopeId: 'p',
-  toolName: 't',
-  status: 'OK',
-  cooldowns: [],
-  history: [],
-  version: 3,
+  ...toRecord(aToolHealthDocument({ scope: Scope.PROJECT, scopeId: 'p', toolName: 't', version: 3 })),
   appliedFlushIds: ['a.1', 'b.7'],
-} as unknown as ToolHealthRecord;
+} as ToolHealthRecord;
 
 describe('tool-health mapper: the flush ids of P42', () => {
   it('are not part of the domain object as JSON shows it', () => {
@@ -60,19 +57,18 @@ describe('tool-health mapper: the manifest read’s entries (P116)', () => {
   });
 
   it('hold what the whole document holds in those fields', () => {
-    const stored = {
-      ...projected,
-      expectedRecoveryAt: new Date('2026-05-23T15:00:00Z'),
-      code: 'BACKEND_FAILED',
-      lastFailureAt: since,
-      lastDiagnosis: { classification: 'TECHNICALLY_BROKEN', code: 'BACKEND_FAILED', note: 'n', by: 'agrajag-1', at: since },
-      pin: null,
-      description: 'd',
-      tenantId: null,
-      history: [],
-      cooldowns: [],
-      version: 2,
-    } as unknown as ToolHealthRecord;
+    const stored = toRecord(
+      aToolHealthDocument({
+        status: ToolStatus.DOWN,
+        since,
+        expectedRecoveryAt: new Date('2026-05-23T15:00:00Z'),
+        code: ToolErrorCode.BACKEND_FAILED,
+        lastFailureAt: since,
+        lastDiagnosis: aDiagnosis({ code: ToolErrorCode.BACKEND_FAILED, note: 'n', at: since }),
+        description: 'd',
+        version: 2,
+      }),
+    );
     const whole = toDomain(stored);
     const entry = toCascadeEntry(stored);
     for (const [field, value] of Object.entries(entry)) expect([field, whole[field as keyof typeof whole]]).toEqual([field, value]);

@@ -6,7 +6,7 @@ import { scheduleWindow } from '../domain/maintenance-window';
 import { Scope } from '../domain/scope';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { ToolStatus } from '../domain/tool-status';
-import { toMaintenanceWindowView } from '../features/maintenance/maintenance.dto';
+import { toMaintenanceWindowView } from '../features/maintenance/maintenance-window.view';
 import { describeEffective, describeEntry, describeError, describeHistory, withoutCitations } from './mcp-text';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 4, 23, 14, minute));

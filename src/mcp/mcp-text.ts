@@ -1,4 +1,4 @@
-import type { EffectiveHealthView } from '../features/tool-health/lookup.dto';
+import type { EffectiveHealthView } from '../features/tool-health/effective-health.view';
 import { CascadeReason } from '../domain/cascade';
 import { ToolHealthDocument } from '../domain/tool-health-document';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';

@@ -1,51 +1,54 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { CascadeReason } from '../domain/cascade';
 import { CascadeTrace } from '../domain/cascade-trace';
-import { Scope } from '../domain/scope';
-import { ToolErrorCode } from '../domain/tool-error-code';
-import { ToolStatus } from '../domain/tool-status';
+import { CascadeReason, Scope, ToolErrorCode, ToolStatus } from './enums.registration';
+import { INSTANT, NULLABLE_STRING, ViewField, ViewType, enumView } from './view-field';
 
-/** The entry that decided the effective status (issue 4, "which entry matched"). */
+// Why a tool reads as it does (issue 4, D20): one class per shape for REST and GraphQL (P115).
+
+const SCOPE = enumView(Scope, 'Scope');
+const SCOPE_ID = 'The id of the session, user, project or tenant; null for GLOBAL.';
+
+@ViewType('CascadeMatch', 'The entry that decided the effective status, reduced to what a reader needs to trust it.')
 export class CascadeMatchView {
-  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
-  @ApiProperty({ type: String, nullable: true, description: 'null for GLOBAL' }) scopeId: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "who decided: the pin's author, else lastDiagnosis.by; null when unknown" })
-  by: string | null;
-  @ApiProperty({ type: String, format: 'date-time', description: 'Since when the effective status holds' }) since: Date;
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    description: "the pin's end, else expectedRecoveryAt; null when not estimated",
-  })
+  @ViewField('Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).', SCOPE) scope: Scope;
+  @ViewField(SCOPE_ID, NULLABLE_STRING) scopeId: string | null;
+  @ViewField("Who decided: the pin's author for a pin, else the last diagnosis's; null when unknown.", NULLABLE_STRING) by: string | null;
+  @ViewField('Since when the effective status holds.', INSTANT) since: Date;
+  @ViewField("The pin's end for a pin, else the expected recovery time; null when not estimated.", { ...INSTANT, nullable: true })
   until: Date | null;
-  @ApiProperty({ description: 'an admin pin decided (D4b)' }) pinned: boolean;
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true, description: 'the code stored with the entry (D3b)' })
+  @ViewField('Whether an admin pin decides the entry right now.') pinned: boolean;
+  @ViewField('What the dispatch saw when the tool failed, if anything.', { ...enumView(ToolErrorCode, 'ToolErrorCode'), nullable: true })
   code: ToolErrorCode | null;
 }
 
-/** A wider entry the winner hid; its status as stored. */
+@ViewType('ShadowedEntry', 'A wider entry with a problem or a pin that the winner hid (status as stored).')
 export class ShadowedEntryView {
-  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
-  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
-  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus' }) status: ToolStatus;
+  @ViewField('Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL).', SCOPE) scope: Scope;
+  @ViewField(SCOPE_ID, NULLABLE_STRING) scopeId: string | null;
+  @ViewField('The status of the hidden entry.', enumView(ToolStatus, 'ToolStatus')) status: ToolStatus;
 }
 
-/** Why a tool reads as it does in this context, like a feature flag's evaluation reason. */
+@ViewType('CascadeTrace', 'Like a feature flag evaluation reason: why the tool reads as it does.')
 export class CascadeTraceView {
-  @ApiProperty({ enum: CascadeReason, enumName: 'CascadeReason' }) reason: CascadeReason;
-  @ApiProperty({ type: CascadeMatchView, nullable: true, description: 'Null for the default OK (no problem entry)' })
+  @ViewField('Why the tool reads as it does: which rule decided.', enumView(CascadeReason, 'CascadeReason')) reason: CascadeReason;
+  @ViewField('The entry that decided; null for the default OK (no problem entry).', {
+    type: () => CascadeMatchView,
+    nullable: true,
+    openapi: { type: CascadeMatchView },
+  })
   matched: CascadeMatchView | null;
-  @ApiProperty({ type: [ShadowedEntryView], description: 'wider problem or pinned entries the winner hid, narrow to wide' })
+  @ViewField('Wider problem or pinned entries the deciding entry hid, narrow to wide.', {
+    type: () => [ShadowedEntryView],
+    openapi: { type: [ShadowedEntryView] },
+  })
   shadowed: ShadowedEntryView[];
-  @ApiProperty({
-    type: [String],
-    description: "D20: the call evaluation's steps in words — its reach (bounded by a pin), what governs it, maintenance in reach, back-at",
+  @ViewField("The call evaluation's steps in words: its reach (bounded by a pin), what governs it, maintenance in reach, back-at.", {
+    type: () => [String],
+    openapi: { type: [String] },
   })
   why: string[];
 }
 
-/** The domain trace already has the view's shape; this names the conversion. */
+/** The domain trace already has the view's shape; `tsc` holds the two together here. */
 export function toCascadeTraceView(trace: CascadeTrace): CascadeTraceView {
   return trace;
 }

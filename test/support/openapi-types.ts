@@ -629,27 +629,53 @@ export interface components {
              */
             reason: string;
         };
-        /** @enum {string} */
+        /**
+         * @description Coming, in force, over or cancelled, at the time of the answer.
+         * @enum {string}
+         */
         MaintenancePhase: "UPCOMING" | "IN_FORCE" | "ENDED" | "CANCELLED";
+        /** @description A planned outage of one tool at one key. */
         MaintenanceWindowView: {
+            /** @description The window's id. */
             id: string;
+            /** @description The scope of the key the window applies to. */
             scope: components["schemas"]["Scope"];
+            /** @description The scope id; null for GLOBAL. */
             scopeId: string | null;
+            /** @description The tool under maintenance. */
             toolName: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the window begins.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tool is expected back.
+             */
             until: string;
+            /** @description Why the tool is under maintenance, in words an LLM may read. */
             reason: string;
-            /** @description "admin:<key name>" of the last change */
+            /** @description "admin:<key name>" of the last change. */
             by: string;
+            /** @description Coming, in force, over or cancelled, at the time of the answer. */
             phase: components["schemas"]["MaintenancePhase"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the window was scheduled.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the window last changed.
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the window was cancelled; null when it was not.
+             */
             cancelledAt: string | null;
+            /** @description Who cancelled it; null when nobody did. */
             cancelledBy: string | null;
         };
         ProbeView: {
@@ -940,77 +966,100 @@ export interface components {
             tenantId?: string | null;
             tools: string[];
         };
-        /** @enum {string} */
+        /**
+         * @description Which rule decided: an entry, a pin, or nothing known (OK by default).
+         * @enum {string}
+         */
         CascadeReason: "DEFAULT_OK" | "LIVE_PROBLEM" | "PINNED" | "RETESTING" | "MAINTENANCE";
+        /** @description One stored entry of the context cascade. */
         EntrySummaryView: {
+            /** @description Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL). */
             scope: components["schemas"]["Scope"];
+            /** @description The id of the session, user, project or tenant; null for GLOBAL. */
             scopeId: string | null;
+            /** @description The stored status of the entry. */
             status: components["schemas"]["ToolStatus"];
+            /** @description DOWN or DEGRADED, but its expected recovery time has passed: the next call tries the tool again. */
             retesting: boolean;
+            /** @description Whether an admin pin is in force on the entry. */
             pinned: boolean;
         };
+        /** @description The entry that decided the effective status, reduced to what a reader needs to trust it. */
         CascadeMatchView: {
+            /** @description Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL). */
             scope: components["schemas"]["Scope"];
-            /** @description null for GLOBAL */
+            /** @description The id of the session, user, project or tenant; null for GLOBAL. */
             scopeId: string | null;
-            /** @description who decided: the pin's author, else lastDiagnosis.by; null when unknown */
+            /** @description Who decided: the pin's author for a pin, else the last diagnosis's; null when unknown. */
             by: string | null;
             /**
              * Format: date-time
-             * @description Since when the effective status holds
+             * @description Since when the effective status holds.
              */
             since: string;
             /**
              * Format: date-time
-             * @description the pin's end, else expectedRecoveryAt; null when not estimated
+             * @description The pin's end for a pin, else the expected recovery time; null when not estimated.
              */
             until: string | null;
-            /** @description an admin pin decided (D4b) */
+            /** @description Whether an admin pin decides the entry right now. */
             pinned: boolean;
-            /** @description the code stored with the entry (D3b) */
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: (string & components["schemas"]["ToolErrorCode"]) | null;
         };
+        /** @description A wider entry with a problem or a pin that the winner hid (status as stored). */
         ShadowedEntryView: {
+            /** @description Who the entry is about: one SESSION, USER, PROJECT or TENANT, or everyone (GLOBAL). */
             scope: components["schemas"]["Scope"];
+            /** @description The id of the session, user, project or tenant; null for GLOBAL. */
             scopeId: string | null;
+            /** @description The status of the hidden entry. */
             status: components["schemas"]["ToolStatus"];
         };
+        /** @description Like a feature flag evaluation reason: why the tool reads as it does. */
         CascadeTraceView: {
+            /** @description Why the tool reads as it does: which rule decided. */
             reason: components["schemas"]["CascadeReason"];
-            /** @description Null for the default OK (no problem entry) */
+            /** @description The entry that decided; null for the default OK (no problem entry). */
             matched: components["schemas"]["CascadeMatchView"] | null;
-            /** @description wider problem or pinned entries the winner hid, narrow to wide */
+            /** @description Wider problem or pinned entries the deciding entry hid, narrow to wide. */
             shadowed: components["schemas"]["ShadowedEntryView"][];
-            /** @description D20: the call evaluation's steps in words — its reach (bounded by a pin), what governs it, maintenance in reach, back-at */
+            /** @description The call evaluation's steps in words: its reach (bounded by a pin), what governs it, maintenance in reach, back-at. */
             why: string[];
         };
+        /** @description What a lookup says about maintenance: the window in force and the next one coming. */
         MaintenanceSummaryView: {
+            /** @description The window in force now; null when none is. */
             inForce: components["schemas"]["MaintenanceWindowView"] | null;
-            /** @description The next window starting within MAINTENANCE_LOOKAHEAD_MS */
+            /** @description The next window starting within MAINTENANCE_LOOKAHEAD_MS; null when none does. */
             upcoming: components["schemas"]["MaintenanceWindowView"] | null;
         };
+        /** @description The effective status of a tool for a caller's context, and the reason for it. */
         EffectiveHealthView: {
+            /** @description The tool, e.g. "jira_search". */
             toolName: string;
+            /** @description The effective status in this context. */
             status: components["schemas"]["ToolStatus"];
-            /** @description DOWN/DEGRADED whose expected recovery has passed (D5) */
+            /** @description DOWN or DEGRADED, but its expected recovery time has passed: the next call tries the tool again. */
             retesting: boolean;
+            /** @description Which rule decided: an entry, a pin, or nothing known (OK by default). */
             reason: components["schemas"]["CascadeReason"];
-            /** @description The entry that decided; null = default OK */
+            /** @description The entry that decided; null = default OK. */
             winner: components["schemas"]["ToolHealthView"] | null;
-            /** @description Stored entries of the cascade, narrow to wide */
+            /** @description Stored entries of the cascade, narrow to wide. */
             considered: components["schemas"]["EntrySummaryView"][];
-            /** @description wider problem entries the winner hid */
+            /** @description Wider problem entries the deciding entry hid, narrow to wide. */
             shadowed: components["schemas"]["EntrySummaryView"][];
-            /** @description why, like a feature flag evaluation reason: the matched entry, by whom, since, until, what it shadowed */
+            /** @description Why the tool reads as it does: the entry that decided, by whom, since and until when, and what it hid. */
             trace: components["schemas"]["CascadeTraceView"];
             /**
              * Format: date-time
-             * @description D20: when the tool is expected back — the first instant nothing in reach blocks it (outages, windows in force and those that follow without a gap); null when nothing blocks or a block has no known end (see blocked)
+             * @description When the tool is expected back: the first instant nothing in reach blocks it — outages, windows in force and the windows that follow without a gap; null when nothing blocks or when a block has no known end (see blocked).
              */
             backAt: string | null;
-            /** @description D20: something in reach blocks the call now (a DOWN entry or pin, a window in force) */
+            /** @description Whether something in reach blocks the call now (a DOWN entry or pin, a window in force). */
             blocked: boolean;
-            /** @description issue 16: the maintenance window in force and the next one coming; null when none */
+            /** @description The maintenance window in force for this tool and caller, and the next one coming; null when none. */
             maintenance: components["schemas"]["MaintenanceSummaryView"] | null;
         };
         CallContextDto: {
@@ -1039,15 +1088,16 @@ export interface components {
             toolNames: string[];
             context?: components["schemas"]["CallContextDto"] | null;
         };
+        /** @description The payload of a STATUS_CHANGED event. */
         StatusChangedPayloadView: {
             /** @description The status before; null when there was no entry (it read as OK). */
             previousStatus: (string & components["schemas"]["ToolStatus"]) | null;
             /**
              * Format: date-time
-             * @description When the tool is expected back, if known.
+             * @description When the tool is expected to work again, if known.
              */
             expectedRecoveryAt: string | null;
-            /** @description What the dispatch saw, if anything. */
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: (string & components["schemas"]["ToolErrorCode"]) | null;
         };
         StatusChangedEventView: {
@@ -1071,19 +1121,20 @@ export interface components {
             type: "STATUS_CHANGED";
             payload: components["schemas"]["StatusChangedPayloadView"];
         };
+        /** @description The payload of a COOLDOWN_SET or COOLDOWN_EXPIRED event: a cooldown set or expired. */
         CooldownPayloadView: {
-            /** @description The error signature the cooldown is about. */
+            /** @description A stable name for the error, e.g. "http-403". */
             errorSignature: string;
-            /** @description The user, for a user-specific cooldown; null otherwise. */
+            /** @description The user of a user-specific cooldown; null when it concerns everyone at the scope. */
             userId: string | null;
             /**
              * Format: date-time
-             * @description When a diagnosis may be spawned again.
+             * @description When a diagnosis of this error may be spawned again: the end of the cooldown.
              */
             nextSpawnAllowedAt: string;
-            /** @description The window, in milliseconds. */
+            /** @description The length of the cooldown window, in milliseconds. */
             windowMs: number;
-            /** @description The classification that set it. */
+            /** @description The classification that set or renewed the cooldown. */
             lastClassification: components["schemas"]["ToolHealthClassification"];
         };
         CooldownEventView: {
@@ -1107,14 +1158,17 @@ export interface components {
             type: "COOLDOWN_SET" | "COOLDOWN_EXPIRED";
             payload: components["schemas"]["CooldownPayloadView"];
         };
+        /** @description The payload of an INBOX_ITEM event: a diagnosis note for a user, or for everyone. */
         InboxItemPayloadView: {
             /** @description The user to notify; null for a tool-wide outage. */
             userId: string | null;
+            /** @description What kind of failure (or WORKING) the diagnosis found. */
             classification: components["schemas"]["ToolHealthClassification"];
-            /** @description What the diagnosis found. */
+            /** @description What was observed, in words. */
             note: string | null;
-            /** @description Who diagnosed it. */
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
+            /** @description What the dispatch saw when the tool failed, if anything. */
             code: (string & components["schemas"]["ToolErrorCode"]) | null;
         };
         InboxItemEventView: {
@@ -1138,6 +1192,7 @@ export interface components {
             type: "INBOX_ITEM";
             payload: components["schemas"]["InboxItemPayloadView"];
         };
+        /** @description The payload of a PIN_SET, PIN_CLEARED or PIN_ENDED event: an admin pin set, changed or removed. */
         PinPayloadView: {
             /** @description The status the pin holds. */
             pinnedStatus: components["schemas"]["ToolStatus"];
@@ -1148,7 +1203,7 @@ export interface components {
             until: string;
             /** @description Why the admin pinned it. */
             reason: string;
-            /** @description The admin who pinned it. */
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
         };
         PinEventView: {
@@ -1172,10 +1227,11 @@ export interface components {
             type: "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED";
             payload: components["schemas"]["PinPayloadView"];
         };
+        /** @description The payload of a DELETED event: an entry deleted for good by an admin. */
         DeletedPayloadView: {
             /** @description The status the entry had. */
             previousStatus: components["schemas"]["ToolStatus"];
-            /** @description The admin who deleted it. */
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
         };
         DeletedEventView: {
@@ -1199,22 +1255,23 @@ export interface components {
             type: "DELETED";
             payload: components["schemas"]["DeletedPayloadView"];
         };
+        /** @description The payload of a MAINTENANCE_STARTED or MAINTENANCE_ENDED event: a maintenance window began or ended. */
         MaintenancePayloadView: {
             /** @description The window. */
             windowId: string;
             /**
              * Format: date-time
-             * @description When the window starts.
+             * @description When the window begins.
              */
             from: string;
             /**
              * Format: date-time
-             * @description When the window ends.
+             * @description When the tool is expected back.
              */
             until: string;
-            /** @description Why the tool is under maintenance. */
+            /** @description Why the tool is under maintenance, in words an LLM may read. */
             reason: string;
-            /** @description The admin who scheduled it. */
+            /** @description The admin who scheduled or last changed it. */
             by: string;
             /**
              * Format: date-time
@@ -1243,8 +1300,9 @@ export interface components {
             type: "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED";
             payload: components["schemas"]["MaintenancePayloadView"];
         };
+        /** @description The payload of a WIDER_EVIDENCE event: failures of one (tool, signature) seen by enough users and projects to be wider than one of them. */
         WiderEvidencePayloadView: {
-            /** @description The error signature the users share. */
+            /** @description The error signature the failures share. */
             errorSignature: string;
             /** @description Distinct users whose calls failed so in the window. */
             distinctUsers: number;
@@ -1285,14 +1343,20 @@ export interface components {
             /** @description Pass it as after to read the next page. */
             endCursor: string | null;
         };
+        /** @description A tenant's settings. */
         TenantSettingsView: {
+            /** @description The tenant (organisation). */
             tenantId: string;
             /** @description The stored setting; null = none (the default applies). */
             historyLimit: number | null;
-            /** @description the limit writes use now: the setting or the default */
+            /** @description The history limit writes use now: the setting or the default. */
             effectiveHistoryLimit: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the settings were last written; null when never.
+             */
             updatedAt: string | null;
+            /** @description Who last changed the settings; null when nobody has. */
             updatedBy: string | null;
         };
         SetHistoryLimitDto: {

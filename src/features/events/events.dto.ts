@@ -2,10 +2,17 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { EVENT_CURSOR_PATTERN } from '../../domain/event-cursor';
+import {
+  CooldownPayloadView,
+  DeletedPayloadView,
+  InboxItemPayloadView,
+  MaintenancePayloadView,
+  PinPayloadView,
+  StatusChangedPayloadView,
+  WiderEvidencePayloadView,
+} from './event-payloads.view';
 import { HealthEventType } from '../../domain/health-events';
-import { ToolHealthClassification } from '../../domain/classification';
 import { Scope } from '../../domain/scope';
-import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 
 export class EventsQueryDto {
@@ -22,75 +29,6 @@ export class EventsQueryDto {
   @Min(1)
   @Max(500)
   limit?: number;
-}
-
-/** The payload of a STATUS_CHANGED event. */
-export class StatusChangedPayloadView {
-  @ApiProperty({
-    enum: ToolStatus,
-    enumName: 'ToolStatus',
-    nullable: true,
-    description: 'The status before; null when there was no entry (it read as OK).',
-  })
-  previousStatus: ToolStatus | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the tool is expected back, if known.' })
-  expectedRecoveryAt: Date | null;
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true, description: 'What the dispatch saw, if anything.' })
-  code: ToolErrorCode | null;
-}
-
-/** The payload of a COOLDOWN_SET or COOLDOWN_EXPIRED event. */
-export class CooldownPayloadView {
-  @ApiProperty({ description: 'The error signature the cooldown is about.' }) errorSignature: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The user, for a user-specific cooldown; null otherwise.' }) userId:
-    string | null;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When a diagnosis may be spawned again.' }) nextSpawnAllowedAt: Date;
-  @ApiProperty({ type: 'integer', description: 'The window, in milliseconds.' }) windowMs: number;
-  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification', description: 'The classification that set it.' })
-  lastClassification: ToolHealthClassification;
-}
-
-/** The payload of an INBOX_ITEM event: a diagnosis note for a user (or everyone). */
-export class InboxItemPayloadView {
-  @ApiProperty({ type: String, nullable: true, description: 'The user to notify; null for a tool-wide outage.' }) userId: string | null;
-  @ApiProperty({ enum: ToolHealthClassification, enumName: 'ToolHealthClassification' }) classification: ToolHealthClassification;
-  @ApiProperty({ type: String, nullable: true, description: 'What the diagnosis found.' }) note: string | null;
-  @ApiProperty({ description: 'Who diagnosed it.' }) by: string;
-  @ApiProperty({ enum: ToolErrorCode, enumName: 'ToolErrorCode', nullable: true }) code: ToolErrorCode | null;
-}
-
-/** The payload of a PIN_SET or PIN_CLEARED event. */
-export class PinPayloadView {
-  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'The status the pin holds.' }) pinnedStatus: ToolStatus;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the pin ends.' }) until: Date;
-  @ApiProperty({ description: 'Why the admin pinned it.' }) reason: string;
-  @ApiProperty({ description: 'The admin who pinned it.' }) by: string;
-}
-
-/** The payload of a DELETED event. */
-export class DeletedPayloadView {
-  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'The status the entry had.' }) previousStatus: ToolStatus;
-  @ApiProperty({ description: 'The admin who deleted it.' }) by: string;
-}
-
-/** The payload of a MAINTENANCE_STARTED or MAINTENANCE_ENDED event. */
-export class MaintenancePayloadView {
-  @ApiProperty({ description: 'The window.' }) windowId: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the window starts.' }) from: Date;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the window ends.' }) until: Date;
-  @ApiProperty({ description: 'Why the tool is under maintenance.' }) reason: string;
-  @ApiProperty({ description: 'The admin who scheduled it.' }) by: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set when the window ended because it was cancelled.' })
-  cancelledAt: Date | null;
-}
-
-/** The payload of a WIDER_EVIDENCE event: a failure seen by enough users and projects to be wider than one of them. */
-export class WiderEvidencePayloadView {
-  @ApiProperty({ description: 'The error signature the users share.' }) errorSignature: string;
-  @ApiProperty({ type: 'integer', description: 'Distinct users whose calls failed so in the window.' }) distinctUsers: number;
-  @ApiProperty({ type: 'integer', description: 'Distinct projects among them.' }) distinctProjects: number;
-  @ApiProperty({ type: String, format: 'date-time', description: 'The start of the window counted.' }) since: Date;
-  @ApiProperty({ description: "The diagnosis queue's key for the wider scope." }) coalescingKey: string;
 }
 
 /** What every event carries; `type` tells which payload follows. */

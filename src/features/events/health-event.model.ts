@@ -1,57 +1,16 @@
-import { Field, Float, ID, ObjectType, createUnionType } from '@nestjs/graphql';
-import { HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from '../../shapes/enums.registration';
+import { Field, ID, ObjectType, createUnionType } from '@nestjs/graphql';
+import { HealthEventType, Scope, ToolStatus } from '../../shapes/enums.registration';
 import { PageInfo } from '../../shapes/page-info.model';
 import { Node } from '../../shapes/node.interface';
-import { MaintenancePayloadModel } from '../maintenance/maintenance.graphql';
-import { WiderEvidencePayloadModel } from '../wider-evidence/wider-evidence.graphql';
-
-@ObjectType('StatusChangedPayload', { description: 'The payload of a STATUS_CHANGED event.' })
-export class StatusChangedPayloadModel {
-  @Field(() => ToolStatus, { nullable: true, description: 'Null when the document did not exist before (it read as OK)' })
-  previousStatus: ToolStatus | null;
-  @Field(() => Date, { nullable: true, description: 'When the tool is expected to work again, if known.' }) expectedRecoveryAt: Date | null;
-  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
-  code: ToolErrorCode | null;
-}
-
-@ObjectType('CooldownPayload', { description: 'A cooldown set or expired.' })
-export class CooldownPayloadModel {
-  @Field({ description: 'A stable name for the error, e.g. "http-403".' }) errorSignature: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The user of a user-specific cooldown or note; null when it concerns everyone at the scope.',
-  })
-  userId: string | null;
-  @Field({ description: 'When a diagnosis of this error may be spawned again: the end of the cooldown.' }) nextSpawnAllowedAt: Date;
-  @Field(() => Float, { description: 'The length of the current cooldown window, in milliseconds.' }) windowMs: number;
-  @Field(() => ToolHealthClassification, { description: 'The classification that set or renewed the cooldown.' })
-  lastClassification: ToolHealthClassification;
-}
-
-@ObjectType('InboxItemPayload', { description: 'The payload of an INBOX_ITEM event: a diagnosis note for a user, or for everyone.' })
-export class InboxItemPayloadModel {
-  @Field(() => String, { nullable: true, description: 'The user to notify; null for a tool-wide outage' }) userId: string | null;
-  @Field(() => ToolHealthClassification, { description: 'What kind of failure (or WORKING) the diagnosis found.' })
-  classification: ToolHealthClassification;
-  @Field(() => String, { nullable: true, description: 'What was observed, in words.' }) note: string | null;
-  @Field({ description: 'Who wrote it: an admin, a diagnosis engine or a system component.' }) by: string;
-  @Field(() => ToolErrorCode, { nullable: true, description: 'What the dispatch saw when the tool failed, if anything.' })
-  code: ToolErrorCode | null;
-}
-
-@ObjectType('PinPayload', { description: 'An admin pin set, changed or removed.' })
-export class PinPayloadModel {
-  @Field(() => ToolStatus, { description: 'The status the pin holds.' }) pinnedStatus: ToolStatus;
-  @Field({ description: 'When it ends.' }) until: Date;
-  @Field({ description: 'Why the admin pinned it.' }) reason: string;
-  @Field({ description: 'Who wrote it: an admin, a diagnosis engine or a system component.' }) by: string;
-}
-
-@ObjectType('DeletedPayload', { description: 'An entry deleted for good by an admin.' })
-export class DeletedPayloadModel {
-  @Field(() => ToolStatus, { description: 'The status before the change.' }) previousStatus: ToolStatus;
-  @Field({ description: 'Who wrote it: an admin, a diagnosis engine or a system component.' }) by: string;
-}
+import {
+  CooldownPayloadView,
+  DeletedPayloadView,
+  InboxItemPayloadView,
+  MaintenancePayloadView,
+  PinPayloadView,
+  StatusChangedPayloadView,
+  WiderEvidencePayloadView,
+} from './event-payloads.view';
 
 /** Internal tag set by the resolver so the union can tell its members apart. */
 export const PAYLOAD_KIND = '__payloadKind';
@@ -61,34 +20,34 @@ export const HealthEventPayload = createUnionType({
   description: 'What an event changed; its shape depends on the event type.',
   types: () =>
     [
-      StatusChangedPayloadModel,
-      CooldownPayloadModel,
-      InboxItemPayloadModel,
-      PinPayloadModel,
-      DeletedPayloadModel,
-      MaintenancePayloadModel,
-      WiderEvidencePayloadModel,
+      StatusChangedPayloadView,
+      CooldownPayloadView,
+      InboxItemPayloadView,
+      PinPayloadView,
+      DeletedPayloadView,
+      MaintenancePayloadView,
+      WiderEvidencePayloadView,
     ] as const,
   resolveType(value: Record<string, unknown>) {
     switch (value[PAYLOAD_KIND]) {
       case HealthEventType.STATUS_CHANGED:
-        return StatusChangedPayloadModel;
+        return StatusChangedPayloadView;
       case HealthEventType.COOLDOWN_SET:
       case HealthEventType.COOLDOWN_EXPIRED:
-        return CooldownPayloadModel;
+        return CooldownPayloadView;
       case HealthEventType.INBOX_ITEM:
-        return InboxItemPayloadModel;
+        return InboxItemPayloadView;
       case HealthEventType.PIN_SET:
       case HealthEventType.PIN_CLEARED:
       case HealthEventType.PIN_ENDED:
-        return PinPayloadModel;
+        return PinPayloadView;
       case HealthEventType.DELETED:
-        return DeletedPayloadModel;
+        return DeletedPayloadView;
       case HealthEventType.MAINTENANCE_STARTED:
       case HealthEventType.MAINTENANCE_ENDED:
-        return MaintenancePayloadModel;
+        return MaintenancePayloadView;
       case HealthEventType.WIDER_EVIDENCE:
-        return WiderEvidencePayloadModel;
+        return WiderEvidencePayloadView;
       default:
         return null;
     }

@@ -6,13 +6,8 @@ import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { Clock } from '../../runtime/clock';
 import { ApiContract } from '../../errors/openapi-errors';
-import {
-  ChangeMaintenanceDto,
-  ListMaintenanceQueryDto,
-  MaintenanceWindowView,
-  ScheduleMaintenanceDto,
-  toMaintenanceWindowView,
-} from './maintenance.dto';
+import { ChangeMaintenanceDto, ListMaintenanceQueryDto, ScheduleMaintenanceDto } from './maintenance.dto';
+import { MaintenanceWindowView, toMaintenanceWindowView } from './maintenance-window.view';
 import { MaintenanceService } from './maintenance.service';
 
 /** Issue 16: planned outages, scheduled by admins (P75). Reads are open to audit-readers too (D17). */

@@ -1,13 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { InputType } from '@nestjs/graphql';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
 import { HealthKeyDto, IsId } from '../../shapes/health-key.dto';
 import { ShapeField } from '../../shapes/shape-field';
 import { DateTimeField } from '../../shapes/write-fields';
 import { ID_PATTERN } from '../../domain/health-key';
-import { MAX_MAINTENANCE_REASON_LENGTH, MaintenancePhase, MaintenanceWindow, phaseOf } from '../../domain/maintenance-window';
+import { MAX_MAINTENANCE_REASON_LENGTH } from '../../domain/maintenance-window';
 import { Scope } from '../../domain/scope';
 
 /** A window to schedule: one definition (P112), REST body and ScheduleMaintenanceInput. */
@@ -74,45 +74,4 @@ export class ListMaintenanceQueryDto {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   includeEnded?: boolean;
-}
-
-export class MaintenanceWindowView {
-  @ApiProperty() id: string;
-  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
-  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
-  @ApiProperty() toolName: string;
-  @ApiProperty({ type: String, format: 'date-time' }) from: Date;
-  @ApiProperty({ type: String, format: 'date-time' }) until: Date;
-  @ApiProperty() reason: string;
-  @ApiProperty({ description: '"admin:<key name>" of the last change' }) by: string;
-  @ApiProperty({ enum: MaintenancePhase, enumName: 'MaintenancePhase' }) phase: MaintenancePhase;
-  @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
-  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: Date | null;
-  @ApiProperty({ type: String, nullable: true }) cancelledBy: string | null;
-}
-
-export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): MaintenanceWindowView {
-  return {
-    id: window.id,
-    scope: window.scope,
-    scopeId: window.scopeId,
-    toolName: window.toolName,
-    from: window.from,
-    until: window.until,
-    reason: window.reason,
-    by: window.by,
-    phase: phaseOf(window, now),
-    createdAt: window.createdAt,
-    updatedAt: window.updatedAt,
-    cancelledAt: window.cancelledAt,
-    cancelledBy: window.cancelledBy,
-  };
-}
-
-/** What a lookup says about maintenance (issue 16): the window in force and the next one coming. */
-export class MaintenanceSummaryView {
-  @ApiProperty({ type: MaintenanceWindowView, nullable: true }) inForce: MaintenanceWindowView | null;
-  @ApiProperty({ type: MaintenanceWindowView, nullable: true, description: 'The next window starting within MAINTENANCE_LOOKAHEAD_MS' })
-  upcoming: MaintenanceWindowView | null;
 }

@@ -5,19 +5,19 @@ import { Principal } from '../../auth/principal';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { Clock } from '../../runtime/clock';
-import { toMaintenanceWindowView } from './maintenance.dto';
-import { ChangeMaintenanceInput, MaintenanceWindowModel, MaintenanceWindowsFilter, ScheduleMaintenanceInput } from './maintenance.graphql';
+import { ChangeMaintenanceInput, MaintenanceWindowsFilter, ScheduleMaintenanceInput } from './maintenance.input';
+import { MaintenanceWindowView, toMaintenanceWindowView } from './maintenance-window.view';
 import { MaintenanceService } from './maintenance.service';
 
 /** Issue 16 on the admin API: admins write, audit-readers may read (D17). */
-@Resolver(() => MaintenanceWindowModel)
+@Resolver(() => MaintenanceWindowView)
 export class MaintenanceResolver {
   constructor(
     private readonly service: MaintenanceService,
     private readonly clock: Clock,
   ) {}
 
-  @Query(() => [MaintenanceWindowModel], { description: 'Maintenance windows, newest start first; by default only those not yet over.' })
+  @Query(() => [MaintenanceWindowView], { description: 'Maintenance windows, newest start first; by default only those not yet over.' })
   @Roles(Role.AUDIT_READER)
   async maintenanceWindows(
     @Args('filter', {
@@ -26,42 +26,42 @@ export class MaintenanceResolver {
       description: 'Which windows; all coming and running ones when absent.',
     })
     filter?: MaintenanceWindowsFilter | null,
-  ): Promise<MaintenanceWindowModel[]> {
+  ): Promise<MaintenanceWindowView[]> {
     const f = filter ? nullsAbsent(filter) : {};
     const now = this.clock.now();
     const found = await this.service.list({ ...f, limit: (f as { first?: number }).first });
     return found.map((w) => toMaintenanceWindowView(w, now));
   }
 
-  @Mutation(() => MaintenanceWindowModel, {
+  @Mutation(() => MaintenanceWindowView, {
     description: 'Schedule a maintenance window: while in force the tool reads DOWN, expected back at its end.',
   })
   @Roles(Role.ADMIN)
   async scheduleMaintenance(
     @Args('input', { description: 'The window to schedule.' }) input: ScheduleMaintenanceInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<MaintenanceWindowModel> {
+  ): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.schedule(input, by), this.clock.now());
   }
 
-  @Mutation(() => MaintenanceWindowModel, {
+  @Mutation(() => MaintenanceWindowView, {
     description: 'Move, extend, shorten or re-word a window that has not ended (its start only before it began).',
   })
   @Roles(Role.ADMIN)
   async changeMaintenance(
     @Args('input', { description: 'The window and what changes.' }) input: ChangeMaintenanceInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<MaintenanceWindowModel> {
+  ): Promise<MaintenanceWindowView> {
     const { id, ...change } = nullsAbsent(input);
     return toMaintenanceWindowView(await this.service.change(id, change, by), this.clock.now());
   }
 
-  @Mutation(() => MaintenanceWindowModel, { description: 'Cancel a window that has not ended; one in force ends now.' })
+  @Mutation(() => MaintenanceWindowView, { description: 'Cancel a window that has not ended; one in force ends now.' })
   @Roles(Role.ADMIN)
   async cancelMaintenance(
     @Args('id', { type: () => ID, description: 'The window to cancel.' }) id: string,
     @CurrentPrincipal() by: Principal,
-  ): Promise<MaintenanceWindowModel> {
+  ): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, by), this.clock.now());
   }
 }

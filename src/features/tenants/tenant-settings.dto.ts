@@ -16,12 +16,3 @@ export class SetHistoryLimitDto {
   @Max(1000)
   historyLimit: number | null;
 }
-
-export class TenantSettingsView {
-  @ApiProperty() tenantId: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The stored setting; null = none (the default applies).' }) historyLimit:
-    number | null;
-  @ApiProperty({ type: 'integer', description: 'the limit writes use now: the setting or the default' }) effectiveHistoryLimit: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt: Date | null;
-  @ApiProperty({ type: String, nullable: true }) updatedBy: string | null;
-}

@@ -5,26 +5,26 @@ import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { TenantIdArgs } from './tenant-id.args';
 import { SetTenantHistoryLimitInput } from './tenant-settings.input';
-import { TenantSettingsModel } from './tenant-settings.model';
+import { TenantSettingsView } from './tenant-settings.view';
 import { TenantSettingsService } from './tenant-settings.service';
 
 /** Tenant settings (D12): read by audit-readers, written by admins (D17). */
-@Resolver(() => TenantSettingsModel)
+@Resolver(() => TenantSettingsView)
 @Roles(Role.ADMIN)
 export class TenantSettingsResolver {
   constructor(private readonly settings: TenantSettingsService) {}
 
-  @Query(() => TenantSettingsModel, { description: "A tenant's settings (its history limit)." })
+  @Query(() => TenantSettingsView, { description: "A tenant's settings (its history limit)." })
   @Roles(Role.AUDIT_READER)
-  tenantSettings(@Args() args: TenantIdArgs): Promise<TenantSettingsModel> {
+  tenantSettings(@Args() args: TenantIdArgs): Promise<TenantSettingsView> {
     return this.settings.get(args.tenantId);
   }
 
-  @Mutation(() => TenantSettingsModel, { description: "Set (or with null reset) how many history items a tenant's entries keep." })
+  @Mutation(() => TenantSettingsView, { description: "Set (or with null reset) how many history items a tenant's entries keep." })
   setTenantHistoryLimit(
     @Args('input', { description: 'What to write, and to which entry.' }) input: SetTenantHistoryLimitInput,
     @CurrentPrincipal() by: Principal,
-  ): Promise<TenantSettingsModel> {
+  ): Promise<TenantSettingsView> {
     return this.settings.setHistoryLimit(input.tenantId, input.historyLimit ?? null, by);
   }
 }

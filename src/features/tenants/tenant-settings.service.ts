@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { validateId } from '../../domain/health-key';
 import { TenantSettings, TenantSettingsRepository } from '../../persistence/tenant-settings/tenant-settings.repository';
 import { HealthStore } from '../../write-path/health-store.service';
-import { TenantSettingsView } from './tenant-settings.dto';
+import { TenantSettingsView } from './tenant-settings.view';
 
 @Injectable()
 export class TenantSettingsService {

@@ -7,8 +7,7 @@ import { CallContext, CascadeEntry, ToolHealthDocument } from '../../domain/tool
 import { MaintenanceView } from '../../domain/maintenance-window';
 import { Scope } from '../../domain/scope';
 import { MaintenanceService } from '../maintenance/maintenance.service';
-import { EffectiveHealthView } from './lookup.dto';
-import { toEffectiveHealthView } from './effective-health.view';
+import { EffectiveHealthView, toEffectiveHealthView } from './effective-health.view';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 
 /** §9 toolHealthLookup, for one tool or a whole batch in ONE query. */

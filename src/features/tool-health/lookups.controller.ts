@@ -6,7 +6,8 @@ import { CallContextDto } from '../../shapes/call-context.dto';
 import { HealthKeyQueryDto } from '../../shapes/health-key.dto';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CascadeService } from './cascade.service';
-import { BatchLookupDto, EffectiveHealthView } from './lookup.dto';
+import { EffectiveHealthView } from './effective-health.view';
+import { BatchLookupDto } from './lookup.dto';
 import { ApiContract } from '../../errors/openapi-errors';
 import { ID_PATTERN } from '../../domain/health-key';
 

@@ -12,8 +12,7 @@ import { Node } from '../../shapes/node.interface';
 import { EventsService } from '../events/events.service';
 import { toHealthEventModel } from '../events/health-event.mapper';
 import { CascadeService } from './cascade.service';
-import { EffectiveHealthModel } from './effective-health.model';
-import { toEffectiveHealthView } from './effective-health.view';
+import { EffectiveHealthView, toEffectiveHealthView } from './effective-health.view';
 import { CallContextInput, ToolHealthFilterInput } from './list.input';
 import { PAGE_DEFAULT, ToolHealthsArgs } from './query.args';
 import { ToolHealthConnection } from './tool-health-connection.model';
@@ -60,7 +59,7 @@ export class ToolHealthReadsService {
     return doc ?? (event ? toHealthEventModel(event) : null);
   }
 
-  async effectiveHealth(toolName: string, context: CallContextInput | null | undefined): Promise<EffectiveHealthModel> {
+  async effectiveHealth(toolName: string, context: CallContextInput | null | undefined): Promise<EffectiveHealthView> {
     const now = this.clock.now();
     const [effective] = await this.cascade.lookupMany([toolName], context ?? {}, now);
     return toEffectiveHealthView(effective, now);

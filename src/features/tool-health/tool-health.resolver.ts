@@ -3,7 +3,7 @@ import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { HealthKeyArgs } from '../../shapes/health-key.args';
 import { ToolHealthView } from '../../shapes/tool-health.view';
-import { EffectiveHealthModel } from './effective-health.model';
+import { EffectiveHealthView } from './effective-health.view';
 import { EffectiveHealthArgs, ToolHealthsArgs, ToolNameArgs } from './query.args';
 import { ToolHealthConnection } from './tool-health-connection.model';
 import { ToolHealthReadsService } from './tool-health-reads.service';
@@ -27,8 +27,8 @@ export class ToolHealthResolver {
     return this.reads.toolHealths(args);
   }
 
-  @Query(() => EffectiveHealthModel, { description: "The effective status of a tool for a caller's context, with the reason." })
-  effectiveHealth(@Args() args: EffectiveHealthArgs): Promise<EffectiveHealthModel> {
+  @Query(() => EffectiveHealthView, { description: "The effective status of a tool for a caller's context, with the reason." })
+  effectiveHealth(@Args() args: EffectiveHealthArgs): Promise<EffectiveHealthView> {
     return this.reads.effectiveHealth(args.toolName, args.context);
   }
 

@@ -1,0 +1,14 @@
+import { Int } from '@nestjs/graphql';
+import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType } from '../../shapes/view-field';
+
+const INTEGER: ViewFieldOptions = { type: () => Int, openapi: { type: 'integer' } };
+
+/** A tenant's settings (D12) as both APIs answer them (P115); TenantSettingsService builds it. */
+@ViewType('TenantSettings', "A tenant's settings.")
+export class TenantSettingsView {
+  @ViewField('The tenant (organisation).') tenantId: string;
+  @ViewField('The stored setting; null = none (the default applies).', { ...INTEGER, nullable: true }) historyLimit: number | null;
+  @ViewField('The history limit writes use now: the setting or the default.', INTEGER) effectiveHistoryLimit: number;
+  @ViewField('When the settings were last written; null when never.', { ...INSTANT, nullable: true }) updatedAt: Date | null;
+  @ViewField('Who last changed the settings; null when nobody has.', NULLABLE_STRING) updatedBy: string | null;
+}

@@ -76,25 +76,22 @@ export interface ToolHealthDocument extends HealthKey {
   updatedAt: Date;
 }
 
+/** The fields a document can be without (its key aside): those that may be null, and the lists. */
+export type BlankableField = Exclude<
+  {
+    [K in keyof ToolHealthDocument]: null extends ToolHealthDocument[K] ? K : ToolHealthDocument[K] extends unknown[] ? K : never;
+  }[keyof ToolHealthDocument],
+  keyof HealthKey
+>;
+
 /**
  * The fields a document has before anything is known of them, each at its neutral value: what a
  * new document starts with (newDocument) and what a stored document that predates the field reads
- * as (the persistence mapper fills them in). A new optional field of the document gets its default
- * here, once (docs/adding-a-field.md). Fresh arrays at every call: a default is never shared.
+ * as (the persistence mapper fills them in). A new field that may be null (or a list) gets its
+ * neutral value here, once (docs/adding-a-field.md): `tsc` asks for it. Fresh arrays at every
+ * call: a default is never shared.
  */
-export function blankFields(): Pick<
-  ToolHealthDocument,
-  | 'tenantId'
-  | 'lastCheckedAt'
-  | 'expectedRecoveryAt'
-  | 'code'
-  | 'lastFailureAt'
-  | 'lastDiagnosis'
-  | 'history'
-  | 'cooldowns'
-  | 'pin'
-  | 'description'
-> {
+export function blankFields(): Pick<ToolHealthDocument, BlankableField> {
   return {
     tenantId: null,
     lastCheckedAt: null,

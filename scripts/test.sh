@@ -5,6 +5,7 @@
 # them all up — `Total: N passed, N failed, N skipped` (scripts/test-summary.mjs) — also when a
 # tier fails; the exit code is non-zero if anything failed.
 #   type check   tsc --noEmit
+#   artifacts    schema.gql, openapi.json and the client types are what their generators make now (P153)
 #   unit         src/**/*.spec.ts
 #   e2e          test/**/*.e2e-spec.ts on one mongo-java-server memory backend
 #   persistent   test/persistent/**, each file on its own embedded H2 server, one file at a time
@@ -46,6 +47,7 @@ jest_tier() {
 }
 
 step typecheck npx tsc --noEmit -p tsconfig.json
+step artifacts npm run --silent artifacts:check
 step lint npm run lint --silent
 jest_tier unit --selectProjects unit
 jest_tier e2e --selectProjects e2e

@@ -4,14 +4,13 @@ import { registerGraphqlHttpAuth } from './graphql/graphql-http-auth';
 import { AppConfig } from './config/app-config';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH } from './errors/framework-errors';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
-import { buildOpenApiDocument } from './openapi/openapi-document';
+import { servedOpenApiDocument } from './openapi/served-document';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
 import { answerMethodNotAllowed } from './edge/method-not-allowed';
 import { checkJsonCharset, decodeUtf8Body, parseJsonBody } from './errors/json-body';
 import { registerKeyBeforeBody } from './auth/key-before-body.hook';
 import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
-import { documentIdempotencyKey } from './idempotency/idempotency-openapi';
 import { registerIdempotency } from './idempotency/idempotency.hook';
 import { CloseOnShutdownResponse } from './ops/close-on-shutdown.response';
 
@@ -28,7 +27,7 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {
-    const document = documentIdempotencyKey(buildOpenApiDocument(app));
+    const document = servedOpenApiDocument(app);
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
 }

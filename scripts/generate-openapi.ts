@@ -11,10 +11,9 @@
  *   npm run openapi:generate -- out.json # writes elsewhere
  */
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { InitializeOnPreviewAllowlist, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { writeArtifact } from './artifact-file';
 
 /** The one way a document becomes the text of openapi.json. */
 export function printOpenApiFile(document: object): string {
@@ -48,16 +47,4 @@ export async function buildServedDocument(): Promise<object> {
   }
 }
 
-async function main(): Promise<void> {
-  const target = resolve(process.argv[2] ?? 'openapi.json');
-  const text = printOpenApiFile(await buildServedDocument());
-  writeFileSync(target, text);
-  process.stdout.write(`wrote ${target} (${text.split('\n').length} lines)\n`);
-}
-
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) writeArtifact('openapi.json', async () => printOpenApiFile(await buildServedDocument()));

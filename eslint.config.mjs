@@ -6,7 +6,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**', 'bench/**', 'scripts/**', 'tools/**', 'fuzz/**', '**/*.mjs', '**/*.cjs', '**/*.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      'coverage/**',
+      'bench/**',
+      'scripts/**',
+      'tools/**',
+      'fuzz/**',
+      '**/*.mjs',
+      '**/*.cjs',
+      '**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,7 +42,20 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@nestjs/*', 'mongoose', 'mongodb', 'class-validator', 'class-transformer', 'graphql', '@apollo/*', 'fastify', 'rxjs'], message: 'src/domain holds the pure rules: no framework or database import (P95).' },
+            {
+              group: [
+                '@nestjs/*',
+                'mongoose',
+                'mongodb',
+                'class-validator',
+                'class-transformer',
+                'graphql',
+                '@apollo/*',
+                'fastify',
+                'rxjs',
+              ],
+              message: 'src/domain holds the pure rules: no framework or database import (P95).',
+            },
             { group: ['../*', '!../domain/*'], message: 'src/domain imports only from src/domain (P95).' },
           ],
         },
@@ -37,7 +64,53 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'src/domain takes the time as an argument (P95).' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'src/domain takes the time as an argument (P95).' },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'src/domain takes the time as an argument (P95).',
+        },
+      ],
+    },
+  },
+  {
+    // Specs of the domain may build their documents with the document factories, which import
+    // only the domain themselves (P154); nothing else outside src/domain.
+    files: ['src/domain/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@nestjs/*',
+                'mongoose',
+                'mongodb',
+                'class-validator',
+                'class-transformer',
+                'graphql',
+                '@apollo/*',
+                'fastify',
+                'rxjs',
+              ],
+              message: 'src/domain holds the pure rules: no framework or database import (P95).',
+            },
+            {
+              group: [
+                '../*',
+                '!../domain/*',
+                // gitignore-style: a folder left out cannot have a file let back in, so each step down is let in, then out again
+                '!../..',
+                '../../*',
+                '!../../test',
+                '../../test/*',
+                '!../../test/factories',
+                '../../test/factories/*',
+                '!../../test/factories/documents',
+              ],
+              message: 'src/domain imports only from src/domain, its specs also test/factories/documents (P95, P154).',
+            },
+          ],
+        },
       ],
     },
   },

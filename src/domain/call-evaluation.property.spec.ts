@@ -13,6 +13,7 @@ import { Scope, scopeRank } from './scope';
 import { CallContext, CooldownEntry, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
+import { aMaintenanceWindow } from '../../test/factories/documents';
 
 /**
  * Issue 24 / D20: over generated states — entries at every scope with every status and estimate,
@@ -80,21 +81,18 @@ const windowArb = (i: number): fc.Arbitrary<MaintenanceWindow> =>
       from: fc.integer({ min: -4, max: 4 }),
       length: fc.integer({ min: 1, max: 6 }),
     })
-    .map(({ key, from, length }) => ({
-      ...key,
-      id: `w${i}`,
-      from: at(from * 30),
-      until: at((from + length) * 30),
-      reason: 'upgrade',
-      by: 'admin:a',
-      createdAt: at(-240),
-      updatedAt: at(-240),
-      cancelledAt: null,
-      cancelledBy: null,
-      startedEventAt: null,
-      endedEventAt: null,
-      version: 1,
-    }));
+    .map(({ key, from, length }) =>
+      aMaintenanceWindow({
+        ...key,
+        id: `w${i}`,
+        from: at(from * 30),
+        until: at((from + length) * 30),
+        reason: 'upgrade',
+        by: 'admin:a',
+        createdAt: at(-240),
+        updatedAt: at(-240),
+      }),
+    );
 
 const stateArb = fc.record({
   context: fc.record({

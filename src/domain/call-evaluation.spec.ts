@@ -8,6 +8,7 @@ import { Scope } from './scope';
 import { CooldownEntry, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
+import { aMaintenanceWindow } from '../../test/factories/documents';
 
 const T0 = new Date('2026-05-23T14:00:00Z');
 const MIN = 60_000;
@@ -31,29 +32,19 @@ const entry = (o: Partial<CooldownEntry>): CooldownEntry => ({
   windowMs: 10 * MIN,
   ...o,
 });
-const window = (
-  scope: Scope,
-  scopeId: string | null,
-  from: Date,
-  until: Date,
-  id = `${scope}-${from.toISOString()}`,
-): MaintenanceWindow => ({
-  id,
-  scope,
-  scopeId,
-  toolName: 'jira',
-  from,
-  until,
-  reason: 'upgrade',
-  by: 'admin:a',
-  createdAt: at(-H),
-  updatedAt: at(-H),
-  cancelledAt: null,
-  cancelledBy: null,
-  startedEventAt: null,
-  endedEventAt: null,
-  version: 1,
-});
+const window = (scope: Scope, scopeId: string | null, from: Date, until: Date, id = `${scope}-${from.toISOString()}`): MaintenanceWindow =>
+  aMaintenanceWindow({
+    id,
+    scope,
+    scopeId,
+    toolName: 'jira',
+    from,
+    until,
+    reason: 'upgrade',
+    by: 'admin:a',
+    createdAt: at(-H),
+    updatedAt: at(-H),
+  });
 const byId = (...docs: ToolHealthDocument[]) => new Map(docs.map((d) => [d.id, d]));
 const evaluate = (docs: ToolHealthDocument[], windows: MaintenanceWindow[] = [], context: object = CONTEXT, now = T0) =>
   evaluateCall({ toolName: 'jira', context, entries: docs, now, maintenance: maintenanceFor(windows, 'jira', context, now, 24 * H) });

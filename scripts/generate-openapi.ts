@@ -28,6 +28,8 @@ const FIXED_ENVIRONMENT = {
 };
 
 export async function buildServedDocument(): Promise<object> {
+  // The machine's own settings never reach the document: only these (and where programs are) remain.
+  for (const name of Object.keys(process.env)) if (name !== 'PATH' && name !== 'HOME') delete process.env[name];
   Object.assign(process.env, FIXED_ENVIRONMENT);
   const { AppModule } = await import('../src/app.module');
   const { ConfigModule } = await import('../src/config/config.module');

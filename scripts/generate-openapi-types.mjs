@@ -15,7 +15,8 @@ const [input = path.join(ROOT, 'openapi.json'), output = path.join(ROOT, 'test',
 /** openapi-typescript's CLI, in its own process (it is an ES module package). */
 export function generateOpenApiTypes(from, to) {
   const cli = path.join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
-  execFileSync(process.execPath, [cli, from, '--output', to], { stdio: 'pipe' });
+  // From the root, where openapi-typescript finds the project's redocly.yaml.
+  execFileSync(process.execPath, [cli, from, '--output', to], { stdio: 'pipe', cwd: ROOT });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

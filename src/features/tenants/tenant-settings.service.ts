@@ -3,9 +3,9 @@ import { Principal, actorOf } from '../../auth/principal';
 import { Clock } from '../../runtime/clock';
 import { AppConfig } from '../../config/app-config';
 import { validateId } from '../../domain/health-key';
-import { TenantSettings, TenantSettingsRepository } from '../../persistence/tenant-settings/tenant-settings.repository';
+import { TenantSettingsRepository } from '../../persistence/tenant-settings/tenant-settings.repository';
 import { HealthStore } from '../../write-path/health-store.service';
-import { TenantSettingsView } from './tenant-settings.view';
+import { TenantSettingsView, toTenantSettingsView } from './tenant-settings.view';
 
 @Injectable()
 export class TenantSettingsService {
@@ -18,23 +18,13 @@ export class TenantSettingsService {
 
   async get(tenantId: string): Promise<TenantSettingsView> {
     validateId('tenantId', tenantId);
-    return this.view(tenantId, await this.repository.find(tenantId));
+    return toTenantSettingsView(tenantId, await this.repository.find(tenantId), this.config.historyLimitDefault);
   }
 
   async setHistoryLimit(tenantId: string, historyLimit: number | null, by: Principal): Promise<TenantSettingsView> {
     validateId('tenantId', tenantId);
     const saved = await this.repository.setHistoryLimit(tenantId, historyLimit, actorOf(by), this.clock.now());
     this.store.forgetTenant(tenantId);
-    return this.view(tenantId, saved);
-  }
-
-  private view(tenantId: string, settings: TenantSettings | null): TenantSettingsView {
-    return {
-      tenantId,
-      historyLimit: settings?.historyLimit ?? null,
-      effectiveHistoryLimit: settings?.historyLimit ?? this.config.historyLimitDefault,
-      updatedAt: settings?.updatedAt ?? null,
-      updatedBy: settings?.updatedBy ?? null,
-    };
+    return toTenantSettingsView(tenantId, saved, this.config.historyLimitDefault);
   }
 }

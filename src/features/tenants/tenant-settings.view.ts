@@ -1,9 +1,10 @@
 import { Int } from '@nestjs/graphql';
+import { TenantSettings } from '../../persistence/tenant-settings/tenant-settings.repository';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType } from '../../shapes/view-field';
 
 const INTEGER: ViewFieldOptions = { type: () => Int, openapi: { type: 'integer' } };
 
-/** A tenant's settings (D12) as both APIs answer them (P115); TenantSettingsService builds it. */
+/** A tenant's settings (D12) as both APIs answer them (P115), built by toTenantSettingsView below. */
 @ViewType('TenantSettings', "A tenant's settings.")
 export class TenantSettingsView {
   @ViewField('The tenant (organisation).') tenantId: string;
@@ -11,4 +12,15 @@ export class TenantSettingsView {
   @ViewField('The history limit writes use now: the setting or the default.', INTEGER) effectiveHistoryLimit: number;
   @ViewField('When the settings were last written; null when never.', { ...INSTANT, nullable: true }) updatedAt: Date | null;
   @ViewField('Who last changed the settings; null when nobody has.', NULLABLE_STRING) updatedBy: string | null;
+}
+
+/** The one way both APIs make it: the stored settings (null when none) and the default they fall back to. */
+export function toTenantSettingsView(tenantId: string, settings: TenantSettings | null, historyLimitDefault: number): TenantSettingsView {
+  return {
+    tenantId,
+    historyLimit: settings?.historyLimit ?? null,
+    effectiveHistoryLimit: settings?.historyLimit ?? historyLimitDefault,
+    updatedAt: settings?.updatedAt ?? null,
+    updatedBy: settings?.updatedBy ?? null,
+  };
 }

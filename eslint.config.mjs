@@ -5,6 +5,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The domain's imports (P95): no framework or database, for its code and its specs alike. */
+const NO_FRAMEWORK_IN_DOMAIN = {
+  group: ['@nestjs/*', 'mongoose', 'mongodb', 'class-validator', 'class-transformer', 'graphql', '@apollo/*', 'fastify', 'rxjs'],
+  message: 'src/domain holds the pure rules: no framework or database import (P95).',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,20 +48,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: [
-                '@nestjs/*',
-                'mongoose',
-                'mongodb',
-                'class-validator',
-                'class-transformer',
-                'graphql',
-                '@apollo/*',
-                'fastify',
-                'rxjs',
-              ],
-              message: 'src/domain holds the pure rules: no framework or database import (P95).',
-            },
+            NO_FRAMEWORK_IN_DOMAIN,
             { group: ['../*', '!../domain/*'], message: 'src/domain imports only from src/domain (P95).' },
           ],
         },
@@ -80,20 +73,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: [
-                '@nestjs/*',
-                'mongoose',
-                'mongodb',
-                'class-validator',
-                'class-transformer',
-                'graphql',
-                '@apollo/*',
-                'fastify',
-                'rxjs',
-              ],
-              message: 'src/domain holds the pure rules: no framework or database import (P95).',
-            },
+            NO_FRAMEWORK_IN_DOMAIN,
             {
               group: [
                 '../*',

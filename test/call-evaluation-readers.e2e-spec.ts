@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
+import { CONTEXT, T0, TOOL, buildState, stateArb } from './support/evaluation-states';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -10,35 +11,6 @@ import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app'
  * lookup, GraphQL effectiveHealth, the MCP lookup, the annotation, explain and the failure answer
  * agree on status, trace, back-at and retryAt — they all read one evaluation (P129, P130).
  */
-const TOOL = 'jira';
-const T0 = '2026-05-23T14:00:00.000Z';
-const MIN = 60_000;
-const at = (min: number) => new Date(Date.parse(T0) + min * MIN).toISOString();
-const CONTEXT = { userId: 'alice', projectId: 'p1', tenantId: 'acme' };
-const KEYS_OF_CASCADE = [
-  { scope: 'USER', scopeId: 'alice' },
-  { scope: 'PROJECT', scopeId: 'p1' },
-  { scope: 'TENANT', scopeId: 'acme' },
-  { scope: 'GLOBAL', scopeId: null },
-] as const;
-const CLASSES = ['TECHNICALLY_BROKEN', 'USER_SPECIFIC_TECHNICAL', 'USER_PERMISSION', 'USER_INPUT', 'INTERMITTENT'];
-
-const keyState = fc.record({
-  status: fc.constantFrom('none', 'DOWN', 'DEGRADED'),
-  recovery: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
-  pin: fc.option(fc.record({ status: fc.constantFrom('OK', 'DOWN'), minutes: fc.integer({ min: 1, max: 8 }) }), { nil: null }),
-  cooldown: fc.option(fc.record({ classification: fc.constantFrom(...CLASSES), minutes: fc.integer({ min: 1, max: 8 }) }), { nil: null }),
-});
-const windowState = fc.record({
-  key: fc.integer({ min: 0, max: 3 }),
-  from: fc.integer({ min: -2, max: 3 }),
-  length: fc.integer({ min: 1, max: 4 }),
-});
-const stateArb = fc.record({
-  keys: fc.tuple(keyState, keyState, keyState, keyState),
-  windows: fc.array(windowState, { maxLength: 3 }),
-});
-
 describe('one evaluation, every reader (issue 24, D20, property through the routes)', () => {
   let t: TestApp;
   let mcp: Client;
@@ -63,47 +35,6 @@ describe('one evaluation, every reader (issue 24, D20, property through the rout
     const res = await post(KEYS.admin, '/graphql', { query, variables }).expect(200);
     if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
     return res.body.data;
-  }
-
-  async function build(state: typeof stateArb extends fc.Arbitrary<infer T> ? T : never): Promise<void> {
-    for (const [i, k] of state.keys.entries()) {
-      const key = { ...KEYS_OF_CASCADE[i], toolName: TOOL };
-      const expectedRecoveryAt = k.recovery === null ? null : at(k.recovery * 30);
-      if (k.status === 'DOWN') {
-        await post(KEYS.dispatcher, '/v1/health/mark-unavailable', {
-          ...key,
-          code: 'BACKEND_FAILED',
-          source: 'probe',
-          expectedRecoveryAt,
-        }).expect(200);
-      } else if (k.status === 'DEGRADED') {
-        await post(KEYS.dispatcher, '/v1/health/mark-intermittent', { ...key, source: 'probe', expectedRecoveryAt }).expect(200);
-      }
-      if (k.pin) {
-        await gql('mutation($input: PinToolHealthInput!) { pinToolHealth(input: $input) { id } }', {
-          input: { ...key, status: k.pin.status, until: at(k.pin.minutes * 30), reason: 'r' },
-        });
-      }
-      if (k.cooldown) {
-        const userClass = k.cooldown.classification === 'USER_PERMISSION' || k.cooldown.classification === 'USER_INPUT';
-        await post(KEYS.dispatcher, '/v1/cooldowns', {
-          ...key,
-          errorSignature: 'http-502',
-          classification: k.cooldown.classification,
-          durationMs: k.cooldown.minutes * 30 * MIN,
-          userId: userClass ? 'alice' : null,
-        }).expect(200);
-      }
-    }
-    for (const w of state.windows) {
-      await post(KEYS.admin, '/v1/maintenance-windows', {
-        ...KEYS_OF_CASCADE[w.key],
-        toolName: TOOL,
-        from: at(w.from * 30),
-        until: at(Math.max(w.from + w.length, 1) * 30), // a window must end in the future
-        reason: 'upgrade',
-      }).expect(201);
-    }
   }
 
   async function readAll() {
@@ -141,7 +72,7 @@ describe('one evaluation, every reader (issue 24, D20, property through the rout
       fc.asyncProperty(stateArb, async (state) => {
         await resetDatabase(t.connection);
         t.clock.set(T0);
-        await build(state);
+        await buildState(t, state);
         const { rest, batch, graph, viaMcp, annotated, explained, failure } = await readAll();
 
         for (const view of [batch, graph, viaMcp]) {

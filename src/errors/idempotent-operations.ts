@@ -13,6 +13,7 @@ export const IDEMPOTENT_OPERATIONS = [
   'setTenantHistoryLimit',
   'reportSuccess',
   'reportFailure',
+  'reportOutcomes',
   'setCooldown',
   'changeCooldownWindow',
   'clearCooldown',

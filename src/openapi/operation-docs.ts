@@ -38,6 +38,8 @@ export const SUCCESS_DESCRIPTION: Record<OperationId, string> = {
   reportSuccess: 'The effective status after the success, and the entries it cleared (none: nothing was written).',
   reportFailure:
     'Whether to spawn a diagnosis and why, whether to reflect the error to the LLM and until when, the cooldown that decided, the effective status, and any wider evidence.',
+  reportOutcomes:
+    "One answer per report, in the order sent: status 200 with what the report's single route answers, or the error status and body it would have answered.",
   setCooldown: 'The entry as stored, with the cooldown set.',
   changeCooldownWindow: 'The entry as stored, with the cooldown on its new window.',
   clearCooldown: 'The entry as stored, without the cooldown.',

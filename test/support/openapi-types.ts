@@ -352,6 +352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/outcomes/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report many tool calls at once
+         * @description Up to 500 success and failure reports in one request (D22), each the body of its single route plus `outcome`. They are applied in order and answered in order, each exactly as its single route would answer it: a bad report gets its own error answer (status 400 naming the field) and the others are applied all the same. One request costs the service far less than one request per report: send what piled up since the last batch, e.g. every 50 ms or 50 reports. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         */
+        post: operations["reportOutcomes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1472,6 +1492,79 @@ export interface components {
             cooldown: components["schemas"]["CooldownRefView"] | null;
             /** @description why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
             why: string[];
+        };
+        BatchedSuccessReportDto: {
+            /**
+             * @description The tool that was called.
+             * @example example-tool
+             */
+            toolName: string;
+            /** @description Who called: session, user, project, tenant; every level optional. */
+            context?: components["schemas"]["CallContextDto"] | null;
+            /**
+             * @description The error signatures this success disproves; when absent, the technical ones (backend unreachable or failing).
+             * @example [
+             *       "http-502"
+             *     ]
+             */
+            errorSignatures?: string[] | null;
+            /**
+             * @description Which report this is: a call that worked. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            outcome: "success";
+        };
+        BatchedFailureReportDto: {
+            /**
+             * @description The tool that was called.
+             * @example example-tool
+             */
+            toolName: string;
+            /** @description Who called: session, user, project, tenant; every level optional. */
+            context?: components["schemas"]["CallContextDto"] | null;
+            /**
+             * @description What the dispatch saw. NOT_REGISTERED and DISALLOWED are not the tool's fault and change nothing.
+             * @example BACKEND_FAILED
+             */
+            code: components["schemas"]["ToolErrorCode"];
+            /**
+             * @description A stable name for the error, e.g. the HTTP status; cooldowns are kept per signature.
+             * @example http-502
+             */
+            errorSignature: string;
+            /** @description what the synchronous checker already knows (§7 second row) */
+            classification?: (string & components["schemas"]["FailureClassification"]) | null;
+            /**
+             * @description The error as the tool reported it.
+             * @example 502 Bad Gateway
+             */
+            message?: string | null;
+            /**
+             * @description Which report this is: a call that failed. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            outcome: "failure";
+        };
+        OutcomeBatchDto: {
+            /** @description The reports, answered in this order and applied in this order: a report reads what the reports before it in the batch wrote. Each is the body of its single route plus `outcome`. */
+            items: (components["schemas"]["BatchedSuccessReportDto"] | components["schemas"]["BatchedFailureReportDto"])[];
+        };
+        OutcomeBatchItemView: {
+            /**
+             * @description The HTTP status this report's single route would have answered: 200, or the error's (400 naming the field, 409, 503).
+             * @example 200
+             */
+            status: number;
+            /** @description A success that was applied: what POST /v1/outcomes/success answers. */
+            success?: components["schemas"]["SuccessOutcomeView"];
+            /** @description A failure that was applied: what POST /v1/outcomes/failure answers. */
+            failure?: components["schemas"]["FailureOutcomeView"];
+            /** @description A report that was refused (nothing of it was applied), as its single route would have refused it. */
+            error?: components["schemas"]["ErrorBody"];
+        };
+        OutcomeBatchView: {
+            /** @description One answer per report, in the order of the reports. */
+            results: components["schemas"]["OutcomeBatchItemView"][];
         };
         SetCooldownDto: {
             /**
@@ -4454,6 +4547,185 @@ export interface operations {
                      *       "statusCode": 409,
                      *       "error": "CONFLICT",
                      *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reportOutcomes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeBatchDto"];
+            };
+        };
+        responses: {
+            /** @description One answer per report, in the order sent: status 200 with what the report's single route answers, or the error status and body it would have answered. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutcomeBatchView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still being answered; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "message": "Idempotency-Key: the first request with this key is still running; retry shortly with the same key",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

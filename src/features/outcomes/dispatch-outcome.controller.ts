@@ -14,6 +14,8 @@ import {
   SuccessReportDto,
 } from './outcome.dto';
 import { ApiContract } from '../../errors/openapi-errors';
+import { OUTCOME_BATCH_SCHEMA, OutcomeBatchDto, OutcomeBatchView } from './outcome-batch.dto';
+import { OutcomeBatchService } from './outcome-batch.service';
 
 /**
  * The dispatcher reports every call outcome here (hot path). Bodies are checked by compiled JSON
@@ -25,7 +27,10 @@ import { ApiContract } from '../../errors/openapi-errors';
 @Roles(Role.DISPATCHER)
 @Controller('v1/outcomes')
 export class DispatchOutcomeController {
-  constructor(private readonly service: DispatchOutcomeService) {}
+  constructor(
+    private readonly service: DispatchOutcomeService,
+    private readonly batch: OutcomeBatchService,
+  ) {}
 
   @Post('success')
   @HttpCode(200)
@@ -53,5 +58,17 @@ export class DispatchOutcomeController {
     @SchemaBody(FailureReportDto, FAILURE_REPORT_SCHEMA, OUTCOME_PATTERN_MESSAGES) dto: FailureReportDto,
   ): Promise<FailureOutcomeView> {
     return this.service.reportFailure(dto);
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @ApiOkResponse({ type: OutcomeBatchView })
+  @ApiContract(
+    'reportOutcomes',
+    'Report many tool calls at once',
+    'Up to 500 success and failure reports in one request (D22), each the body of its single route plus `outcome`. They are applied in order and answered in order, each exactly as its single route would answer it: a bad report gets its own error answer (status 400 naming the field) and the others are applied all the same. One request costs the service far less than one request per report: send what piled up since the last batch, e.g. every 50 ms or 50 reports.',
+  )
+  reportBatch(@SchemaBody(OutcomeBatchDto, OUTCOME_BATCH_SCHEMA) dto: OutcomeBatchDto): Promise<OutcomeBatchView> {
+    return this.batch.reportBatch(dto.items);
   }
 }

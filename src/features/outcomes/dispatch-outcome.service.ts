@@ -15,6 +15,7 @@ import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.
 import { MAX_COOLDOWN_ENTRIES } from '../../domain/cooldown-policy';
 import { HealthStore } from '../../write-path/health-store.service';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
+import { BatchReads } from './batch-reads';
 import { ChangedEntryView, FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './outcome.dto';
 
 /** The dispatcher's hot path: every call outcome (§6 auto-clear, D8 failure check, D10). */
@@ -36,11 +37,11 @@ export class DispatchOutcomeService {
    * The reducer runs again inside the write on the fresh document, so a concurrent change is
    * never overwritten with stale data.
    */
-  async reportSuccess(dto: SuccessReportDto): Promise<SuccessOutcomeView> {
+  async reportSuccess(dto: SuccessReportDto, batch?: BatchReads): Promise<SuccessOutcomeView> {
     const { toolName, context } = this.validate(dto);
     const now = this.clock.now();
     const [entries, maintenance] = await Promise.all([
-      this.readCascade(toolName, context),
+      this.readCascade(toolName, context, batch),
       this.maintenance.viewFor(toolName, context, now),
     ]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
@@ -58,6 +59,7 @@ export class DispatchOutcomeService {
       );
       if (result.written && result.after) {
         entries.set(result.after.id, result.after);
+        batch?.wrote(result.after);
         changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
       }
     }
@@ -68,11 +70,11 @@ export class DispatchOutcomeService {
     };
   }
 
-  async reportFailure(dto: FailureReportDto): Promise<FailureOutcomeView> {
+  async reportFailure(dto: FailureReportDto, batch?: BatchReads): Promise<FailureOutcomeView> {
     const { toolName, context } = this.validate(dto);
     const now = this.clock.now();
     // Not a tool fault: nothing to read, nothing to touch (§3.1).
-    const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context) : new Map<string, ToolHealthDocument>();
+    const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context, batch) : new Map<string, ToolHealthDocument>();
     const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
     const report = {
       toolName,
@@ -133,6 +135,7 @@ export class DispatchOutcomeService {
       if (entry && result.after) {
         // P51: the answer agrees with the next check — the new entry and every wider block.
         entries.set(result.after.id, result.after);
+        batch?.wrote(result.after);
         retryAt = spawnBlockedUntil({ ...report, entries }, context.userId ?? null).at;
         cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
       }
@@ -156,12 +159,20 @@ export class DispatchOutcomeService {
     };
   }
 
+  /** The cascade ids a report reads (none for a failure that is not the tool's fault), for a batch's one read. */
+  idsToRead(dto: { toolName: string; context?: CallContext; code?: string }): string[] {
+    if (dto.code !== undefined && !isToolFault(dto.code as FailureReportDto['code'])) return [];
+    const { toolName, context } = this.validate(dto);
+    return cascadeKeys(toolName, context).map(encodeKey);
+  }
+
   private validate(dto: { toolName: string; context?: CallContext }): { toolName: string; context: CallContext } {
     return { toolName: validateId('toolName', dto.toolName), context: validateContext(dto.context ?? {}) };
   }
 
-  private readCascade(toolName: string, context: CallContext): Promise<Map<string, ToolHealthDocument>> {
-    return this.repository.findManyByIds(cascadeKeys(toolName, context).map(encodeKey));
+  private async readCascade(toolName: string, context: CallContext, batch?: BatchReads): Promise<Map<string, ToolHealthDocument>> {
+    const ids = cascadeKeys(toolName, context).map(encodeKey);
+    return batch ? batch.cascade(ids) : this.repository.findManyByIds(ids);
   }
 }
 

@@ -56,10 +56,13 @@ const badArb = fc.constantFrom<Record<string, unknown>>(
   { outcome: 'failure', toolName: TOOL, errorSignature: 'http-502' },
   { outcome: 'success', toolName: TOOL, colour: 'red' },
 );
-const itemsArb = fc.array(fc.oneof({ weight: 4, arbitrary: successArb }, { weight: 4, arbitrary: failureArb }, { weight: 1, arbitrary: badArb }), {
-  minLength: 1,
-  maxLength: 12,
-});
+const itemsArb = fc.array(
+  fc.oneof({ weight: 4, arbitrary: successArb }, { weight: 4, arbitrary: failureArb }, { weight: 1, arbitrary: badArb }),
+  {
+    minLength: 1,
+    maxLength: 12,
+  },
+);
 
 /** A stored document without what differs between two lives of it (random life id, relayed events, flush ids). */
 function comparable(doc: Record<string, unknown>): Record<string, unknown> {
@@ -87,7 +90,11 @@ describe('POST /v1/outcomes/batch (issue 27, D22)', () => {
     single.clock.set(T0);
   });
 
-  const post = (t: TestApp, path: string, body: unknown, key: string = KEYS.dispatcher) => t.http.post(path).set('x-api-key', key).send(body as object);
+  const post = (t: TestApp, path: string, body: unknown, key: string = KEYS.dispatcher) =>
+    t.http
+      .post(path)
+      .set('x-api-key', key)
+      .send(body as object);
   const stripOutcome = ({ outcome: _o, ...rest }: Record<string, unknown>) => rest;
 
   async function stored(t: TestApp): Promise<unknown[]> {
@@ -128,14 +135,23 @@ describe('POST /v1/outcomes/batch (issue 27, D22)', () => {
   it('refuses a bad report alone: the good ones around it are applied and answered', async () => {
     const good = { outcome: 'failure', toolName: TOOL, context: CONTEXT, code: 'BACKEND_FAILED', errorSignature: 'http-502' };
     const res = await post(batched, '/v1/outcomes/batch', {
-      items: [good, { ...good, toolName: 'jira search' }, 'not an object', { ...good, outcome: 'maybe' }, { outcome: 'success', toolName: TOOL, context: CONTEXT }],
+      items: [
+        good,
+        { ...good, toolName: 'jira search' },
+        'not an object',
+        { ...good, outcome: 'maybe' },
+        { outcome: 'success', toolName: TOOL, context: CONTEXT },
+      ],
     }).expect(200);
     const [first, bad, notObject, unknownKind, last] = res.body.results;
     expect(first).toMatchObject({ status: 200, failure: { spawn: true, reason: 'ELIGIBLE' } });
     expect(bad).toEqual({ status: 400, error: expect.objectContaining({ statusCode: 400, error: 'INVALID_ARGUMENT', field: 'toolName' }) });
     expect(bad.error.message).toMatch(/^toolName: /);
     expect(notObject).toEqual({ status: 400, error: expect.objectContaining({ field: 'body' }) });
-    expect(unknownKind).toEqual({ status: 400, error: expect.objectContaining({ field: 'outcome', message: 'outcome: must be one of success, failure' }) });
+    expect(unknownKind).toEqual({
+      status: 400,
+      error: expect.objectContaining({ field: 'outcome', message: 'outcome: must be one of success, failure' }),
+    });
     expect(last).toEqual({ status: 200, success: { status: 'OK', changed: [] } });
     // The same bad report on its single route: the same answer.
     const alone = await post(batched, '/v1/outcomes/failure', { ...stripOutcome(good), toolName: 'jira search' }).expect(400);

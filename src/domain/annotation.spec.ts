@@ -1,4 +1,4 @@
-import { DO_NOT_CALL_HINT, annotateTool, annotationSuffix, departedClientTools, withSuffix } from './annotation';
+import { DO_NOT_CALL_HINT, annotateTool, annotationSuffix, departedClientTools, isPlainlyUsable, withSuffix } from './annotation';
 import { ToolManifest, ToolSafety } from './audience';
 import { evaluateCall } from './call-evaluation';
 import { CascadeReason } from './cascade';
@@ -220,6 +220,26 @@ describe('annotateTool', () => {
   it('refuses health computed for another tool', () => {
     const other = evaluateCall({ toolName: 'other_tool', context: CONTEXT, entries: [], now: NOW });
     expect(() => annotateTool(manifest, other, NOW, 'UTC')).toThrow(/other_tool/);
+  });
+});
+
+describe('isPlainlyUsable (D23)', () => {
+  const manifest: ToolManifest = { name: TOOL, description: 'Search the index.' };
+  const cases: [string, ToolHealthDocument[], boolean][] = [
+    ['nothing stored', [], true],
+    ['a cooldown only (the LLM still uses the tool)', [doc(Scope.USER, 'alice', { cooldowns: [cooldown] })], true],
+    ['RETESTING: the next call tries it', [doc(Scope.PROJECT, 'p1', down({ expectedRecoveryAt: at('14:10') }))], true],
+    ['DOWN', [doc(Scope.PROJECT, 'p1', down())], false],
+    ['DEGRADED (a suffix)', [doc(Scope.PROJECT, 'p1', degraded())], false],
+    ['pinned OK over a DOWN', [doc(Scope.PROJECT, 'p1', { ...down(), ...pinned(ToolStatus.OK) })], true],
+    ['pinned DOWN', [doc(Scope.GLOBAL, null, pinned(ToolStatus.DOWN))], false],
+  ];
+  it.each(cases)('%s', (_name, docs, plain) => {
+    const effective = effectiveOf(docs);
+    expect(isPlainlyUsable(effective, NOW, 'UTC')).toBe(plain);
+    // The same line the full annotation gives: no suffix and callable, exactly when plain.
+    const tool = annotateTool(manifest, effective, NOW, 'UTC');
+    expect(tool.suffix === null && !tool.doNotCall).toBe(plain);
   });
 });
 

@@ -106,6 +106,15 @@ export function annotateTool(manifest: ToolManifest, effective: CallEvaluation<C
 }
 
 /**
+ * D23: whether the LLM may see a tool exactly as the caller already describes it — no suffix and
+ * not "do not call" (OK, a cooldown only, RETESTING). Annotation by difference leaves these out
+ * and only counts them; everything else (a suffix, do-not-call) is listed as annotateTool reads it.
+ */
+export function isPlainlyUsable(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): boolean {
+  return !isKnownDown(effective) && annotationSuffix(effective, now, timeZone) === null;
+}
+
+/**
  * D15b: client tools that left with their client. The caller no longer sends them, but the LLM
  * must still learn they exist and are down (§1 problem 1), so each SESSION entry that is DOWN
  * and not RETESTING (a pin counts) and is missing from the input is listed with the description

@@ -10,7 +10,7 @@ describe('which requests an Idempotency-Key applies to (D21)', () => {
     expect(writeSurfaceOf({ method: 'PUT', route: '/v1/tenants/:tenantId/settings/history-limit', body: {} })).toBe(WriteSurface.REST);
     expect(writeSurfaceOf({ method: 'PATCH', route: '/v1/maintenance-windows/:id', body: {} })).toBe(WriteSurface.REST);
     expect(writeSurfaceOf({ method: 'DELETE', route: '/v1/maintenance-windows/:id', body: undefined })).toBe(WriteSurface.REST);
-    for (const route of ['/v1/availability/lookup', '/v1/manifest/annotate', '/v1/manifest/explain'])
+    for (const route of ['/v1/availability/lookup', '/v1/manifest/annotate', '/v1/manifest/annotate/changes', '/v1/manifest/explain'])
       expect(writeSurfaceOf({ method: 'POST', route, body: {} })).toBeNull();
     expect(writeSurfaceOf({ method: 'GET', route: '/v1/entries', body: undefined })).toBeNull();
     expect(writeSurfaceOf({ method: 'POST', route: undefined, body: {} })).toBeNull();

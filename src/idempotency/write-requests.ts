@@ -12,7 +12,7 @@ export enum WriteSurface {
 export const GRAPHQL_PATH = '/graphql';
 
 /** REST routes that take a body to read, not to write: a key there is ignored. */
-const READ_POSTS = new Set(['/v1/availability/lookup', '/v1/manifest/annotate', '/v1/manifest/explain']);
+const READ_POSTS = new Set(['/v1/availability/lookup', '/v1/manifest/annotate', '/v1/manifest/annotate/changes', '/v1/manifest/explain']);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface RouteRequest {

@@ -50,6 +50,8 @@ export const SUCCESS_DESCRIPTION: Record<OperationId, string> = {
   invokeAgrajagTool: 'What the tool did, in words for the model, and the entry as stored after it.',
   readEvents: 'The next events after the cursor, oldest first, and the cursor to read on from.',
   annotateManifest: 'The visible tools in input order with their suffixes and hints, the departed client tools, and what was filtered.',
+  annotateManifestChanges:
+    'The visible tools that are not plainly usable, each as annotateManifest lists it, in input order; how many were plain; the departed client tools; what was filtered.',
   explainTool: 'The error code to report and the message for the LLM.',
   scrapeMetrics: 'The metrics in the Prometheus text exposition format 0.0.4.',
   scheduleMaintenance: 'The window as scheduled (201 Created).',

@@ -44,7 +44,12 @@ export async function buildState(t: TestApp, state: EvaluationState): Promise<vo
     const key = { ...KEYS_OF_CASCADE[i], toolName: TOOL };
     const expectedRecoveryAt = k.recovery === null ? null : at(k.recovery * 30);
     if (k.status === 'DOWN') {
-      await post(KEYS.dispatcher, '/v1/health/mark-unavailable', { ...key, code: 'BACKEND_FAILED', source: 'probe', expectedRecoveryAt }).expect(200);
+      await post(KEYS.dispatcher, '/v1/health/mark-unavailable', {
+        ...key,
+        code: 'BACKEND_FAILED',
+        source: 'probe',
+        expectedRecoveryAt,
+      }).expect(200);
     } else if (k.status === 'DEGRADED') {
       await post(KEYS.dispatcher, '/v1/health/mark-intermittent', { ...key, source: 'probe', expectedRecoveryAt }).expect(200);
     }

@@ -572,6 +572,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manifest/annotate/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Annotate a turn's tool manifest by difference
+         * @description The same turn as annotateManifest, for a caller that already holds the descriptions (D23): tools may come without them, and the answer lists only the tools that are not plainly usable — those with a suffix or not to be called — each exactly as annotateManifest lists it, plus how many were plain, the departed client tools and what was filtered. In a typical turn that is a few hundred bytes instead of the whole manifest echoed back. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         */
+        post: operations["annotateManifestChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manifest/explain": {
         parameters: {
             query?: never;
@@ -1749,8 +1769,6 @@ export interface components {
         ToolManifestDto: {
             /** @example client_file_read */
             name: string;
-            /** @example Read a file on the user machine. */
-            description: string;
             /** @description absent = not known to be safe: hidden in a probe turn */
             safety?: (string & components["schemas"]["ToolSafety"]) | null;
             /**
@@ -1760,10 +1778,10 @@ export interface components {
              *     ]
              */
             requiresEngineRoles?: string[] | null;
+            /** @example Read a file on the user machine. */
+            description: string;
         };
         AnnotateManifestDto: {
-            /** @description names must be unique */
-            tools: components["schemas"]["ToolManifestDto"][];
             context?: components["schemas"]["CallContextDto"] | null;
             /**
              * @description the engine's roles (§8); none = sees only tools that require none
@@ -1782,11 +1800,11 @@ export interface components {
             probeTurn?: boolean | null;
             /** @description merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer. Default: `false` (when absent or null). */
             includeAgrajagTools?: boolean | null;
+            /** @description names must be unique */
+            tools: components["schemas"]["ToolManifestDto"][];
         };
         AnnotatedToolView: {
             name: string;
-            /** @description the original description with the §9 suffix in parentheses, when there is one */
-            description: string;
             /**
              * @description the §9 suffix alone; null = none (OK, RETESTING)
              * @example unavailable since 14:00
@@ -1800,12 +1818,14 @@ export interface components {
             doNotCall: boolean;
             /** @example do not call, plan without it */
             hint: string | null;
-            /** @description why: the matched entry, by whom, since/until when, what it shadowed */
-            reason: components["schemas"]["CascadeTraceView"];
             /** @description JSON Schema of the arguments for tools this service supplied (includeAgrajagTools); null for the caller's own tools */
             inputSchema: {
                 [key: string]: unknown;
             } | null;
+            /** @description why: the matched entry, by whom, since/until when, what it shadowed */
+            reason: components["schemas"]["CascadeTraceView"];
+            /** @description the original description with the §9 suffix in parentheses, when there is one */
+            description: string;
         };
         FilteredByReasonView: {
             /** @description the engine lacks one of the required roles */
@@ -1830,6 +1850,81 @@ export interface components {
             /** @description the visible tools, in input order (merged Agrajag tools last) */
             tools: components["schemas"]["AnnotatedToolView"][];
             /** @description D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session */
+            departed: components["schemas"]["AnnotatedToolView"][];
+            filtered: components["schemas"]["FilteredSummaryView"];
+        };
+        ManifestToolRefDto: {
+            /** @example client_file_read */
+            name: string;
+            /** @description absent = not known to be safe: hidden in a probe turn */
+            safety?: (string & components["schemas"]["ToolSafety"]) | null;
+            /**
+             * @description the engine must hold every one of these roles to see the tool
+             * @example [
+             *       "tool-health-writer"
+             *     ]
+             */
+            requiresEngineRoles?: string[] | null;
+            /**
+             * @description optional: when sent, a listed tool comes back with it and its suffix, as in the full annotation
+             * @example Read a file on the user machine.
+             */
+            description?: string | null;
+        };
+        AnnotateChangesDto: {
+            context?: components["schemas"]["CallContextDto"] | null;
+            /**
+             * @description the engine's roles (§8); none = sees only tools that require none
+             * @example [
+             *       "tool-health-writer"
+             *     ]
+             */
+            engineRoles?: string[] | null;
+            /**
+             * Format: iana-time-zone
+             * @description IANA time zone for the HH:MM of the suffixes. Default: `"UTC"` (when absent or null).
+             * @example Europe/Berlin
+             */
+            timeZone?: string | null;
+            /** @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8). Default: `false` (when absent or null). */
+            probeTurn?: boolean | null;
+            /** @description merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer. Default: `false` (when absent or null). */
+            includeAgrajagTools?: boolean | null;
+            /** @description names must be unique; descriptions may be left out */
+            tools: components["schemas"]["ManifestToolRefDto"][];
+            /** @description list each tool's reason (the cascade trace) as the full annotation does; by default null, which keeps the answer small. Default: `false` (when absent or null). */
+            includeReasons?: boolean | null;
+        };
+        ToolChangeView: {
+            name: string;
+            /**
+             * @description the §9 suffix alone; null = none (OK, RETESTING)
+             * @example unavailable since 14:00
+             */
+            suffix: string | null;
+            /** @description effective status (§4, D4) */
+            status: components["schemas"]["ToolStatus"];
+            /** @description DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5) */
+            retesting: boolean;
+            /** @description DOWN and not RETESTING: listed so the LLM knows it exists, not to be called */
+            doNotCall: boolean;
+            /** @example do not call, plan without it */
+            hint: string | null;
+            /** @description JSON Schema of the arguments for tools this service supplied (includeAgrajagTools); null for the caller's own tools */
+            inputSchema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the description the caller sent with the §9 suffix in parentheses; null when it sent none (append the suffix yourself) */
+            description: string | null;
+            /** @description why, as in the full annotation, when the request asked for it (includeReasons); else null */
+            reason: components["schemas"]["CascadeTraceView"] | null;
+        };
+        AnnotatedChangesView: {
+            /** @description the visible tools that are not plainly usable (a suffix, or do not call), in input order; every other visible tool is to be shown as the caller describes it */
+            tools: components["schemas"]["ToolChangeView"][];
+            /** @description how many visible tools are plainly usable and so not listed */
+            plain: number;
+            /** @description as in the full annotation: the client tools that left with their client */
             departed: components["schemas"]["AnnotatedToolView"][];
             filtered: components["schemas"]["FilteredSummaryView"];
         };
@@ -6150,6 +6245,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnnotatedManifestView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    annotateManifestChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotateChangesDto"];
+            };
+        };
+        responses: {
+            /** @description The visible tools that are not plainly usable, each as annotateManifest lists it, in input order; how many were plain; the departed client tools; what was filtered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotatedChangesView"];
                 };
             };
             /** @description Invalid input: the message and `field` name the field. Nothing was written. */

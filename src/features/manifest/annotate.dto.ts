@@ -16,16 +16,11 @@ export const MAX_ROLE_LENGTH = 100;
 export const MAX_TIME_ZONE_LENGTH = 100;
 export const DEFAULT_TIME_ZONE = 'UTC';
 
-/** One tool of the turn's manifest as the dispatcher sends it (§8, D15). */
-export class ToolManifestDto {
+/** What the service must know of a tool to annotate it, besides its description (§8, D15). */
+class ToolRefDto {
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'client_file_read' })
   @IsId()
   name: string;
-
-  @ApiProperty({ maxLength: MAX_DESCRIPTION_LENGTH, example: 'Read a file on the user machine.' })
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
-  description: string;
 
   @ApiPropertyOptional({
     nullable: true,
@@ -52,15 +47,30 @@ export class ToolManifestDto {
   requiresEngineRoles?: string[];
 }
 
-/** §9 read path: annotate one turn's manifest for one engine in one context. */
-export class AnnotateManifestDto {
-  @ApiProperty({ type: [ToolManifestDto], maxItems: MAX_MANIFEST_TOOLS, description: 'names must be unique' })
-  @IsArray()
-  @ArrayMaxSize(MAX_MANIFEST_TOOLS)
-  @ValidateNested({ each: true })
-  @Type(() => ToolManifestDto)
-  tools: ToolManifestDto[];
+/** One tool of the turn's manifest as the dispatcher sends it (§8, D15). */
+export class ToolManifestDto extends ToolRefDto {
+  @ApiProperty({ maxLength: MAX_DESCRIPTION_LENGTH, example: 'Read a file on the user machine.' })
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description: string;
+}
 
+/** D23: one tool of the turn's manifest for annotation by difference; the caller already holds its description. */
+export class ManifestToolRefDto extends ToolRefDto {
+  @ApiPropertyOptional({
+    nullable: true,
+    maxLength: MAX_DESCRIPTION_LENGTH,
+    example: 'Read a file on the user machine.',
+    description: 'optional: when sent, a listed tool comes back with it and its suffix, as in the full annotation',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description?: string;
+}
+
+/** Who the turn is for: the context, the engine's roles, the time zone, the kind of turn (§8, §9). */
+class ManifestTurnDto {
   @ApiPropertyOptional({ nullable: true, type: CallContextDto })
   @IsOptional()
   @ValidateNested()
@@ -114,10 +124,42 @@ export class AnnotateManifestDto {
   includeAgrajagTools?: boolean;
 }
 
-/** One manifest entry as the LLM will see it this turn (§9, D15). */
-export class AnnotatedToolView {
+/** §9 read path: annotate one turn's manifest for one engine in one context. */
+export class AnnotateManifestDto extends ManifestTurnDto {
+  @ApiProperty({ type: [ToolManifestDto], maxItems: MAX_MANIFEST_TOOLS, description: 'names must be unique' })
+  @IsArray()
+  @ArrayMaxSize(MAX_MANIFEST_TOOLS)
+  @ValidateNested({ each: true })
+  @Type(() => ToolManifestDto)
+  tools: ToolManifestDto[];
+}
+
+/** D23: the same turn, answered by difference: only the tools that are not plainly usable. */
+export class AnnotateChangesDto extends ManifestTurnDto {
+  @ApiProperty({
+    type: [ManifestToolRefDto],
+    maxItems: MAX_MANIFEST_TOOLS,
+    description: 'names must be unique; descriptions may be left out',
+  })
+  @IsArray()
+  @ArrayMaxSize(MAX_MANIFEST_TOOLS)
+  @ValidateNested({ each: true })
+  @Type(() => ManifestToolRefDto)
+  tools: ManifestToolRefDto[];
+
+  @ApiPropertyOptional({
+    nullable: true,
+    default: false,
+    description: "list each tool's reason (the cascade trace) as the full annotation does; by default null, which keeps the answer small",
+  })
+  @IsOptional()
+  @IsBoolean()
+  includeReasons?: boolean;
+}
+
+/** What the LLM will be told of one tool this turn (§9, D15), its description aside. */
+class ToolAnnotationView {
   @ApiProperty() name: string;
-  @ApiProperty({ description: 'the original description with the §9 suffix in parentheses, when there is one' }) description: string;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -130,8 +172,6 @@ export class AnnotatedToolView {
   retesting: boolean;
   @ApiProperty({ description: 'DOWN and not RETESTING: listed so the LLM knows it exists, not to be called' }) doNotCall: boolean;
   @ApiProperty({ type: String, nullable: true, example: 'do not call, plan without it' }) hint: string | null;
-  @ApiProperty({ type: CascadeTraceView, description: 'why: the matched entry, by whom, since/until when, what it shadowed' })
-  reason: CascadeTraceView;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -139,6 +179,29 @@ export class AnnotatedToolView {
     description: "JSON Schema of the arguments for tools this service supplied (includeAgrajagTools); null for the caller's own tools",
   })
   inputSchema: Record<string, unknown> | null;
+}
+
+/** One manifest entry as the LLM will see it this turn (§9, D15). */
+export class AnnotatedToolView extends ToolAnnotationView {
+  @ApiProperty({ type: CascadeTraceView, description: 'why: the matched entry, by whom, since/until when, what it shadowed' })
+  reason: CascadeTraceView;
+  @ApiProperty({ description: 'the original description with the §9 suffix in parentheses, when there is one' }) description: string;
+}
+
+/** D23: one tool that is not plainly usable this turn, as the full annotation lists it. */
+export class ToolChangeView extends ToolAnnotationView {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the description the caller sent with the §9 suffix in parentheses; null when it sent none (append the suffix yourself)',
+  })
+  description: string | null;
+  @ApiProperty({
+    type: CascadeTraceView,
+    nullable: true,
+    description: 'why, as in the full annotation, when the request asked for it (includeReasons); else null',
+  })
+  reason: CascadeTraceView | null;
 }
 
 export class FilteredToolView {
@@ -165,6 +228,20 @@ export class AnnotatedManifestView {
     description:
       "D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session",
   })
+  departed: AnnotatedToolView[];
+  @ApiProperty({ type: FilteredSummaryView }) filtered: FilteredSummaryView;
+}
+
+/** D23: the turn's annotation by difference: what differs from the descriptions the caller holds. */
+export class AnnotatedChangesView {
+  @ApiProperty({
+    type: [ToolChangeView],
+    description:
+      'the visible tools that are not plainly usable (a suffix, or do not call), in input order; every other visible tool is to be shown as the caller describes it',
+  })
+  tools: ToolChangeView[];
+  @ApiProperty({ type: 'integer', description: 'how many visible tools are plainly usable and so not listed' }) plain: number;
+  @ApiProperty({ type: [AnnotatedToolView], description: 'as in the full annotation: the client tools that left with their client' })
   departed: AnnotatedToolView[];
   @ApiProperty({ type: FilteredSummaryView }) filtered: FilteredSummaryView;
 }

@@ -4,13 +4,14 @@ import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { dtoJsonSchema } from '../../shapes/dto-json-schema';
 import { SchemaBody } from '../../errors/validation';
-import { AnnotateManifestDto, AnnotatedManifestView } from './annotate.dto';
+import { AnnotateChangesDto, AnnotateManifestDto, AnnotatedChangesView, AnnotatedManifestView } from './annotate.dto';
 import { ExplainToolDto, ExplanationView } from './explain.dto';
 import { ManifestService } from './manifest.service';
 import { ApiContract } from '../../errors/openapi-errors';
 
 /** The annotate body, checked by its compiled schema: class-validator on a 200-tool manifest cost ~15 % of the request (P80). */
 const ANNOTATE = dtoJsonSchema(AnnotateManifestDto);
+const ANNOTATE_CHANGES = dtoJsonSchema(AnnotateChangesDto);
 
 /** §9 read path for the dispatcher: the turn's manifest as the LLM should see it, and D16. */
 @ApiTags('manifest')
@@ -32,6 +33,20 @@ export class ManifestController {
     @SchemaBody(AnnotateManifestDto, ANNOTATE.schema, ANNOTATE.patternMessages) dto: AnnotateManifestDto,
   ): Promise<AnnotatedManifestView> {
     return this.service.annotate(dto);
+  }
+
+  @Post('annotate/changes')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AnnotatedChangesView })
+  @ApiContract(
+    'annotateManifestChanges',
+    "Annotate a turn's tool manifest by difference",
+    'The same turn as annotateManifest, for a caller that already holds the descriptions (D23): tools may come without them, and the answer lists only the tools that are not plainly usable — those with a suffix or not to be called — each exactly as annotateManifest lists it, plus how many were plain, the departed client tools and what was filtered. In a typical turn that is a few hundred bytes instead of the whole manifest echoed back.',
+  )
+  annotateChanges(
+    @SchemaBody(AnnotateChangesDto, ANNOTATE_CHANGES.schema, ANNOTATE_CHANGES.patternMessages) dto: AnnotateChangesDto,
+  ): Promise<AnnotatedChangesView> {
+    return this.service.annotateChanges(dto);
   }
 
   @Post('explain')

@@ -2,20 +2,43 @@ import { Injectable } from '@nestjs/common';
 import { CascadeService } from '../tool-health/cascade.service';
 import { Clock } from '../../runtime/clock';
 import { AGRAJAG_TOOLS } from '../diagnoses/agrajag-tools';
-import { AnnotatedTool, annotateTool, departedClientTools } from '../../domain/annotation';
+import { AnnotatedTool, annotateTool, departedClientTools, isPlainlyUsable } from '../../domain/annotation';
 import { FilterReason, FilteredTool, ToolManifest, filterAudience } from '../../domain/audience';
-import { evaluateCall } from '../../domain/call-evaluation';
+import { CallEvaluation, evaluateCall } from '../../domain/call-evaluation';
+import { CascadeEntry } from '../../domain/tool-health-document';
 import { assertTimeZone } from '../../domain/clock-format';
 import { DomainError } from '../../domain/domain-error';
 import { explainUnknownTool } from '../../domain/explain';
 import { ID_PATTERN, validateContext } from '../../domain/health-key';
-import { AnnotateManifestDto, AnnotatedManifestView, AnnotatedToolView, DEFAULT_TIME_ZONE, FilteredSummaryView } from './annotate.dto';
+import {
+  AnnotateChangesDto,
+  AnnotateManifestDto,
+  AnnotatedChangesView,
+  AnnotatedManifestView,
+  AnnotatedToolView,
+  DEFAULT_TIME_ZONE,
+  FilteredSummaryView,
+  ManifestToolRefDto,
+  ToolChangeView,
+} from './annotate.dto';
 import { toCascadeTraceView } from '../../shapes/cascade-trace.view';
 import { ExplainToolDto, ExplanationView } from './explain.dto';
 
 /** A manifest entry plus the argument schema when this service supplied the tool itself. */
 interface ManifestEntry extends ToolManifest {
   inputSchema: Record<string, unknown> | null;
+  /** False when the caller left the description out (annotation by difference, D23). */
+  described: boolean;
+}
+
+/** One turn read and evaluated: what the full answer and the answer by difference are both made of. */
+interface EvaluatedTurn {
+  visible: ManifestEntry[];
+  effective: CallEvaluation<CascadeEntry>[];
+  departed: AnnotatedToolView[];
+  filtered: FilteredSummaryView;
+  now: Date;
+  timeZone: string;
 }
 
 /**
@@ -30,17 +53,43 @@ export class ManifestService {
     private readonly clock: Clock,
   ) {}
 
+  /** §9: every visible tool, in input order, as the LLM will see it this turn. */
+  async annotate(dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
+    const turn = await this.evaluateTurn(dto, dto.tools);
+    const tools = turn.visible.map((tool, i) => toView(annotateTool(tool, turn.effective[i], turn.now, turn.timeZone), tool.inputSchema));
+    return { tools, departed: turn.departed, filtered: turn.filtered };
+  }
+
+  /**
+   * D23: the same turn by difference — only the visible tools that are not plainly usable, each
+   * exactly as `annotate` lists it, and how many are plain. A plain tool costs its evaluation and
+   * nothing more: no trace, no view, no bytes.
+   */
+  async annotateChanges(dto: AnnotateChangesDto): Promise<AnnotatedChangesView> {
+    const turn = await this.evaluateTurn(dto, dto.tools);
+    const tools: ToolChangeView[] = [];
+    turn.visible.forEach((tool, i) => {
+      if (isPlainlyUsable(turn.effective[i], turn.now, turn.timeZone)) return;
+      const view = toView(annotateTool(tool, turn.effective[i], turn.now, turn.timeZone), tool.inputSchema);
+      tools.push({ ...view, description: tool.described ? view.description : null, reason: dto.includeReasons ? view.reason : null });
+    });
+    return { tools, plain: turn.visible.length - tools.length, departed: turn.departed, filtered: turn.filtered };
+  }
+
   /**
    * The effective entries of every visible tool and — with a session and outside a probe turn —
    * the session's own entries (D15b), from ONE manifest read (P81: the scopes' presence lists,
    * then only the ids that can exist), resolved in memory.
    */
-  async annotate(dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
+  private async evaluateTurn(
+    dto: Omit<AnnotateManifestDto | AnnotateChangesDto, 'tools' | 'includeReasons'>,
+    tools: readonly (ToolManifest | ManifestToolRefDto)[],
+  ): Promise<EvaluatedTurn> {
     const timeZone = dto.timeZone ?? DEFAULT_TIME_ZONE;
     assertTimeZone(timeZone);
     const context = validateContext(dto.context ?? {});
     const probeTurn = dto.probeTurn ?? false;
-    const manifest = mergeManifest(dto.tools, dto.includeAgrajagTools ?? false);
+    const manifest = mergeManifest(tools, dto.includeAgrajagTools ?? false);
     const { visible, filtered } = filterAudience(manifest, dto.engineRoles ?? [], probeTurn);
 
     const now = this.clock.now();
@@ -52,14 +101,12 @@ export class ManifestService {
       sessionId !== null && !probeTurn,
       now,
     );
-
-    const tools = visible.map((tool, i) => toView(annotateTool(tool, effective[i], now, timeZone), tool.inputSchema));
     // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
     // engine by its roles has not left with its client.
     const inputNames = new Set(manifest.map((tool) => tool.name));
     // P102: a departed tool reads its maintenance windows as the cascade would, from the same snapshot.
     const departed = departedClientTools(sessionDocs, inputNames, now, timeZone, maintenanceOf).map((tool) => toView(tool, null));
-    return { tools, departed, filtered: summarise(filtered) };
+    return { visible, effective, departed, filtered: summarise(filtered), now, timeZone };
   }
 
   /** D16, from one cascade read (none for a name no entry can have). */
@@ -82,7 +129,7 @@ export class ManifestService {
  * The caller's tools in input order, then (when asked) the service's own Agrajag tools. Names
  * must be unique across both: two entries for one name leave it unclear which the LLM sees.
  */
-function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: boolean): ManifestEntry[] {
+function mergeManifest(tools: readonly (ToolManifest | ManifestToolRefDto)[], includeAgrajagTools: boolean): ManifestEntry[] {
   const merged: ManifestEntry[] = [];
   const seen = new Set<string>();
   for (const tool of tools) {
@@ -90,10 +137,11 @@ function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: bool
     seen.add(tool.name);
     merged.push({
       name: tool.name,
-      description: tool.description,
+      description: tool.description ?? '',
       safety: tool.safety,
       requiresEngineRoles: tool.requiresEngineRoles,
       inputSchema: null,
+      described: tool.description !== undefined && tool.description !== null,
     });
   }
   if (!includeAgrajagTools) return merged;
@@ -110,6 +158,7 @@ function mergeManifest(tools: readonly ToolManifest[], includeAgrajagTools: bool
       safety: tool.safety,
       requiresEngineRoles: [...tool.requiresEngineRoles],
       inputSchema: tool.inputSchema,
+      described: true,
     });
   }
   return merged;

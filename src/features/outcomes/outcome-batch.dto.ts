@@ -63,7 +63,10 @@ export class OutcomeBatchItemView {
   success?: SuccessOutcomeView;
   @ApiPropertyOptional({ type: FailureOutcomeView, description: 'A failure that was applied: what POST /v1/outcomes/failure answers.' })
   failure?: FailureOutcomeView;
-  @ApiPropertyOptional({ ...ITEM_ERROR, description: 'A report that was refused (nothing of it was applied), as its single route would have refused it.' })
+  @ApiPropertyOptional({
+    ...ITEM_ERROR,
+    description: 'A report that was refused (nothing of it was applied), as its single route would have refused it.',
+  })
   error?: Record<string, unknown>;
 }
 
@@ -86,4 +89,7 @@ const SUCCESS_ITEM = dtoJsonSchema(BatchedSuccessReportDto);
 const FAILURE_ITEM = dtoJsonSchema(BatchedFailureReportDto);
 export const BATCHED_SUCCESS_SCHEMA = SUCCESS_ITEM.schema;
 export const BATCHED_FAILURE_SCHEMA = FAILURE_ITEM.schema;
-export const BATCH_PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([...SUCCESS_ITEM.patternMessages, ...FAILURE_ITEM.patternMessages]);
+export const BATCH_PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
+  ...SUCCESS_ITEM.patternMessages,
+  ...FAILURE_ITEM.patternMessages,
+]);

@@ -28,6 +28,10 @@ export const SUCCESS_DESCRIPTION: Record<OperationId, string> = {
   markToolUnavailable: 'The entry as stored after the write.',
   markToolIntermittent: 'The entry as stored after the write.',
   markToolAvailable: 'The entry as stored after the write.',
+  markToolsUnavailable: 'One result per tool, in the order sent: the entry as stored after the write.',
+  markToolsIntermittent: 'One result per tool, in the order sent: the entry as stored after the write.',
+  markToolsAvailable:
+    'One result per tool, in the order sent: the entry as stored after the write, or status 404 when nothing was stored for it.',
   reportClientDisconnected: "The client's tools, each DOWN at the session.",
   reportClientReconnected: "The client's tools, each OK again at the session.",
   getHealthEntry: 'The stored entry: status, last diagnosis, history, cooldowns, pin.',

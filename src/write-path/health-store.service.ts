@@ -68,31 +68,69 @@ export class HealthStore {
       historyLimit: await this.historyLimitFor(documentTenant(key, stored, tenantHint)),
       graceMs: this.config.cooldownGraceMs,
     };
-    const reducer = build(env);
-    let emitted = 0;
-    const result = await this.repository.mutate(key, (current) => {
-      const next = reducer(current);
-      if (next === current || next === null) return next;
-      // The write path owns the tenant: whatever the reducer or its caller believed.
-      const tenantId = documentTenant(key, current, tenantHint);
-      const owned = next.tenantId === tenantId ? next : { ...next, tenantId };
-      // D19 / P53: the write's events are committed with the document itself, as pending events
-      // the relay moves to the outbox. A new document starts a new life (P54): ids never repeat.
-      const prior = current ? storedEventsOf(current) : undefined;
-      const life = prior?.life ?? newLife();
-      const events = healthEventsOf(current, { ...owned, version: (current?.version ?? 0) + 1 }, life);
-      emitted = events.length;
-      return withStoredEvents(owned, { life, pendingEvents: [...(prior?.pendingEvents ?? []), ...events] });
-    });
-    if (result.written && result.after) {
-      // P97: what this instance did not relay at once is marked, so the lease holder's pass
-      // finds it without scanning every document; a pin is marked for the pin watch likewise.
-      if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending(result.after.id);
-      // Only when the pin's end is new: an unchanged pin already has its marker (one write saved per write).
-      const until = result.after.pin?.until;
-      if (until && until.getTime() !== result.before?.pin?.until.getTime()) await this.relayState.markPinned(result.after.id, until);
-    }
+    const owned = this.owned(key, tenantHint, build(env));
+    const result = await this.repository.mutate(key, owned.reducer);
+    await this.afterWrite(result, owned.emitted());
     return result;
+  }
+
+  /**
+   * Many keys in one write (a bulk system write, D22, P159): each key's reducer built and owned as
+   * `write` does — its tenant's history limit, its events committed inside it — and all of them
+   * sent to the database as one bulk command. Results in the order of `keys`.
+   */
+  async writeMany(
+    keys: readonly HealthKey[],
+    tenantHint: string | null,
+    build: (env: WriteEnvironment, key: HealthKey) => HealthReducer,
+  ): Promise<MutationResult[]> {
+    const needsStored = keys.some((key) => key.scope !== Scope.GLOBAL && key.scope !== Scope.TENANT);
+    const stored = needsStored ? await this.repository.findManyByIds(keys.map(encodeKey)) : new Map<string, ToolHealthDocument>();
+    const now = this.clock.now();
+    const items = await Promise.all(
+      keys.map(async (key) => {
+        const historyLimit = await this.historyLimitFor(documentTenant(key, stored.get(encodeKey(key)) ?? null, tenantHint));
+        return { key, ...this.owned(key, tenantHint, build({ now, historyLimit, graceMs: this.config.cooldownGraceMs }, key)) };
+      }),
+    );
+    const results = await this.repository.mutateMany(items);
+    // The relay takes the written documents in one pass (afterWrite batches what arrives together).
+    await Promise.all(results.map((result, i) => this.afterWrite(result, items[i].emitted())));
+    return results;
+  }
+
+  /**
+   * The reducer as the write path runs it: the tenant is the write path's (whatever the reducer or
+   * its caller believed), and the write's events are committed with the document itself.
+   */
+  private owned(key: HealthKey, tenantHint: string | null, reducer: HealthReducer): { reducer: HealthReducer; emitted: () => number } {
+    let emitted = 0;
+    return {
+      emitted: () => emitted,
+      reducer: (current) => {
+        const next = reducer(current);
+        if (next === current || next === null) return next;
+        const tenantId = documentTenant(key, current, tenantHint);
+        const owned = next.tenantId === tenantId ? next : { ...next, tenantId };
+        // D19 / P53: the write's events are committed with the document itself, as pending events
+        // the relay moves to the outbox. A new document starts a new life (P54): ids never repeat.
+        const prior = current ? storedEventsOf(current) : undefined;
+        const life = prior?.life ?? newLife();
+        const events = healthEventsOf(current, { ...owned, version: (current?.version ?? 0) + 1 }, life);
+        emitted = events.length;
+        return withStoredEvents(owned, { life, pendingEvents: [...(prior?.pendingEvents ?? []), ...events] });
+      },
+    };
+  }
+
+  private async afterWrite(result: MutationResult, emitted: number): Promise<void> {
+    if (!result.written || !result.after) return;
+    // P97: what this instance did not relay at once is marked, so the lease holder's pass
+    // finds it without scanning every document; a pin is marked for the pin watch likewise.
+    if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending(result.after.id);
+    // Only when the pin's end is new: an unchanged pin already has its marker (one write saved per write).
+    const until = result.after.pin?.until;
+    if (until && until.getTime() !== result.before?.pin?.until.getTime()) await this.relayState.markPinned(result.after.id, until);
   }
 
   /**

@@ -83,6 +83,57 @@ export function toolHealthRepositoryContract(repository: () => ToolHealthReposit
     });
   });
 
+  describe('mutateMany (P159)', () => {
+    it('creates, changes and leaves documents in one call, answering in the order asked', async () => {
+      const existing = await stored(aToolHealthDocument({ ...aKeyAt(Scope.PROJECT), toolName: 'a', status: ToolStatus.DOWN }));
+      const untouched = await stored(aToolHealthDocument({ ...aKeyAt(Scope.PROJECT), toolName: 'b' }));
+      const fresh = { ...aKeyAt(Scope.PROJECT), toolName: 'c' };
+      const results = await repository().mutateMany([
+        { key: existing, reducer: (current) => ({ ...current!, status: ToolStatus.OK }) },
+        { key: untouched, reducer: (current) => current },
+        { key: fresh, reducer: (current) => aToolHealthDocument({ ...fresh, id: 'ignored', version: current?.version ?? 0 }) },
+      ]);
+      expect(results.map((r) => [r.written, r.after?.version])).toEqual([
+        [true, 2],
+        [false, 1],
+        [true, 1],
+      ]);
+      expect(await repository().findById(existing.id)).toMatchObject({ status: ToolStatus.OK, version: 2 });
+      expect(await repository().findById(encodeKey(fresh))).toMatchObject({ toolName: 'c', version: 1 });
+      // A document created this way is found by the manifest read (its presence list names it).
+      const entries = await repository().findManifestEntries(aCallContext(), ['c'], false);
+      expect([...entries.keys()]).toContain(encodeKey(fresh));
+    });
+
+    it('runs each reducer on the document as stored, also under concurrent single writes to the same keys', async () => {
+      const docs = await Promise.all(
+        ['x', 'y', 'z'].map((toolName) =>
+          stored(aToolHealthDocument({ ...aKeyAt(Scope.PROJECT), toolName, cooldowns: [aCooldownEntry({ hits: 0 })] })),
+        ),
+      );
+      const bump = (current: ToolHealthDocument | null) => ({
+        ...current!,
+        cooldowns: [{ ...current!.cooldowns[0], hits: current!.cooldowns[0].hits + 1 }],
+      });
+      await Promise.all([
+        repository().mutateMany(docs.map((doc) => ({ key: doc, reducer: bump }))),
+        ...docs.map((doc) => repository().mutate(doc, bump)),
+        repository().mutateMany(docs.map((doc) => ({ key: doc, reducer: bump }))),
+      ]);
+      for (const doc of docs) expect(await repository().findById(doc.id)).toMatchObject({ version: 4, cooldowns: [{ hits: 3 }] });
+    });
+
+    it('refuses the same key twice', async () => {
+      const key = aKeyAt(Scope.PROJECT);
+      await expect(
+        repository().mutateMany([
+          { key, reducer: (c) => c },
+          { key, reducer: (c) => c },
+        ]),
+      ).rejects.toThrow(/distinct/);
+    });
+  });
+
   describe('reads', () => {
     it('hand out copies: changing a document read does not change what is stored', async () => {
       const doc = await stored(aToolHealthDocument({ history: [aHistoryItem()] }));

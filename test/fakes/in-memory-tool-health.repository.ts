@@ -113,6 +113,13 @@ export class InMemoryToolHealthRepository extends ToolHealthRepository {
     });
   }
 
+  /** As the adapter answers it; in memory there is no round trip to save, so one mutate per key. */
+  async mutateMany(items: readonly { key: HealthKey; reducer: HealthReducer }[]): Promise<MutationResult[]> {
+    const ids = items.map((item) => encodeKey(item.key));
+    if (new Set(ids).size !== ids.length) throw new Error('mutateMany: keys must be distinct');
+    return Promise.all(items.map((item) => this.mutate(item.key, item.reducer)));
+  }
+
   async applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void> {
     this.check();
     for (const flush of flushes) {

@@ -152,6 +152,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/health/bulk/mark-unavailable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark many tools down at one scope
+         * @description markToolUnavailable for many tools of one scope key in one request and one database write (D22): e.g. an MCP server whose connection closed, all its tools at PROJECT. The same body with toolNames instead of toolName; each tool gets the result and events its single write would. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         */
+        post: operations["markToolsUnavailable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/health/bulk/mark-intermittent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark many tools intermittent at one scope
+         * @description markToolIntermittent for many tools of one scope key in one request and one database write (D22). Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         */
+        post: operations["markToolsIntermittent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/health/bulk/mark-available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark many tools available again at one scope
+         * @description markToolAvailable for many tools of one scope key in one request and one database write (D22): e.g. the MCP server is connected again. A tool with nothing stored gets status 404 in its result; the others are written. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         */
+        post: operations["markToolsAvailable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{sessionId}/client-disconnected": {
         parameters: {
             query?: never;
@@ -977,6 +1037,129 @@ export interface components {
             note?: string | null;
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
+        };
+        BulkMarkUnavailableDto: {
+            /**
+             * @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).
+             * @example PROJECT
+             */
+            scope: components["schemas"]["Scope"];
+            /**
+             * @description The id of the session, user, project or tenant; null for GLOBAL.
+             * @example example-project
+             */
+            scopeId: string | null;
+            /**
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
+             * @example foot-gateway
+             */
+            source: string;
+            /** @description What was observed, in words. */
+            note?: string | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
+            tenantId?: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
+            code: components["schemas"]["ToolErrorCode"];
+            /**
+             * Format: date-time
+             * @description When it went down; default now.
+             */
+            since?: string | null;
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
+            expectedRecoveryAt?: string | null;
+            /**
+             * @description The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.
+             * @example [
+             *       "jira_search",
+             *       "jira_create_issue"
+             *     ]
+             */
+            toolNames: string[];
+        };
+        BulkWriteResultView: {
+            /** @example jira_search */
+            toolName: string;
+            /**
+             * @description The status this tool's single system write would have answered: 200, or the error's (404: nothing stored to mark available; 409).
+             * @example 200
+             */
+            status: number;
+            /** @description The entry as stored after the write (status 200). */
+            entry?: components["schemas"]["ToolHealthView"];
+            /** @description Why this tool was not written, as its single route would have said. */
+            error?: components["schemas"]["ErrorBody"];
+        };
+        BulkSystemWriteView: {
+            /** @description One result per tool, in the order of toolNames. */
+            results: components["schemas"]["BulkWriteResultView"][];
+        };
+        BulkMarkIntermittentDto: {
+            /**
+             * @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).
+             * @example PROJECT
+             */
+            scope: components["schemas"]["Scope"];
+            /**
+             * @description The id of the session, user, project or tenant; null for GLOBAL.
+             * @example example-project
+             */
+            scopeId: string | null;
+            /**
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
+             * @example foot-gateway
+             */
+            source: string;
+            /** @description What was observed, in words. */
+            note?: string | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
+            tenantId?: string | null;
+            /** @description What the dispatch saw when the tool failed, if anything. */
+            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            /**
+             * Format: date-time
+             * @description When the tool is expected to work again, if known.
+             */
+            expectedRecoveryAt?: string | null;
+            /**
+             * @description The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.
+             * @example [
+             *       "jira_search",
+             *       "jira_create_issue"
+             *     ]
+             */
+            toolNames: string[];
+        };
+        BulkMarkAvailableDto: {
+            /**
+             * @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).
+             * @example PROJECT
+             */
+            scope: components["schemas"]["Scope"];
+            /**
+             * @description The id of the session, user, project or tenant; null for GLOBAL.
+             * @example example-project
+             */
+            scopeId: string | null;
+            /**
+             * @description Who saw it, e.g. a gateway; stored as by: "system:<source>".
+             * @example foot-gateway
+             */
+            source: string;
+            /** @description What was observed, in words. */
+            note?: string | null;
+            /** @description The tenant (organisation) the entry belongs to, for its history limit. */
+            tenantId?: string | null;
+            /**
+             * @description The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.
+             * @example [
+             *       "jira_search",
+             *       "jira_create_issue"
+             *     ]
+             */
+            toolNames: string[];
         };
         ClientToolDto: {
             /** @example client_file_read */
@@ -3214,6 +3397,540 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "NOT_FOUND",
                      *       "message": "no health entry for PROJECT p-1 jira_search"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    markToolsUnavailable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkMarkUnavailableDto"];
+            };
+        };
+        responses: {
+            /** @description One result per tool, in the order sent: the entry as stored after the write. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSystemWriteView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    markToolsIntermittent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkMarkIntermittentDto"];
+            };
+        };
+        responses: {
+            /** @description One result per tool, in the order sent: the entry as stored after the write. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSystemWriteView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    markToolsAvailable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkMarkAvailableDto"];
+            };
+        };
+        responses: {
+            /** @description One result per tool, in the order sent: the entry as stored after the write, or status 404 when nothing was stored for it. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSystemWriteView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

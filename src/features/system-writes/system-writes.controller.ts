@@ -6,6 +6,7 @@ import { ToolHealthView } from '../../shapes/tool-health.view';
 import { ClientDisconnectDto, ClientReconnectDto, SessionToolsResultView } from './client-session.dto';
 import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './system-write.dto';
 import { SystemWritesService } from './system-writes.service';
+import { BulkMarkAvailableDto, BulkMarkIntermittentDto, BulkMarkUnavailableDto, BulkSystemWriteView } from './bulk-system-write.dto';
 import { ApiContract } from '../../errors/openapi-errors';
 import { ID_PATTERN } from '../../domain/health-key';
 
@@ -51,6 +52,42 @@ export class SystemWritesController {
   )
   markAvailable(@Body() dto: MarkAvailableDto): Promise<ToolHealthView> {
     return this.service.markAvailable(dto);
+  }
+
+  @Post('health/bulk/mark-unavailable')
+  @HttpCode(200)
+  @ApiOkResponse({ type: BulkSystemWriteView })
+  @ApiContract(
+    'markToolsUnavailable',
+    'Mark many tools down at one scope',
+    'markToolUnavailable for many tools of one scope key in one request and one database write (D22): e.g. an MCP server whose connection closed, all its tools at PROJECT. The same body with toolNames instead of toolName; each tool gets the result and events its single write would.',
+  )
+  markManyUnavailable(@Body() dto: BulkMarkUnavailableDto): Promise<BulkSystemWriteView> {
+    return this.service.markManyUnavailable(dto);
+  }
+
+  @Post('health/bulk/mark-intermittent')
+  @HttpCode(200)
+  @ApiOkResponse({ type: BulkSystemWriteView })
+  @ApiContract(
+    'markToolsIntermittent',
+    'Mark many tools intermittent at one scope',
+    'markToolIntermittent for many tools of one scope key in one request and one database write (D22).',
+  )
+  markManyIntermittent(@Body() dto: BulkMarkIntermittentDto): Promise<BulkSystemWriteView> {
+    return this.service.markManyIntermittent(dto);
+  }
+
+  @Post('health/bulk/mark-available')
+  @HttpCode(200)
+  @ApiOkResponse({ type: BulkSystemWriteView })
+  @ApiContract(
+    'markToolsAvailable',
+    'Mark many tools available again at one scope',
+    'markToolAvailable for many tools of one scope key in one request and one database write (D22): e.g. the MCP server is connected again. A tool with nothing stored gets status 404 in its result; the others are written.',
+  )
+  markManyAvailable(@Body() dto: BulkMarkAvailableDto): Promise<BulkSystemWriteView> {
+    return this.service.markManyAvailable(dto);
   }
 
   @Post('sessions/:sessionId/client-disconnected')

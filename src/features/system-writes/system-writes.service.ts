@@ -8,6 +8,10 @@ import { HealthKey, ToolHealthDocument } from '../../domain/tool-health-document
 import { HealthStore } from '../../write-path/health-store.service';
 import { ClientDisconnectDto, ClientReconnectDto, SessionToolsResultView } from './client-session.dto';
 import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './system-write.dto';
+import { BulkMarkAvailableDto, BulkMarkIntermittentDto, BulkMarkUnavailableDto, BulkSystemWriteView } from './bulk-system-write.dto';
+import { errorBody } from '../../errors/http-exception.filter';
+import { HealthReducer } from '../../domain/health-entry';
+import { WriteEnvironment } from '../../write-path/health-store.service';
 
 /** §7 first row: system code's binary events, as pure reducers run through the store. */
 @Injectable()
@@ -55,6 +59,65 @@ export class SystemWritesService {
     );
     if (!result.after) throw DomainError.notFound(`no health entry for ${describe(key)}`);
     return result.after;
+  }
+
+  /** D22: many tools of one scope key DOWN in one bulk write (an MCP server's connection closed). */
+  markManyUnavailable(dto: BulkMarkUnavailableDto): Promise<BulkSystemWriteView> {
+    return this.writeMany(dto, (env, key, tenantId) =>
+      markUnavailable({
+        ...env,
+        key,
+        source: dto.source,
+        code: dto.code,
+        note: dto.note,
+        since: dto.since ?? undefined,
+        expectedRecoveryAt: dto.expectedRecoveryAt,
+        tenantId,
+      }),
+    );
+  }
+
+  markManyIntermittent(dto: BulkMarkIntermittentDto): Promise<BulkSystemWriteView> {
+    return this.writeMany(dto, (env, key, tenantId) =>
+      markIntermittent({
+        ...env,
+        key,
+        source: dto.source,
+        code: dto.code,
+        note: dto.note,
+        expectedRecoveryAt: dto.expectedRecoveryAt,
+        tenantId,
+      }),
+    );
+  }
+
+  /** A tool with nothing stored answers 404 alone, as its single route would. */
+  markManyAvailable(dto: BulkMarkAvailableDto): Promise<BulkSystemWriteView> {
+    return this.writeMany(dto, (env, key, tenantId) => markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId }));
+  }
+
+  /**
+   * One scope key, many tools: the key (scope, scopeId) is checked once — a bad one refuses the
+   * request — then every tool's reducer goes to the store in one bulk write (P159).
+   */
+  private async writeMany(
+    dto: { scope: HealthKey['scope']; scopeId?: string | null; tenantId?: string | null; toolNames: string[] },
+    reducerOf: (env: WriteEnvironment, key: HealthKey, tenantId: string | null) => HealthReducer,
+  ): Promise<BulkSystemWriteView> {
+    const keys = dto.toolNames.map((toolName) => validateKey({ scope: dto.scope, scopeId: dto.scopeId, toolName }));
+    const tenantId = tenantOf(keys[0], dto.tenantId);
+    const written = await this.store.writeMany(keys, tenantId, (env, key) => reducerOf(env, key, tenantId));
+    return {
+      results: written.map((result, i) =>
+        result.after
+          ? { toolName: keys[i].toolName, status: 200, entry: result.after }
+          : {
+              toolName: keys[i].toolName,
+              status: 404,
+              error: { ...errorBody(DomainError.notFound(`no health entry for ${describe(keys[i])}`)) },
+            },
+      ),
+    };
   }
 
   /** A client left: its tools go DOWN at SESSION with BACKEND_UNREACHABLE, descriptions kept (D15b). */

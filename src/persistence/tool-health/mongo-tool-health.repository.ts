@@ -154,6 +154,81 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     });
   }
 
+  async mutateMany(items: readonly { key: HealthKey; reducer: HealthReducer }[]): Promise<MutationResult[]> {
+    const ids = items.map((item) => encodeKey(item.key));
+    if (new Set(ids).size !== ids.length) throw new Error('mutateMany: keys must be distinct');
+    const queuedAt = Date.now();
+    const results: (MutationResult | null)[] = await this.mutex.runAll(ids, async () => {
+      if (this.unavailableAt >= queuedAt || this.liveness.abandoned(queuedAt))
+        throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
+      try {
+        return await this.writeAll(items, ids);
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) this.unavailableAt = Date.now();
+        throw error;
+      }
+    });
+    // A lost race (rare: another instance wrote one of the keys between our read and our write):
+    // that key alone goes through mutate, which reads it again; outside the locks held above.
+    return Promise.all(results.map((result, i) => result ?? this.mutate(items[i].key, items[i].reducer)));
+  }
+
+  /** One read, the reducers, one bulk write; null for a document whose guarded write lost a race. */
+  private async writeAll(items: readonly { key: HealthKey; reducer: HealthReducer }[], ids: string[]): Promise<(MutationResult | null)[]> {
+    const stored = await this.coalescer.read(ids);
+    const results: (MutationResult | null)[] = [];
+    const writes: { index: number; before: ToolHealthDocument | null; after: ToolHealthDocument }[] = [];
+    items.forEach((item, index) => {
+      const record = stored.get(ids[index]);
+      const before = record ? toDomain(record) : null;
+      const reduced = item.reducer(before);
+      if (reduced === before || reduced === null) {
+        results.push({ before, after: before, written: false });
+        return;
+      }
+      const after: ToolHealthDocument = { ...reduced, id: ids[index], version: (before?.version ?? 0) + 1 };
+      results.push({ before, after, written: true });
+      writes.push({ index, before, after });
+    });
+    if (writes.length === 0) return results;
+    const created = writes.filter((w) => w.before === null);
+    // Listed before they exist (P81), as one insert would be.
+    if (created.length > 0) await this.presence.addMany(created.map((w) => w.after));
+    const operations: AnyBulkWriteOperation<ToolHealthRecord>[] = writes.map(({ before, after }) =>
+      before === null
+        ? { insertOne: { document: toRecord(after) } }
+        : // P117 (D21): the same guard as tryWrite, exactly the fields of the `version_guard` index.
+          { replaceOne: { filter: { _id: after.id, version: before.version }, replacement: toRecord(after) } },
+    );
+    let duplicates: Set<number>;
+    let applied: number;
+    try {
+      const result = await this.records.bulkWrite(operations, { ordered: false });
+      duplicates = new Set();
+      applied = result.insertedCount + result.matchedCount;
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError) || isDatabaseUnavailable(error)) throw error;
+      const failed = [error.writeErrors].flat();
+      if (failed.some((e) => e.code !== 11000)) throw error;
+      // An insert that met a document created meanwhile: that one lost a race.
+      duplicates = new Set(failed.map((e) => e.index));
+      applied = error.result.insertedCount + error.result.matchedCount;
+    }
+    for (const i of duplicates) results[writes[i].index] = null;
+    if (applied + duplicates.size === writes.length) return results;
+    // Some guarded replace matched nothing, and the server does not say which: read them again;
+    // a document that is not exactly what we wrote was written by someone else first.
+    const replaced = writes.filter((w, i) => w.before !== null && !duplicates.has(i));
+    const now = await this.coalescer.read(replaced.map((w) => w.after.id));
+    for (const w of replaced) {
+      const record = now.get(w.after.id);
+      // Pending events aside: the relay may already have moved ours to the outbox.
+      if (!record || stableJson({ ...record, pendingEvents: null }) !== stableJson({ ...toRecord(w.after), pendingEvents: null }))
+        results[w.index] = null;
+    }
+    return results;
+  }
+
   async applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void> {
     const operations: BookkeepingOperation[] = [];
     for (const flush of flushes) {
@@ -227,4 +302,13 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       .toArray();
     return records.map(toDomain);
   }
+}
+
+/** JSON with object keys sorted, so two records compare by content whatever their field order. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }

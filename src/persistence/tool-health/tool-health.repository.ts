@@ -36,6 +36,14 @@ export abstract class ToolHealthRepository {
   abstract mutate(key: HealthKey, reducer: HealthReducer): Promise<MutationResult>;
 
   /**
+   * Many keys at once (a bulk system write, D22, P159): one read of all of them, each reducer run
+   * on its document, every change sent in ONE bulk write guarded by `version` like `mutate`; a
+   * document another writer changed meanwhile is written again by `mutate` (read, reduce,
+   * guarded write). Results in the order of `items`; keys must be distinct.
+   */
+  abstract mutateMany(items: readonly { key: HealthKey; reducer: HealthReducer }[]): Promise<MutationResult[]>;
+
+  /**
    * D10b bookkeeping of many documents in ONE unordered bulk write (P42), each update applied at
    * most once per flush id. Resolves when the database answered (a refused update is logged and
    * dropped); rejects when the answer is unknown (network, timeout): then resend the same

@@ -20,6 +20,20 @@ export class ToolPresence {
     await this.lists().updateOne({ _id: scopePrefix(key.scope, key.scopeId) }, { $addToSet: { tools: key.toolName } }, { upsert: true });
   }
 
+  /** Before the first inserts of many documents (a bulk write, P159): one update per scope list. */
+  async addMany(keys: readonly HealthKey[]): Promise<void> {
+    const byList = new Map<string, string[]>();
+    for (const key of keys) {
+      const prefix = scopePrefix(key.scope, key.scopeId);
+      byList.set(prefix, [...(byList.get(prefix) ?? []), key.toolName]);
+    }
+    await Promise.all(
+      [...byList].map(([prefix, tools]) =>
+        this.lists().updateOne({ _id: prefix }, { $addToSet: { tools: { $each: tools } } }, { upsert: true }),
+      ),
+    );
+  }
+
   /**
    * The `_id`s that may have a document: in each prefix's list, the names `wanted` accepts.
    * One `$in` of ≤ 5 `_id`s, whatever the manifest's size.

@@ -48,6 +48,7 @@ describe('Java client generated from the OpenAPI document', () => {
     );
     expect(run.stdout).toContain('ok   1 reportFailure');
     expect(run.stdout).toContain('ok   4 reportSuccess again');
+    expect(run.stdout).toContain('ok   5 reportOutcomes');
     expect(run.stdout.trim().split('\n').pop()).toBe('ROUND TRIP OK');
   }, 720_000);
 });

@@ -11,6 +11,12 @@ import org.openapitools.client.model.AgrajagToolName;
 import org.openapitools.client.model.AgrajagToolResultView;
 import org.openapitools.client.model.AnnotateManifestDto;
 import org.openapitools.client.model.AnnotatedManifestView;
+import org.openapitools.client.model.BatchedFailureReportDto;
+import org.openapitools.client.model.BatchedSuccessReportDto;
+import org.openapitools.client.model.OutcomeBatchDto;
+import org.openapitools.client.model.OutcomeBatchDtoItemsInner;
+import org.openapitools.client.model.OutcomeBatchItemView;
+import org.openapitools.client.model.OutcomeBatchView;
 import org.openapitools.client.model.CallContextDto;
 import org.openapitools.client.model.EffectiveHealthView;
 import org.openapitools.client.model.FailureOutcomeView;
@@ -79,6 +85,21 @@ public class RoundTrip {
         && cleared.getChanged().get(0).getScope() == Scope.PROJECT && cleared.getChanged().get(0).getStatus() == ToolStatus.OK, cleared);
     SuccessOutcomeView nothing = outcomes.reportSuccess(new SuccessReportDto().toolName("jira_search").context(context), null);
     step("4 reportSuccess again", nothing.getStatus() == ToolStatus.OK && nothing.getChanged().isEmpty(), nothing);
+
+    // D22: the same reports in one batch, answered in order; a bad one answered alone.
+    OutcomeBatchView batch = outcomes.reportOutcomes(new OutcomeBatchDto()
+        .addItemsItem(new OutcomeBatchDtoItemsInner(new BatchedFailureReportDto().outcome(BatchedFailureReportDto.OutcomeEnum.FAILURE)
+            .toolName("jira_search").context(context).code(ToolErrorCode.BACKEND_FAILED).errorSignature("http-502")))
+        .addItemsItem(new OutcomeBatchDtoItemsInner(new BatchedSuccessReportDto().outcome(BatchedSuccessReportDto.OutcomeEnum.SUCCESS)
+            .toolName("jira search").context(context)))
+        .addItemsItem(new OutcomeBatchDtoItemsInner(new BatchedSuccessReportDto().outcome(BatchedSuccessReportDto.OutcomeEnum.SUCCESS)
+            .toolName("jira_search").context(context))), null);
+    List<OutcomeBatchItemView> results = batch.getResults();
+    step("5 reportOutcomes", results.size() == 3
+        && results.get(0).getStatus() == 200 && results.get(0).getFailure().getSpawn() && results.get(0).getFailure().getReason() == FailureReason.ELIGIBLE
+        && results.get(1).getStatus() == 400 && "toolName".equals(results.get(1).getError().getField())
+        && results.get(2).getStatus() == 200 && results.get(2).getSuccess().getStatus() == ToolStatus.OK
+        && results.get(2).getSuccess().getChanged().isEmpty(), batch);
 
     try {
       outcomes.reportFailure(new FailureReportDto().toolName("jira search").code(ToolErrorCode.BACKEND_FAILED).errorSignature("http-502"), null);

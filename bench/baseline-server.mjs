@@ -71,7 +71,9 @@ async function annotate({ tools, context = {}, timeZone = 'UTC' }) {
       const minutes = Math.max(1, Math.floor((now - (winner.lastFailureAt ?? winner.since).getTime()) / 60_000));
       suffix = `intermittent — last failure ${minutes} min ago, retry tolerated`;
     } else if (winner?.status === 'DOWN') {
-      suffix = winner.expectedRecoveryAt ? `currently unavailable — expected back at ${hhmm(winner.expectedRecoveryAt, timeZone)}` : `unavailable since ${hhmm(winner.since, timeZone)}`;
+      suffix = winner.expectedRecoveryAt
+        ? `currently unavailable — expected back at ${hhmm(winner.expectedRecoveryAt, timeZone)}`
+        : `unavailable since ${hhmm(winner.since, timeZone)}`;
     }
     const doNotCall = winner?.status === 'DOWN';
     return {
@@ -110,21 +112,26 @@ async function success({ toolName, context = {} }) {
 const floorAnswers = new Map();
 
 function storeFloorAnswers(answers) {
-  for (const [count, answer] of Object.entries(answers)) floorAnswers.set(Number(count), answer);
+  for (const [key, answer] of Object.entries(answers)) floorAnswers.set(key, answer);
   return { stored: floorAnswers.size };
 }
 
-function floorAnnotate({ tools }) {
-  const answer = floorAnswers.get(tools.length);
-  if (!answer) throw new Error(`no floor answer for ${tools.length} tools: POST /floor/answers first`);
+function floorAnswer(key) {
+  const answer = floorAnswers.get(key);
+  if (!answer) throw new Error(`no floor answer for ${key}: POST /floor/answers first`);
   return answer;
 }
+
+const floorAnnotate = ({ tools }) => floorAnswer(String(tools.length));
+/** The c-changes floor (D23): the same for the answer by difference. */
+const floorAnnotateChanges = ({ tools }) => floorAnswer(`changes:${tools.length}`);
 
 const ROUTES = {
   '/v1/outcomes/success': success,
   '/v1/manifest/annotate': annotate,
   '/floor/answers': storeFloorAnswers,
   '/floor/annotate': floorAnnotate,
+  '/floor/annotate-changes': floorAnnotateChanges,
 };
 
 const server = http.createServer((req, res) => {

@@ -5,7 +5,7 @@
 // with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
 // the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
 //
-//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e] [--quick]
+//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g] [--quick]
 //                      [--duration 8] [--warmup 2] [--connections 32] [--latency-connections 8]
 //                      [--rounds 4] [--jit-warmup 16] [--large 1000000] [--ferretdb-large 5000]
 //                      [--ferretdb-connections 4]
@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
-import { BASE, failToolOfUser, growTo, loadEncodeKey, manifestTool, projectOf, seedBase, successTool, tenantOf, userOf } from './seed.mjs';
+import { BASE, contextIds, failToolOfUser, growTo, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -31,7 +31,7 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 function parseArgs(argv) {
   const o = {
     servers: ['mongo-java-server', 'mongo-java-server-h2'],
-    only: ['a', 'b', 'c', 'd', 'e'],
+    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
     duration: 8,
     warmup: 2,
     connections: 32,
@@ -71,11 +71,18 @@ function parseArgs(argv) {
     else if (arg === '--out') o.out = next();
     else if (arg === '--quick') Object.assign(o, { duration: 4, warmup: 1, rounds: 2, jitWarmup: 6, large: 100_000, ferretdbLarge: 3_000 });
     else if (arg === '-h' || arg === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
+      console.log(
+        fs
+          .readFileSync(fileURLToPath(import.meta.url), 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('//'))
+          .join('\n'),
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${arg} (see --help)`);
   }
-  for (const s of o.servers) if (!['mongo-java-server', 'mongo-java-server-h2', 'ferretdb'].includes(s)) throw new Error(`unknown server ${s}`);
+  for (const s of o.servers)
+    if (!['mongo-java-server', 'mongo-java-server-h2', 'ferretdb'].includes(s)) throw new Error(`unknown server ${s}`);
   return o;
 }
 
@@ -167,19 +174,37 @@ const KEYS = { dispatcher: 'bench-dispatcher-key', audit: 'bench-audit-key', adm
 const sha = (s) => createHash('sha256').update(s).digest('hex');
 const API_KEYS = `bench-dispatcher:dispatcher:${sha(KEYS.dispatcher)},bench-audit:audit-reader:${sha(KEYS.audit)},bench-admin:admin:${sha(KEYS.admin)}`;
 
-/** Every request its own session; users, projects and tenants cycle. */
-const contextOf = (i) => ({ sessionId: `s-${i}`, userId: userOf(i), projectId: projectOf(i), tenantId: tenantOf(i) });
+const contextOf = contextIds;
 const VARIANTS = 4096;
 
 const bodies = {
   success: (i) => ({ toolName: successTool(i), context: contextOf(i) }),
   failureDistinct: (i) => {
     const u = i % BASE.users;
-    return { toolName: failToolOfUser(u), context: { ...contextOf(i), userId: `u-${u}` }, code: 'BACKEND_FAILED', errorSignature: BASE.failSignature, message: '500 Internal Server Error' };
+    return {
+      toolName: failToolOfUser(u),
+      context: { ...contextOf(i), userId: `u-${u}` },
+      code: 'BACKEND_FAILED',
+      errorSignature: BASE.failSignature,
+      message: '500 Internal Server Error',
+    };
   },
-  failureHot: (i) => ({ toolName: BASE.hotTool, context: contextOf(i), code: 'BACKEND_UNREACHABLE', errorSignature: BASE.hotSignature, message: 'connect ECONNREFUSED' }),
+  failureHot: (i) => ({
+    toolName: BASE.hotTool,
+    context: contextOf(i),
+    code: 'BACKEND_UNREACHABLE',
+    errorSignature: BASE.hotSignature,
+    message: 'connect ECONNREFUSED',
+  }),
   /** Each payload a tool of its own: the checker's classification sets a cooldown, inserting the user's document (a write). */
-  failureNewCooldown: (prefix) => (i) => ({ toolName: `${prefix}_${i}`, context: contextOf(i), code: 'BACKEND_FAILED', errorSignature: 'http-403', classification: 'USER_PERMISSION', message: '403 Forbidden' }),
+  failureNewCooldown: (prefix) => (i) => ({
+    toolName: `${prefix}_${i}`,
+    context: contextOf(i),
+    code: 'BACKEND_FAILED',
+    errorSignature: 'http-403',
+    classification: 'USER_PERMISSION',
+    message: '403 Forbidden',
+  }),
   annotate: (n) => (i) => ({
     tools: Array.from({ length: n }, (_, j) => ({
       name: manifestTool(j),
@@ -191,6 +216,50 @@ const bodies = {
     timeZone: 'Europe/Berlin',
   }),
 };
+/** f (D22): a batch as the dispatcher sends what piled up — 95 clean successes and 5 failures in cooldown. */
+bodies.batch = (size, failures) => (i) => ({
+  items: Array.from({ length: size }, (_, j) => {
+    const k = i * size + j;
+    return j < failures ? { outcome: 'failure', ...bodies.failureDistinct(k) } : { outcome: 'success', ...bodies.success(k) };
+  }),
+});
+/** g (D22): an MCP server's connection closed — its tools DOWN at one project, in one request (n > 1) or one tool. */
+bodies.systemWrite = (n) => (i) =>
+  n === 1
+    ? {
+        scope: 'PROJECT',
+        scopeId: `g-p-${i % 64}`,
+        toolName: `g_tool_${i % 200}`,
+        code: 'BACKEND_UNREACHABLE',
+        source: 'mcp-router',
+        note: 'connection closed',
+      }
+    : {
+        scope: 'PROJECT',
+        scopeId: `g-p-${i % 64}`,
+        toolNames: Array.from({ length: n }, (_, j) => `g_tool_${j}`),
+        code: 'BACKEND_UNREACHABLE',
+        source: 'mcp-router',
+        note: 'connection closed',
+      };
+/**
+ * c-changes (D23): 200 tools without descriptions, 5 of them DOWN (mf_0, mf_10 … GLOBAL, seeded),
+ * the other 195 plainly usable; projects past the first five, which hold no PROJECT outages.
+ */
+const PLAIN_MANIFEST_TOOLS = Array.from({ length: BASE.manifestTools }, (_, j) => j).filter((j) => j % 10 > 1 && j % 7 !== 0);
+bodies.annotateChanges = (i) => ({
+  tools: [0, 10, 20, 30, 40]
+    .map((j) => ({ name: manifestTool(j) }))
+    .concat(
+      Array.from({ length: 195 }, (_, k) => ({
+        name: k < PLAIN_MANIFEST_TOOLS.length ? manifestTool(PLAIN_MANIFEST_TOOLS[k]) : `plain_${k}`,
+      })),
+    ),
+  context: { ...contextOf(i), projectId: `p-${5 + (i % 45)}` },
+  engineRoles: [],
+  timeZone: 'Europe/Berlin',
+});
+
 const lookupPath = (i) => {
   const c = contextOf(i);
   return `/v1/tools/${manifestTool(i % BASE.manifestTools)}/availability?sessionId=${c.sessionId}&userId=${c.userId}&projectId=${c.projectId}&tenantId=${c.tenantId}`;
@@ -295,7 +364,11 @@ async function measureGroup(targets_, o, connections) {
     for (const i of order) {
       const t = targets[i];
       const cpuBefore = [cpuMs(t.pid), cpuMs(o.dbPid)];
-      const { result, latencies, statuses } = await cannon(t.port, t.scenario, { duration: slice, connections, key: t.key ?? KEYS.dispatcher });
+      const { result, latencies, statuses } = await cannon(t.port, t.scenario, {
+        duration: slice,
+        connections,
+        key: t.key ?? KEYS.dispatcher,
+      });
       const cpuAfter = [cpuMs(t.pid), cpuMs(o.dbPid)];
       const a = acc[i];
       if (cpuBefore[0] !== null && cpuAfter[0] !== null) a.cpu += cpuAfter[0] - cpuBefore[0];
@@ -330,7 +403,9 @@ async function measureGroup(targets_, o, connections) {
       non2xx: a.non2xx,
       statuses: a.statuses,
     };
-    log(`  ${t.label.padEnd(46)} ${String(row.rps).padStart(7)} req/s  p50 ${fmt(row.p50)}  p99 ${fmt(row.p99)} ms  cpu/req ${fmt(row.cpuMsPerRequest)} + db ${fmt(row.dbCpuMsPerRequest)} ms${row.errors || row.non2xx ? `  (errors ${row.errors}, non-2xx ${row.non2xx} ${JSON.stringify(a.statuses)})` : ''}`);
+    log(
+      `  ${t.label.padEnd(46)} ${String(row.rps).padStart(7)} req/s  p50 ${fmt(row.p50)}  p99 ${fmt(row.p99)} ms  cpu/req ${fmt(row.cpuMsPerRequest)} + db ${fmt(row.dbCpuMsPerRequest)} ms${row.errors || row.non2xx ? `  (errors ${row.errors}, non-2xx ${row.non2xx} ${JSON.stringify(a.statuses)})` : ''}`,
+    );
     return row;
   });
 }
@@ -368,7 +443,12 @@ async function startService(kind, uri) {
     API_KEYS,
     DB_SERVER_SELECTION_TIMEOUT_MS: '5000',
   };
-  const { child } = await startChild(`service (${uri})`, ['dist/main.js'], env, async () => (await http(port, 'GET', '/health/ready')).status === 200);
+  const { child } = await startChild(
+    `service (${uri})`,
+    ['dist/main.js'],
+    env,
+    async () => (await http(port, 'GET', '/health/ready')).status === 200,
+  );
   return { port, pid: child.pid };
 }
 
@@ -401,10 +481,15 @@ async function benchServer(kind, options, encodeKey) {
   const largePort = large_?.port ?? null;
   // FerretDB: fewer, longer slices (a request can take a second; a slice must see it finish).
   o = { ...o, dbPid: db.pid, slowServer: kind === 'ferretdb' };
-  const baseline = await startChild('baseline', ['bench/baseline-server.mjs'], { ...process.env, MONGODB_URI: uri, PORT: '0', BENCH_KEY: KEYS.dispatcher }, async (tail) => {
-    const m = /LISTENING (\d+)/.exec(tail());
-    return m ? Number(m[1]) : null;
-  });
+  const baseline = await startChild(
+    'baseline',
+    ['bench/baseline-server.mjs'],
+    { ...process.env, MONGODB_URI: uri, PORT: '0', BENCH_KEY: KEYS.dispatcher },
+    async (tail) => {
+      const m = /LISTENING (\d+)/.exec(tail());
+      return m ? Number(m[1]) : null;
+    },
+  );
   const baselinePort = baseline.answer;
   o.pidOf = { [servicePort]: service.pid, [baselinePort]: baseline.child.pid, ...(large_ ? { [largePort]: large_.pid } : {}) };
 
@@ -424,6 +509,11 @@ async function benchServer(kind, options, encodeKey) {
     floor1: postScenario('/floor/annotate', bodies.annotate(1)),
     floor200: postScenario('/floor/annotate', bodies.annotate(200)),
     lookup: getScenario(lookupPath),
+    batch100: postScenario('/v1/outcomes/batch', bodies.batch(100, 5), 256),
+    write1: postScenario('/v1/health/mark-unavailable', bodies.systemWrite(1)),
+    write200: postScenario('/v1/health/bulk/mark-unavailable', bodies.systemWrite(200), 64),
+    annotateChanges200: postScenario('/v1/manifest/annotate/changes', bodies.annotateChanges),
+    floorChanges200: postScenario('/floor/annotate-changes', bodies.annotateChanges),
     // Enough distinct signatures that no slice runs out of new ones (each is spent once).
     newCooldownSmall: postScenario('/v1/outcomes/failure', bodies.failureNewCooldown('e-small'), 60_000),
     newCooldownLarge: postScenario('/v1/outcomes/failure', bodies.failureNewCooldown('e-large'), 60_000),
@@ -431,11 +521,17 @@ async function benchServer(kind, options, encodeKey) {
 
   // Pre-flight: every scenario answers what it should, on this data, before anything is timed.
   const succ = await http(servicePort, 'POST', '/v1/outcomes/success', S.success.sample);
-  expect(succ.status === 200 && succ.json.status === 'DEGRADED' && succ.json.changed.length === 0, `clean success → ${succ.status} ${succ.text}`);
+  expect(
+    succ.status === 200 && succ.json.status === 'DEGRADED' && succ.json.changed.length === 0,
+    `clean success → ${succ.status} ${succ.text}`,
+  );
   const base = await http(baselinePort, 'POST', '/v1/outcomes/success', S.success.sample);
   expect(base.status === 200 && base.json.status === succ.json.status, `baseline → ${base.status} ${base.text}`);
   const distinct = await http(servicePort, 'POST', '/v1/outcomes/failure', S.failureDistinct.sample);
-  expect(distinct.status === 200 && distinct.json.reason === 'IN_COOLDOWN' && distinct.json.cooldown?.scope === 'USER', `distinct failure → ${distinct.text}`);
+  expect(
+    distinct.status === 200 && distinct.json.reason === 'IN_COOLDOWN' && distinct.json.cooldown?.scope === 'USER',
+    `distinct failure → ${distinct.text}`,
+  );
   const hot = await http(servicePort, 'POST', '/v1/outcomes/failure', S.failureHot.sample);
   expect(hot.status === 200 && hot.json.reason === 'IN_COOLDOWN' && hot.json.cooldown?.scope === 'GLOBAL', `hot failure → ${hot.text}`);
   const lookup = await http(servicePort, 'GET', S.lookup.paths[0]);
@@ -447,7 +543,10 @@ async function benchServer(kind, options, encodeKey) {
   if (annotateReady) {
     // The c-baseline must judge the same tools the same way, or c2 compares unlike work.
     const naive = await http(baselinePort, 'POST', '/v1/manifest/annotate', S.annotate200.sample);
-    expect(naive.status === 200 && naive.json.tools.map((x) => x.status).join() === annotate.json.tools.map((x) => x.status).join(), `c-baseline → ${naive.status} ${naive.text.slice(0, 200)}`);
+    expect(
+      naive.status === 200 && naive.json.tools.map((x) => x.status).join() === annotate.json.tools.map((x) => x.status).join(),
+      `c-baseline → ${naive.status} ${naive.text.slice(0, 200)}`,
+    );
     out.checks.annotate200BaselineBytes = Buffer.byteLength(naive.text);
     // The c-floor answers the service's own bytes: the answers to the first variant of each size.
     const one = await http(servicePort, 'POST', '/v1/manifest/annotate', S.annotate1.sample);
@@ -459,7 +558,50 @@ async function benchServer(kind, options, encodeKey) {
   }
   if (o.only.includes('e')) {
     const e = await http(servicePort, 'POST', '/v1/outcomes/failure', S.newCooldownSmall.sample);
-    expect(e.status === 200 && e.json.reason === 'CLASSIFIED_BY_CHECKER' && e.json.cooldown !== null, `cooldown-setting failure → ${e.status} ${e.text}`);
+    expect(
+      e.status === 200 && e.json.reason === 'CLASSIFIED_BY_CHECKER' && e.json.cooldown !== null,
+      `cooldown-setting failure → ${e.status} ${e.text}`,
+    );
+  }
+  if (o.only.includes('f')) {
+    const batch = await http(servicePort, 'POST', '/v1/outcomes/batch', S.batch100.sample);
+    const results = batch.json?.results ?? [];
+    expect(
+      batch.status === 200 &&
+        results.length === 100 &&
+        results.slice(0, 5).every((r) => r.failure?.reason === 'IN_COOLDOWN') &&
+        results.slice(5).every((r) => r.status === 200 && r.success.changed.length === 0),
+      `batch of 100 → ${batch.status} ${batch.text.slice(0, 300)}`,
+    );
+  }
+  if (o.only.includes('g')) {
+    const one = await http(servicePort, 'POST', '/v1/health/mark-unavailable', S.write1.sample);
+    expect(one.status === 200 && one.json.status === 'DOWN', `system write of 1 tool → ${one.status} ${one.text.slice(0, 200)}`);
+    const many = await http(servicePort, 'POST', '/v1/health/bulk/mark-unavailable', S.write200.sample);
+    expect(
+      many.status === 200 &&
+        many.json.results.length === 200 &&
+        many.json.results.every((r) => r.status === 200 && r.entry.status === 'DOWN'),
+      `bulk system write → ${many.status} ${many.text.slice(0, 200)}`,
+    );
+  }
+  let changesReady = false;
+  if (o.only.includes('c')) {
+    const changes = await http(servicePort, 'POST', '/v1/manifest/annotate/changes', S.annotateChanges200.sample);
+    changesReady =
+      changes.status === 200 &&
+      changes.json.plain === 195 &&
+      changes.json.tools.length === 5 &&
+      changes.json.tools.every((x) => x.doNotCall);
+    expect(changesReady, `annotate/changes 200 tools, 5 problems → ${changes.status} ${changes.text.slice(0, 300)}`);
+    out.checks.annotateChanges200ResponseBytes = Buffer.byteLength(changes.text);
+    const stored = await http(baselinePort, 'POST', '/floor/answers', { 'changes:200': changes.json });
+    expect(stored.status === 200, `c-changes floor answers → ${stored.status} ${stored.text}`);
+    const floor = await http(baselinePort, 'POST', '/floor/annotate-changes', S.floorChanges200.sample);
+    expect(
+      floor.status === 200 && floor.text === JSON.stringify(changes.json),
+      `c-changes floor → ${floor.status} ${floor.text.slice(0, 200)}`,
+    );
   }
   const bad = await http(servicePort, 'POST', '/v1/outcomes/success', { toolName: 'bad name!' });
   expect(bad.status === 400 && bad.json.field === 'toolName', `bad input → ${bad.status} ${bad.text}`);
@@ -472,9 +614,16 @@ async function benchServer(kind, options, encodeKey) {
   // The JVM (mongo-java-server) and V8 both compile hot code as they go: the first scenario
   // would otherwise be measured on a cold server. Every kind of request, untimed, first.
   log(`  warming up (${o.jitWarmup} s, untimed) …`);
-  const warm = [[baselinePort, S.success], [servicePort, S.success], [servicePort, S.failureDistinct], [servicePort, S.failureHot], [servicePort, S.lookup]];
+  const warm = [
+    [baselinePort, S.success],
+    [servicePort, S.success],
+    [servicePort, S.failureDistinct],
+    [servicePort, S.failureHot],
+    [servicePort, S.lookup],
+  ];
   if (annotateReady) warm.push([servicePort, S.annotate50]);
-  for (const [port, scenario] of warm) await cannon(port, scenario, { duration: Math.max(1, Math.round(o.jitWarmup / warm.length)), connections: C, key: KEYS.dispatcher });
+  for (const [port, scenario] of warm)
+    await cannon(port, scenario, { duration: Math.max(1, Math.round(o.jitWarmup / warm.length)), connections: C, key: KEYS.dispatcher });
 
   const versionsOf = async () => small.countDocuments({ toolName: { $regex: '^succ_' }, version: { $gt: 1 } });
   if (o.only.includes('a')) {
@@ -528,6 +677,51 @@ async function benchServer(kind, options, encodeKey) {
       C,
     );
   }
+  if (o.only.includes('c') && changesReady) {
+    // c-changes (D23): the 200-tool turn by difference against the full 1-tool turn, and its own floor.
+    [out.rows.c1Again, out.rows.cChanges200, out.rows.cChanges200Floor] = await measureGroup(
+      [
+        { label: 'c  annotate 1 tool', port: servicePort, scenario: S.annotate1 },
+        { label: 'c  changes only: 200 tools, 5 problems', port: servicePort, scenario: S.annotateChanges200 },
+        { label: 'c  floor: changes only, 200 tools (node:http)', port: baselinePort, scenario: S.floorChanges200 },
+      ],
+      o,
+      L,
+    );
+  }
+  if (o.only.includes('f')) {
+    // f (D22): reports in batches of 100 against one report per request, at full load, in one group.
+    [out.rows.fSingle, out.rows.fBatch100] = await measureGroup(
+      [
+        { label: 'f  clean success, one per request', port: servicePort, scenario: S.success },
+        { label: 'f  batch of 100 (95 successes, 5 failures)', port: servicePort, scenario: S.batch100 },
+      ],
+      o,
+      C,
+    );
+  }
+  if (o.only.includes('g')) {
+    // g (D22): one tool's system write against 200 tools' in one bulk write.
+    [out.rows.gOne, out.rows.gBulk200] = await measureGroup(
+      [
+        { label: 'g  system write, 1 tool', port: servicePort, scenario: S.write1 },
+        { label: 'g  bulk system write, 200 tools', port: servicePort, scenario: S.write200 },
+      ],
+      o,
+      L,
+    );
+  }
+  if (largePort && kind !== 'mongo-java-server' && o.only.includes('d')) {
+    // H2 (issue 27): the lookup's database CPU on the large database while it is still fresh
+    // (the base set only), to set beside the same lookup once the million documents are in.
+    await seedBase(big, now, encodeKey);
+    await cannon(largePort, S.lookup, { duration: Math.max(1, Math.round(o.jitWarmup / 4)), connections: L, key: KEYS.dispatcher });
+    [out.rows.dFresh] = await measureGroup(
+      [{ label: `d  lookup, fresh database (${BASE.total.toLocaleString('en')} documents)`, port: largePort, scenario: S.lookup }],
+      o,
+      L,
+    );
+  }
   if (largePort) {
     // The large collection is seeded only now, so a–c ran on a quiet database; then the
     // database is left to settle (a JVM collects garbage for a while after a million inserts).
@@ -546,10 +740,15 @@ async function benchServer(kind, options, encodeKey) {
     out.seed.large = await big.countDocuments({});
     out.seed.largeMs = Date.now() - t;
     out.seed.largeInsertPerSecond = Math.round((grown.inserted / grown.ms) * 1000);
-    log(`  seeded ${out.seed.large.toLocaleString('en')} documents in ${out.seed.largeMs} ms (${out.seed.largeInsertPerSecond.toLocaleString('en')}/s)`);
+    log(
+      `  seeded ${out.seed.large.toLocaleString('en')} documents in ${out.seed.largeMs} ms (${out.seed.largeInsertPerSecond.toLocaleString('en')}/s)`,
+    );
     out.seed.settleMs = await settle(db.pid);
     const lookupLarge = await http(largePort, 'GET', S.lookup.paths[0]);
-    expect(lookupLarge.status === 200 && lookupLarge.json.status === 'DOWN', `lookup on the large collection → ${lookupLarge.status} ${lookupLarge.text}`);
+    expect(
+      lookupLarge.status === 200 && lookupLarge.json.status === 'DOWN',
+      `lookup on the large collection → ${lookupLarge.status} ${lookupLarge.text}`,
+    );
     await cannon(largePort, S.lookup, { duration: Math.max(1, Math.round(o.jitWarmup / 4)), connections: L, key: KEYS.dispatcher });
     [out.rows.dSmall, out.rows.dLarge] = await measureGroup(
       [
@@ -573,8 +772,16 @@ async function benchServer(kind, options, encodeKey) {
       // A write path at both sizes: failure reports that spawn and set a new cooldown.
       [out.rows.eSmall, out.rows.eLarge] = await measureGroup(
         [
-          { label: `e  failure setting a cooldown, ${out.seed.small.toLocaleString('en')} docs`, port: servicePort, scenario: S.newCooldownSmall },
-          { label: `e  failure setting a cooldown, ${out.seed.large.toLocaleString('en')} docs`, port: largePort, scenario: S.newCooldownLarge },
+          {
+            label: `e  failure setting a cooldown, ${out.seed.small.toLocaleString('en')} docs`,
+            port: servicePort,
+            scenario: S.newCooldownSmall,
+          },
+          {
+            label: `e  failure setting a cooldown, ${out.seed.large.toLocaleString('en')} docs`,
+            port: largePort,
+            scenario: S.newCooldownLarge,
+          },
         ],
         o,
         L,
@@ -586,7 +793,12 @@ async function benchServer(kind, options, encodeKey) {
   const metricsPort = largePort ?? servicePort;
   t = Date.now();
   const scrape = await http(metricsPort, 'GET', '/metrics', undefined, KEYS.audit);
-  out.metrics = { status: scrape.status, firstScrapeMs: Date.now() - t, bytes: scrape.text.length, documents: largePort ? out.seed.large : out.seed.small };
+  out.metrics = {
+    status: scrape.status,
+    firstScrapeMs: Date.now() - t,
+    bytes: scrape.text.length,
+    documents: largePort ? out.seed.large : out.seed.small,
+  };
   if (scrape.status === 200) {
     t = Date.now();
     await http(metricsPort, 'GET', '/metrics', undefined, KEYS.audit);
@@ -613,20 +825,135 @@ async function benchServer(kind, options, encodeKey) {
 const perTool = (row) => row && row.cpuMsPerRequest !== null && row.cpuMsPerRequest / 200;
 /** Per server; `cross` targets compare this server's rows with the memory backend's. */
 const TARGETS = [
-  { id: 'a-throughput', what: 'a: service ≥ 1.0× baseline req/s', ratio: (r) => r.aService && r.aBaseline && r.aService.rps / r.aBaseline.rps, ok: (x) => x >= 1.0 },
-  { id: 'a-p99', what: 'a: service p99 ≤ 1.5× baseline p99', ratio: (r) => r.aService && r.aBaseline && r.aService.p99 / r.aBaseline.p99, ok: (x) => x <= 1.5 },
-  { id: 'b-hot', what: 'b: hot key ≥ 0.5× distinct keys req/s', ratio: (r) => r.bHot && r.bDistinct && r.bHot.rps / r.bDistinct.rps, ok: (x) => x >= 0.5 },
-  { id: 'b2-tail', what: 'b2: distinct keys in cooldown p99 ≤ 3× p50', ratio: (r) => r.bDistinct && r.bDistinct.p99 / r.bDistinct.p50, ok: (x) => x <= 3 },
-  { id: 'c1', what: 'c1: 200 tools ≤ 3× latency (p50) of 1 tool', ratio: (r) => r.c200 && r.c1 && r.c200.p50 / r.c1.p50, ok: (x) => x <= 3 },
-  { id: 'c2', what: 'c2: 200 tools ≥ 0.8× c-baseline req/s', ratio: (r) => r.c200Service && r.c200Baseline && r.c200Service.rps / r.c200Baseline.rps, ok: (x) => x >= 0.8 },
-  { id: 'c3-cpu', what: 'c3: service CPU ms per 200-tool annotation ≤ 1.5', ratio: (r) => r.c200 && r.c200.cpuMsPerRequest, ok: (x) => x <= 1.5, note: (r) => r.c200 && `${fmt(perTool(r.c200) * 1000)} µs/tool` },
-  { id: 'c3-db', what: 'c3: database CPU ms per 200-tool annotation ≤ 1.5', ratio: (r) => r.c200 && r.c200.dbCpuMsPerRequest, ok: (x) => x <= 1.5, note: (r) => r.c200 && r.c200.dbCpuMsPerRequest !== null && `${fmt((r.c200.dbCpuMsPerRequest / 200) * 1000)} µs/tool` },
+  {
+    id: 'a-throughput',
+    what: 'a: service ≥ 1.0× baseline req/s',
+    ratio: (r) => r.aService && r.aBaseline && r.aService.rps / r.aBaseline.rps,
+    ok: (x) => x >= 1.0,
+  },
+  {
+    id: 'a-p99',
+    what: 'a: service p99 ≤ 1.5× baseline p99',
+    ratio: (r) => r.aService && r.aBaseline && r.aService.p99 / r.aBaseline.p99,
+    ok: (x) => x <= 1.5,
+  },
+  {
+    id: 'b-hot',
+    what: 'b: hot key ≥ 0.5× distinct keys req/s',
+    ratio: (r) => r.bHot && r.bDistinct && r.bHot.rps / r.bDistinct.rps,
+    ok: (x) => x >= 0.5,
+  },
+  {
+    id: 'b2-tail',
+    what: 'b2: distinct keys in cooldown p99 ≤ 3× p50',
+    ratio: (r) => r.bDistinct && r.bDistinct.p99 / r.bDistinct.p50,
+    ok: (x) => x <= 3,
+  },
+  {
+    id: 'c1',
+    what: 'c1: 200 tools ≤ 3× latency (p50) of 1 tool',
+    ratio: (r) => r.c200 && r.c1 && r.c200.p50 / r.c1.p50,
+    ok: (x) => x <= 3,
+  },
+  {
+    id: 'c2',
+    what: 'c2: 200 tools ≥ 0.8× c-baseline req/s',
+    ratio: (r) => r.c200Service && r.c200Baseline && r.c200Service.rps / r.c200Baseline.rps,
+    ok: (x) => x >= 0.8,
+  },
+  {
+    id: 'c3-cpu',
+    what: 'c3: service CPU ms per 200-tool annotation ≤ 1.5',
+    ratio: (r) => r.c200 && r.c200.cpuMsPerRequest,
+    ok: (x) => x <= 1.5,
+    note: (r) => r.c200 && `${fmt(perTool(r.c200) * 1000)} µs/tool`,
+  },
+  {
+    id: 'c3-db',
+    what: 'c3: database CPU ms per 200-tool annotation ≤ 1.5',
+    ratio: (r) => r.c200 && r.c200.dbCpuMsPerRequest,
+    ok: (x) => x <= 1.5,
+    note: (r) => r.c200 && r.c200.dbCpuMsPerRequest !== null && `${fmt((r.c200.dbCpuMsPerRequest / 200) * 1000)} µs/tool`,
+  },
   // No targets: what the same bytes cost with no database and no logic, the floor under c1 and c3 (P116).
-  { id: 'c1-floor', info: true, what: 'c1 floor: 200 tools vs 1 tool p50, no DB, no logic', ratio: (r) => r.c200Floor && r.c1Floor && r.c200Floor.p50 / r.c1Floor.p50 },
-  { id: 'c3-floor', info: true, what: 'c3 floor: CPU ms per 200-tool answer, no DB, no logic', ratio: (r) => r.c200Floor && r.c200Floor.cpuMsPerRequest, note: (r) => r.c200 && r.c200Floor && `service ${fmt(r.c200.cpuMsPerRequest / r.c200Floor.cpuMsPerRequest).trim()}× the floor` },
-  { id: 'd-1m', what: 'd: lookup at the large size ≤ 1.3× latency (p50) of 1 k', ratio: (r) => r.dLarge && r.dSmall && r.dLarge.p50 / r.dSmall.p50, ok: (x) => x <= 1.3 },
-  { id: 'a-1m', what: 'a: clean success at the large size ≤ 1.3× p50 of 1 k', ratio: (r) => r.aServiceLarge && r.aServiceSmall && r.aServiceLarge.p50 / r.aServiceSmall.p50, ok: (x) => x <= 1.3 },
-  { id: 'e-1m', what: 'e: cooldown-setting failure, large ≤ 1.3× p50 of 1 k', ratio: (r) => r.eLarge && r.eSmall && r.eLarge.p50 / r.eSmall.p50, ok: (x) => x <= 1.3 },
+  {
+    id: 'c1-floor',
+    info: true,
+    what: 'c1 floor: 200 tools vs 1 tool p50, no DB, no logic',
+    ratio: (r) => r.c200Floor && r.c1Floor && r.c200Floor.p50 / r.c1Floor.p50,
+  },
+  {
+    id: 'c3-floor',
+    info: true,
+    what: 'c3 floor: CPU ms per 200-tool answer, no DB, no logic',
+    ratio: (r) => r.c200Floor && r.c200Floor.cpuMsPerRequest,
+    note: (r) => r.c200 && r.c200Floor && `service ${fmt(r.c200.cpuMsPerRequest / r.c200Floor.cpuMsPerRequest).trim()}× the floor`,
+  },
+  {
+    id: 'c-changes-p50',
+    what: 'c-changes: 200 tools (5 problems) ≤ 2× p50 of 1 tool',
+    ratio: (r) => r.cChanges200 && r.c1Again && r.cChanges200.p50 / r.c1Again.p50,
+    ok: (x) => x <= 2,
+  },
+  {
+    id: 'c-changes-cpu',
+    what: 'c-changes: service CPU ms per request ≤ 1.0',
+    ratio: (r) => r.cChanges200 && r.cChanges200.cpuMsPerRequest,
+    ok: (x) => x <= 1.0,
+    note: (r) => r.cChanges200 && r.cChanges200Floor && `floor ${fmt(r.cChanges200Floor.cpuMsPerRequest).trim()} ms`,
+  },
+  {
+    id: 'c-changes-bytes',
+    what: 'c-changes: answer ≤ 2 KB (bytes / 2048)',
+    ratio: (r, _m, checks) => checks?.annotateChanges200ResponseBytes && checks.annotateChanges200ResponseBytes / 2048,
+    ok: (x) => x <= 1,
+    note: (_r, _m, checks) => checks?.annotateChanges200ResponseBytes && `${checks.annotateChanges200ResponseBytes} bytes`,
+  },
+  {
+    id: 'f-cpu',
+    what: 'f: CPU per outcome in batches of 100 ≤ 0.15× a single clean success',
+    ratio: (r) => r.fBatch100 && r.fSingle && r.fBatch100.cpuMsPerRequest / 100 / r.fSingle.cpuMsPerRequest,
+    ok: (x) => x <= 0.15,
+    note: (r) => r.fBatch100 && `${fmt((r.fBatch100.cpuMsPerRequest / 100) * 1000).trim()} µs/outcome`,
+  },
+  {
+    id: 'f-throughput',
+    what: 'f: outcomes/s in batches ≥ 5× single reports/s',
+    ratio: (r) => r.fBatch100 && r.fSingle && (r.fBatch100.rps * 100) / r.fSingle.rps,
+    ok: (x) => x >= 5,
+    note: (r) => r.fBatch100 && `${(r.fBatch100.rps * 100).toLocaleString('en')} outcomes/s`,
+  },
+  {
+    id: 'g-bulk',
+    what: 'g: bulk write of 200 tools ≤ 10× p50 of 1 tool',
+    ratio: (r) => r.gBulk200 && r.gOne && r.gBulk200.p50 / r.gOne.p50,
+    ok: (x) => x <= 10,
+  },
+  {
+    id: 'd-h2-db',
+    what: 'H2: db CPU per lookup at the large size ≤ 2× fresh',
+    ratio: (r) => r.dLarge && r.dFresh && r.dLarge.dbCpuMsPerRequest / r.dFresh.dbCpuMsPerRequest,
+    ok: (x) => x <= 2,
+    note: (r) => r.dLarge && r.dFresh && `${fmt(r.dFresh.dbCpuMsPerRequest).trim()} → ${fmt(r.dLarge.dbCpuMsPerRequest).trim()} ms`,
+  },
+  {
+    id: 'd-1m',
+    what: 'd: lookup at the large size ≤ 1.3× latency (p50) of 1 k',
+    ratio: (r) => r.dLarge && r.dSmall && r.dLarge.p50 / r.dSmall.p50,
+    ok: (x) => x <= 1.3,
+  },
+  {
+    id: 'a-1m',
+    what: 'a: clean success at the large size ≤ 1.3× p50 of 1 k',
+    ratio: (r) => r.aServiceLarge && r.aServiceSmall && r.aServiceLarge.p50 / r.aServiceSmall.p50,
+    ok: (x) => x <= 1.3,
+  },
+  {
+    id: 'e-1m',
+    what: 'e: cooldown-setting failure, large ≤ 1.3× p50 of 1 k',
+    ratio: (r) => r.eLarge && r.eSmall && r.eLarge.p50 / r.eSmall.p50,
+    ok: (x) => x <= 1.3,
+  },
   {
     id: 'a-vs-memory',
     what: 'a: this server ≥ 0.5× memory backend req/s',
@@ -681,7 +1008,9 @@ function printReport(report) {
   for (const s of report.servers) {
     for (const r of s.ratios) {
       const mark = r.value === null ? 'n/a ' : r.info ? 'INFO' : r.met ? 'MET ' : 'MISS';
-      lines.push(`  ${s.server.padEnd(20)} ${mark} ${r.what.padEnd(56)} ${r.value === null ? '-' : r.value.toFixed(2)}${r.note ? `  (${r.note})` : ''}`);
+      lines.push(
+        `  ${s.server.padEnd(20)} ${mark} ${r.what.padEnd(56)} ${r.value === null ? '-' : r.value.toFixed(2)}${r.note ? `  (${r.note})` : ''}`,
+      );
     }
   }
   lines.push('');
@@ -696,18 +1025,28 @@ async function main() {
   const build = ensureBuild(o.build);
   const encodeKey = loadEncodeKey();
   const report = { startedAt: startedAt.toISOString(), finishedAt: null, machine: machineFacts(), build, options: o, servers: [] };
-  log(`machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, node ${report.machine.node}, ${report.machine.os}`);
+  log(
+    `machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, node ${report.machine.node}, ${report.machine.os}`,
+  );
   // A row with too few answered requests (FerretDB at a second per request) gives no ratio.
-  const measuredRows = (result) => Object.fromEntries(Object.entries(result?.rows ?? {}).filter(([, row]) => row.rps > 0 && row.p50 !== null && row.requests >= 20));
+  const measuredRows = (result) =>
+    Object.fromEntries(Object.entries(result?.rows ?? {}).filter(([, row]) => row.rps > 0 && row.p50 !== null && row.requests >= 20));
   for (const kind of o.servers) report.servers.push(await benchServer(kind, o, encodeKey));
   const memory = measuredRows(report.servers.find((s) => s.server === 'mongo-java-server'));
   for (const result of report.servers) {
     const rows = measuredRows(result);
     result.ratios = TARGETS.filter((target) => !target.cross || result.server !== 'mongo-java-server').map((target) => {
-      const raw = target.ratio(rows, memory);
+      const raw = target.ratio(rows, memory, result.checks);
       const value = raw === undefined || raw === null || raw === false || !Number.isFinite(raw) ? null : round(raw, 3);
       const met = value === null || target.info ? null : target.ok(value);
-      return { id: target.id, what: target.what, value, met, info: target.info ?? false, note: (value !== null && target.note?.(rows)) || null };
+      return {
+        id: target.id,
+        what: target.what,
+        value,
+        met,
+        info: target.info ?? false,
+        note: (value !== null && target.note?.(rows, memory, result.checks)) || null,
+      };
     });
   }
   report.finishedAt = new Date().toISOString();

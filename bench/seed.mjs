@@ -37,7 +37,9 @@ async function addPresence(collection, docs) {
     if (!byPrefix.has(prefix)) byPrefix.set(prefix, new Set());
     byPrefix.get(prefix).add(d.toolName);
   }
-  const ops = [...byPrefix].map(([prefix, tools]) => ({ updateOne: { filter: { _id: prefix }, update: { $addToSet: { tools: { $each: [...tools] } } }, upsert: true } }));
+  const ops = [...byPrefix].map(([prefix, tools]) => ({
+    updateOne: { filter: { _id: prefix }, update: { $addToSet: { tools: { $each: [...tools] } } }, upsert: true },
+  }));
   if (ops.length) await collection.db.collection('tool_health_presence').bulkWrite(ops, { ordered: false });
 }
 
@@ -69,6 +71,8 @@ export const projectOf = (i) => `p-${i % BASE.projects}`;
 export const tenantOf = (i) => `t-${i % BASE.tenants}`;
 export const failToolOfUser = (u) => `fail_${u % BASE.failTools}`;
 export const manifestTool = (j) => `mf_${j}`;
+/** The context of request i: every request its own session; users, projects and tenants cycle. */
+export const contextIds = (i) => ({ sessionId: `s-${i}`, userId: userOf(i), projectId: projectOf(i), tenantId: tenantOf(i) });
 
 /**
  * The service's own document builders, from the build: `newDocument` (the domain's defaults for
@@ -134,45 +138,108 @@ export function baseDocuments(encodeKey, now) {
     docs.push(record(encodeKey, { scope: 'GLOBAL', toolName }, now));
     for (let t = 0; t < BASE.tenants; t++) {
       docs.push(
-        record(encodeKey, {
-          scope: 'TENANT', scopeId: `t-${t}`, toolName, tenantId: `t-${t}`, status: 'DEGRADED', code: 'BACKEND_FAILED',
-          expectedRecoveryAt: new Date(now.getTime() + 7 * DAY),
-          cooldowns: [cooldown('http-502', null, 'INTERMITTENT', 30_000, now)],
-          lastDiagnosis: diagnosis('INTERMITTENT', 'BACKEND_FAILED', now),
-        }, now),
+        record(
+          encodeKey,
+          {
+            scope: 'TENANT',
+            scopeId: `t-${t}`,
+            toolName,
+            tenantId: `t-${t}`,
+            status: 'DEGRADED',
+            code: 'BACKEND_FAILED',
+            expectedRecoveryAt: new Date(now.getTime() + 7 * DAY),
+            cooldowns: [cooldown('http-502', null, 'INTERMITTENT', 30_000, now)],
+            lastDiagnosis: diagnosis('INTERMITTENT', 'BACKEND_FAILED', now),
+          },
+          now,
+        ),
       );
     }
   }
   // b, distinct keys: one USER document per user with the user's own active cooldown.
   for (let u = 0; u < BASE.users; u++) {
     docs.push(
-      record(encodeKey, {
-        scope: 'USER', scopeId: `u-${u}`, toolName: failToolOfUser(u), tenantId: `t-${u % BASE.tenants}`, status: 'OK',
-        cooldowns: [cooldown(BASE.failSignature, `u-${u}`, 'USER_SPECIFIC_TECHNICAL', 15 * 60_000, now)],
-      }, now),
+      record(
+        encodeKey,
+        {
+          scope: 'USER',
+          scopeId: `u-${u}`,
+          toolName: failToolOfUser(u),
+          tenantId: `t-${u % BASE.tenants}`,
+          status: 'OK',
+          cooldowns: [cooldown(BASE.failSignature, `u-${u}`, 'USER_SPECIFIC_TECHNICAL', 15 * 60_000, now)],
+        },
+        now,
+      ),
     );
   }
   // b, hot key: a GLOBAL outage with a scope-wide cooldown.
   docs.push(
-    record(encodeKey, {
-      scope: 'GLOBAL', toolName: BASE.hotTool, status: 'DOWN', code: 'BACKEND_UNREACHABLE',
-      expectedRecoveryAt: new Date(now.getTime() + 7 * DAY),
-      cooldowns: [cooldown(BASE.hotSignature, null, 'TECHNICALLY_BROKEN', 7 * DAY, now)],
-      lastDiagnosis: diagnosis('TECHNICALLY_BROKEN', 'BACKEND_UNREACHABLE', now),
-    }, now),
+    record(
+      encodeKey,
+      {
+        scope: 'GLOBAL',
+        toolName: BASE.hotTool,
+        status: 'DOWN',
+        code: 'BACKEND_UNREACHABLE',
+        expectedRecoveryAt: new Date(now.getTime() + 7 * DAY),
+        cooldowns: [cooldown(BASE.hotSignature, null, 'TECHNICALLY_BROKEN', 7 * DAY, now)],
+        lastDiagnosis: diagnosis('TECHNICALLY_BROKEN', 'BACKEND_UNREACHABLE', now),
+      },
+      now,
+    ),
   );
   // c/d: one in ten manifest tools DOWN globally, one in ten DEGRADED, and a PROJECT outage for
   // every seventh tool in the first five projects — enough for suffixes, hints and shadowing.
   for (let j = 0; j < BASE.manifestTools; j++) {
     const toolName = manifestTool(j);
     if (j % 10 === 0) {
-      docs.push(record(encodeKey, { scope: 'GLOBAL', toolName, status: 'DOWN', code: 'BACKEND_UNREACHABLE', expectedRecoveryAt: new Date(now.getTime() + 2 * 3600_000), lastDiagnosis: diagnosis('TECHNICALLY_BROKEN', 'BACKEND_UNREACHABLE', now) }, now));
+      docs.push(
+        record(
+          encodeKey,
+          {
+            scope: 'GLOBAL',
+            toolName,
+            status: 'DOWN',
+            code: 'BACKEND_UNREACHABLE',
+            expectedRecoveryAt: new Date(now.getTime() + 2 * 3600_000),
+            lastDiagnosis: diagnosis('TECHNICALLY_BROKEN', 'BACKEND_UNREACHABLE', now),
+          },
+          now,
+        ),
+      );
     } else if (j % 10 === 1) {
-      docs.push(record(encodeKey, { scope: 'GLOBAL', toolName, status: 'DEGRADED', code: 'BACKEND_FAILED', lastDiagnosis: diagnosis('INTERMITTENT', 'BACKEND_FAILED', now) }, now));
+      docs.push(
+        record(
+          encodeKey,
+          {
+            scope: 'GLOBAL',
+            toolName,
+            status: 'DEGRADED',
+            code: 'BACKEND_FAILED',
+            lastDiagnosis: diagnosis('INTERMITTENT', 'BACKEND_FAILED', now),
+          },
+          now,
+        ),
+      );
     }
     if (j % 7 === 0) {
       for (let p = 0; p < 5; p++) {
-        docs.push(record(encodeKey, { scope: 'PROJECT', scopeId: `p-${p}`, toolName, tenantId: `t-${p % BASE.tenants}`, status: 'DOWN', code: 'BACKEND_FAILED', lastDiagnosis: diagnosis('TECHNICALLY_BROKEN', 'BACKEND_FAILED', now) }, now));
+        docs.push(
+          record(
+            encodeKey,
+            {
+              scope: 'PROJECT',
+              scopeId: `p-${p}`,
+              toolName,
+              tenantId: `t-${p % BASE.tenants}`,
+              status: 'DOWN',
+              code: 'BACKEND_FAILED',
+              lastDiagnosis: diagnosis('TECHNICALLY_BROKEN', 'BACKEND_FAILED', now),
+            },
+            now,
+          ),
+        );
       }
     }
   }
@@ -186,12 +253,31 @@ const FILLER_TOOLS = 200;
 export function fillerDocument(encodeKey, k, now) {
   const down = k % 4 === 0;
   const at = new Date(now.getTime() - ((k % 720) + 1) * 3600_000);
-  return record(encodeKey, {
-    scope: 'SESSION', scopeId: `fs-${Math.floor(k / 8)}`, toolName: `client_tool_${k % FILLER_TOOLS}`, tenantId: `t-${k % BASE.tenants}`,
-    status: down ? 'DOWN' : 'OK', since: at, code: down ? 'BACKEND_UNREACHABLE' : null,
-    description: 'Read a file on the user machine.',
-    history: [{ status: down ? 'DOWN' : 'OK', classification: null, code: down ? 'BACKEND_UNREACHABLE' : null, note: down ? 'client disconnected' : 'client reconnected', by: 'system:session', at, recoveryAt: null }],
-  }, now);
+  return record(
+    encodeKey,
+    {
+      scope: 'SESSION',
+      scopeId: `fs-${Math.floor(k / 8)}`,
+      toolName: `client_tool_${k % FILLER_TOOLS}`,
+      tenantId: `t-${k % BASE.tenants}`,
+      status: down ? 'DOWN' : 'OK',
+      since: at,
+      code: down ? 'BACKEND_UNREACHABLE' : null,
+      description: 'Read a file on the user machine.',
+      history: [
+        {
+          status: down ? 'DOWN' : 'OK',
+          classification: null,
+          code: down ? 'BACKEND_UNREACHABLE' : null,
+          note: down ? 'client disconnected' : 'client reconnected',
+          by: 'system:session',
+          at,
+          recoveryAt: null,
+        },
+      ],
+    },
+    now,
+  );
 }
 
 async function insertAll(collection, docs, { batch = 5000, inFlight = 3 } = {}) {
@@ -221,7 +307,12 @@ export async function seedBase(collection, now = new Date(), encodeKey = loadEnc
  * Adds filler documents until the collection holds `total` (fillers continue after the base
  * set's own). Generated per batch, so a million never sits in memory at once.
  */
-export async function growTo(collection, total, now = new Date(), { encodeKey = loadEncodeKey(), batch = 5000, inFlight = 3, onProgress } = {}) {
+export async function growTo(
+  collection,
+  total,
+  now = new Date(),
+  { encodeKey = loadEncodeKey(), batch = 5000, inFlight = 3, onProgress } = {},
+) {
   const have = await collection.countDocuments({});
   const baseFillers = BASE.total - baseDocuments(encodeKey, now).filter((d) => d.scope !== 'SESSION').length;
   let k = Math.max(0, baseFillers) + Math.max(0, have - BASE.total);
@@ -234,11 +325,13 @@ export async function growTo(collection, total, now = new Date(), { encodeKey = 
     const docs = new Array(n);
     for (let i = 0; i < n; i++) docs[i] = fillerDocument(encodeKey, k++, now);
     missing -= n;
-    const job = addPresence(collection, docs).then(() => collection.insertMany(docs, { ordered: false })).then(() => {
-      inserted += n;
-      onProgress?.(inserted, Date.now() - started);
-      jobs.delete(job);
-    });
+    const job = addPresence(collection, docs)
+      .then(() => collection.insertMany(docs, { ordered: false }))
+      .then(() => {
+        inserted += n;
+        onProgress?.(inserted, Date.now() - started);
+        jobs.delete(job);
+      });
     jobs.add(job);
     if (jobs.size >= inFlight) await Promise.race(jobs);
   }

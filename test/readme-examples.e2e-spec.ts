@@ -365,3 +365,79 @@ describe('README examples: replayed as written, today', () => {
     expect(call).toContain(`"expectedRecoveryAt":"'"$(date -u -d '+30 minutes' +%Y-%m-%dT%H:%M:00Z)"'"`);
   });
 });
+
+/**
+ * Issue 27: the README's "Many reports, many tools, and the turn by difference" examples (D22,
+ * D23), replayed; the answers there are these answers, byte for byte (the README's wrapped JSON
+ * compared as one line).
+ */
+describe('README examples: batches, bulk system writes, annotation by difference', () => {
+  const markdown = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  const readme = markdown.replace(/\n\s*/g, '');
+  const shownInReadme = (answer: unknown) => expect(readme).toContain(JSON.stringify(answer));
+  let t: TestApp;
+  let client: ReturnType<typeof createClient<paths>>;
+  const context = { sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' };
+  const as = (key: string) => ({ headers: { 'x-api-key': key } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
+    await resetDatabase(t.connection);
+    t.clock.set('2026-12-02T14:58:00.000Z');
+  });
+  afterAll(() => t.close());
+
+  it('the MCP server closed: its tools DOWN at the project in one request', async () => {
+    const { data, response } = await client.POST('/v1/health/bulk/mark-unavailable', {
+      body: {
+        scope: 'PROJECT',
+        scopeId: 'p-1',
+        toolNames: ['jira_search', 'jira_create_issue'],
+        code: 'BACKEND_UNREACHABLE',
+        source: 'mcp-router',
+        note: 'MCP connection closed',
+      },
+      ...as(KEYS.dispatcher),
+    });
+    expect(response.status).toBe(200);
+    const summary = data!.results.map(({ toolName, status, entry }) => ({
+      toolName,
+      status,
+      entryStatus: entry?.status,
+      version: entry?.version,
+    }));
+    shownInReadme(summary);
+  });
+
+  it('the turn by difference: only what the LLM must read differently', async () => {
+    const { data, response } = await client.POST('/v1/manifest/annotate/changes', {
+      body: {
+        tools: [{ name: 'calculator' }, { name: 'jira_search' }, { name: 'jira_create_issue' }, { name: 'github_search' }],
+        context,
+        timeZone: 'Europe/Berlin',
+      },
+      ...as(KEYS.dispatcher),
+    });
+    expect(response.status).toBe(200);
+    shownInReadme(data);
+  });
+
+  it('reports in one batch, answered in order, a bad one alone', async () => {
+    const { data, response } = await client.POST('/v1/outcomes/batch', {
+      body: {
+        items: [
+          { outcome: 'success', toolName: 'calculator', context },
+          { outcome: 'failure', toolName: 'github_search', context, code: 'BACKEND_FAILED', errorSignature: 'http-500' },
+          { outcome: 'success', toolName: 'jira search', context },
+        ],
+      },
+      ...as(KEYS.dispatcher),
+    });
+    expect(response.status).toBe(200);
+    const shown = data!.results.map((r) => (r.failure ? { ...r, failure: { ...r.failure, why: ['…'] } } : r));
+    shownInReadme(shown);
+  });
+});

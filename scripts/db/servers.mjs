@@ -234,7 +234,13 @@ function childEnv() {
   return env;
 }
 
-function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite }) {
+/**
+ * The MVStore settings of the embedded H2 server (MVStore.Builder.fromString; H2_SETTINGS in the
+ * environment overrides them for an experiment). Null: the library's defaults.
+ */
+const H2_SETTINGS = null;
+
+function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings }) {
   if (kind === 'ferretdb') {
     const args = [
       '--handler=sqlite',
@@ -254,6 +260,8 @@ function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite }) 
     args.push('--h2', h2File(dataDir));
     if (commitIntervalMs) args.push('--commit-interval-ms', String(commitIntervalMs));
     if (commitPerWrite !== false) args.push('--commit-per-write'); // P30
+    const settings = h2Settings ?? process.env.H2_SETTINGS ?? H2_SETTINGS;
+    if (settings) args.push('--h2-settings', settings);
   }
   return spawn(java, args, {
     cwd: ROOT,
@@ -266,8 +274,8 @@ function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite }) 
  * One attempt: spawn, wait for readiness. Resolves to the handle, or rejects with an Error
  * carrying `.addressInUse` when the port was taken.
  */
-async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs, commitPerWrite }) {
-  const child = spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite });
+async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings }) {
+  const child = spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings });
   trackChild(child);
   if (kind === 'ferretdb') watchdog(child);
 
@@ -422,13 +430,18 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs
  * @param {boolean} [options.commitPerWrite] mongo-java-server-h2, default true: also commit after
  *   every command that changed something, before its reply, so an acknowledged write survives a
  *   SIGKILL (P30); false leaves only the interval commit (a window of up to ~60 ms measured).
+ * @param {string} [options.h2Settings] mongo-java-server-h2: MVStore settings (Builder.fromString),
+ *   default H2_SETTINGS.
  * @returns {Promise<{kind: string, uri: string, port: number, pid: number, dataDir: string|null,
  *   exited: Promise<{code: number|null, signal: string|null}>, stop: () => Promise<void>,
  *   kill: (signal?: string) => Promise<{code: number|null, signal: string|null}>}>}
  *   stop(): SIGTERM, SIGKILL after 5 s, resolves once the process has exited; idempotent.
  *   kill(): a crash on purpose (SIGKILL by default), for durability and fault tests.
  */
-export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs, commitPerWrite } = {}) {
+export async function startDatabase(
+  kind,
+  { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs, commitPerWrite, h2Settings } = {},
+) {
   checkKind(kind);
   if (port !== undefined && port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`invalid port ${JSON.stringify(port)}`);
@@ -444,11 +457,11 @@ export async function startDatabase(kind, { dataDir, port, log, timeoutMs = READ
 
   if (port) {
     await assertPortFree(port);
-    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs, commitPerWrite });
+    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings });
   }
   if (isJava(kind)) {
     // The launcher binds port 0 and reports the port it got: no race with other processes.
-    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs, commitPerWrite });
+    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings });
   }
   // FerretDB: pick a free port; retry if someone else took it in between.
   for (let attempt = 1; ; attempt++) {

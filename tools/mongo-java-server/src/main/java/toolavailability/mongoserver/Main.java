@@ -19,8 +19,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]
- *      [--h2 FILE [--commit-interval-ms N] [--commit-per-write]]
+ *      [--h2 FILE [--commit-interval-ms N] [--commit-per-write] [--h2-settings SETTINGS]]
  * </pre>
+ *
+ * {@code --h2-settings} is MVStore.Builder's own settings string ({@code Builder.fromString}, e.g.
+ * {@code cacheSize=64,autoCompactFillRate=0}): the page cache in MB and the fill rate below which
+ * the background writer rewrites chunks (docs/performance.md, "The embedded H2 server after a
+ * million inserts").
  *
  * MVStore keeps changes in memory until a commit writes them to FILE; by itself it commits about
  * once a second, so a SIGKILL could lose the last second of acknowledged writes. This launcher
@@ -44,7 +49,7 @@ import java.util.concurrent.TimeUnit;
 public final class Main {
 
     private static final String USAGE = "usage: java -jar mongo-java-server-launcher.jar [HOST [PORT]] [--exit-on-stdin-eof]"
-            + " [--h2 FILE [--commit-interval-ms N] [--commit-per-write]]";
+            + " [--h2 FILE [--commit-interval-ms N] [--commit-per-write] [--h2-settings SETTINGS]]";
 
     /** The H2 backend, committing the MVStore after every command that changed it, before the reply. */
     private static final class CommitPerWriteH2Backend extends WholeDocumentH2Backend {
@@ -76,6 +81,7 @@ public final class Main {
         int port = 27017;
         boolean exitOnStdinEof = false;
         String h2File = null;
+        String h2Settings = null;
         int commitIntervalMs = 50;
         boolean commitPerWrite = false;
         int positional = 0;
@@ -88,6 +94,11 @@ public final class Main {
                     fail("--h2 needs a file");
                 }
                 h2File = args[++i];
+            } else if (arg.equals("--h2-settings")) {
+                if (i + 1 >= args.length) {
+                    fail("--h2-settings needs a settings string, e.g. cacheSize=64");
+                }
+                h2Settings = args[++i];
             } else if (arg.equals("--commit-per-write")) {
                 commitPerWrite = true;
             } else if (arg.equals("--commit-interval-ms")) {
@@ -132,7 +143,8 @@ public final class Main {
         } else {
             MVStore store;
             try {
-                store = new MVStore.Builder().fileName(h2File).open();
+                MVStore.Builder builder = h2Settings == null ? new MVStore.Builder() : MVStore.Builder.fromString(h2Settings);
+                store = builder.fileName(h2File).open();
             } catch (RuntimeException e) { // e.g. the file is locked by another server
                 System.err.println("mongo-java-server: cannot open " + h2File + ": " + e.getMessage());
                 System.exit(1);

@@ -88,6 +88,11 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
    * unreachable outbox must not hold its answer (the fail-fast of P21); the relay goes on alone.
    */
   async afterWrite(docId: string): Promise<boolean> {
+    return this.afterWrites([docId]);
+  }
+
+  /** As afterWrite, for the documents of one bulk write (P159): one pass, one bounded wait. */
+  async afterWrites(docIds: readonly string[]): Promise<boolean> {
     if (this.stopped || !this.holdsLease()) return false;
     // Writes that land while a pass runs share the next pass: one read of all their documents.
     if (!this.nextBatch) {
@@ -98,7 +103,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       });
       this.nextBatch = { ids, done };
     }
-    this.nextBatch.ids.add(docId);
+    for (const docId of docIds) this.nextBatch.ids.add(docId);
     const relayed = this.nextBatch.done.then(
       () => true,
       (error) => {

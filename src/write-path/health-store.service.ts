@@ -94,8 +94,12 @@ export class HealthStore {
       }),
     );
     const results = await this.repository.mutateMany(items);
-    // The relay takes the written documents in one pass (afterWrite batches what arrives together).
-    await Promise.all(results.map((result, i) => this.afterWrite(result, items[i].emitted())));
+    // The relay takes the written documents in one pass; what it did not relay in time is marked in one command (P97).
+    const evented = results
+      .filter((result, i) => result.written && result.after && items[i].emitted() > 0)
+      .map((result) => result.after!.id);
+    if (evented.length > 0 && !(await this.relay.afterWrites(evented))) await this.relayState.markPending(evented);
+    await Promise.all(results.map((result) => this.markPin(result)));
     return results;
   }
 
@@ -127,7 +131,12 @@ export class HealthStore {
     if (!result.written || !result.after) return;
     // P97: what this instance did not relay at once is marked, so the lease holder's pass
     // finds it without scanning every document; a pin is marked for the pin watch likewise.
-    if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending(result.after.id);
+    if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending([result.after.id]);
+    await this.markPin(result);
+  }
+
+  private async markPin(result: MutationResult): Promise<void> {
+    if (!result.written || !result.after) return;
     // Only when the pin's end is new: an unchanged pin already has its marker (one write saved per write).
     const until = result.after.pin?.until;
     if (until && until.getTime() !== result.before?.pin?.until.getTime()) await this.relayState.markPinned(result.after.id, until);

@@ -73,8 +73,8 @@ export class InMemoryEventRelayRepository extends EventRelayRepository {
     };
   }
 
-  async markPending(docId: string): Promise<void> {
-    this.pendingMarkers.add(docId);
+  async markPending(docIds: readonly string[]): Promise<void> {
+    for (const id of docIds) this.pendingMarkers.add(id);
   }
 
   async markPinned(docId: string, until: Date): Promise<void> {

@@ -41,8 +41,8 @@ export abstract class EventRelayRepository {
    * between calls of `next`; `close` drops it (a walk is never resumed, a new one starts over).
    */
   abstract walkDocumentIds(): DocumentIdWalk;
-  /** After a write left events pending that its own instance did not relay at once (P97). */
-  abstract markPending(docId: string): Promise<void>;
+  /** After writes left events pending that their own instance did not relay at once (P97); one round trip. */
+  abstract markPending(docIds: readonly string[]): Promise<void>;
   /** After a write that leaves a pin on the document: the pin watch finds its end here (P97). */
   abstract markPinned(docId: string, until: Date): Promise<void>;
   /** Removes exactly these events from each document's pending list (later ones stay); one round trip. */

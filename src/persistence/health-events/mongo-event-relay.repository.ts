@@ -133,8 +133,14 @@ export class MongoEventRelayRepository extends EventRelayRepository {
     return this.presence.walkIds({ batchSize: PRESENCE_BATCH, comment: RELAY_COMMENT });
   }
 
-  async markPending(docId: string): Promise<void> {
-    await this.pendingMarkers.updateOne({ _id: docId }, { $set: { _id: docId } }, { upsert: true, comment: RELAY_COMMENT });
+  async markPending(docIds: readonly string[]): Promise<void> {
+    if (docIds.length === 1) {
+      await this.pendingMarkers.updateOne({ _id: docIds[0] }, { $set: { _id: docIds[0] } }, { upsert: true, comment: RELAY_COMMENT });
+    } else if (docIds.length > 1) {
+      // A bulk write's documents (P159): their markers in one command.
+      const upserts = docIds.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { _id: id } }, upsert: true } }));
+      await this.pendingMarkers.bulkWrite(upserts, { ordered: false, comment: RELAY_COMMENT });
+    }
   }
 
   async markPinned(docId: string, until: Date): Promise<void> {

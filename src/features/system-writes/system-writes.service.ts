@@ -6,6 +6,7 @@ import { markAvailable, markIntermittent, markUnavailable } from '../../domain/s
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { HealthKey, ToolHealthDocument } from '../../domain/tool-health-document';
 import { HealthStore } from '../../write-path/health-store.service';
+import { MutationResult } from '../../persistence/tool-health/tool-health.repository';
 import { ClientDisconnectDto, ClientReconnectDto, SessionToolsResultView } from './client-session.dto';
 import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './system-write.dto';
 import { BulkMarkAvailableDto, BulkMarkIntermittentDto, BulkMarkUnavailableDto, BulkSystemWriteView } from './bulk-system-write.dto';
@@ -19,81 +20,38 @@ export class SystemWritesService {
   constructor(private readonly store: HealthStore) {}
 
   async markUnavailable(dto: MarkUnavailableDto): Promise<ToolHealthDocument> {
-    const key = validateKey(dto);
-    const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
-      markUnavailable({
-        ...env,
-        key,
-        source: dto.source,
-        code: dto.code,
-        note: dto.note,
-        since: dto.since ?? undefined,
-        expectedRecoveryAt: dto.expectedRecoveryAt,
-        tenantId: tenantOf(key, dto.tenantId),
-      }),
-    );
-    return result.after!;
+    return (await this.writeOne(dto, unavailable(dto))).after!;
   }
 
   async markIntermittent(dto: MarkIntermittentDto): Promise<ToolHealthDocument> {
-    const key = validateKey(dto);
-    const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
-      markIntermittent({
-        ...env,
-        key,
-        source: dto.source,
-        code: dto.code,
-        note: dto.note,
-        expectedRecoveryAt: dto.expectedRecoveryAt,
-        tenantId: tenantOf(key, dto.tenantId),
-      }),
-    );
-    return result.after!;
+    return (await this.writeOne(dto, intermittent(dto))).after!;
   }
 
   /** 404 when nothing is stored: there is nothing to mark available. */
   async markAvailable(dto: MarkAvailableDto): Promise<ToolHealthDocument> {
-    const key = validateKey(dto);
-    const result = await this.store.write(key, tenantOf(key, dto.tenantId), (env) =>
-      markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId: tenantOf(key, dto.tenantId) }),
-    );
-    if (!result.after) throw DomainError.notFound(`no health entry for ${describe(key)}`);
+    const result = await this.writeOne(dto, available(dto));
+    if (!result.after) throw DomainError.notFound(`no health entry for ${describe(validateKey(dto))}`);
     return result.after;
   }
 
   /** D22: many tools of one scope key DOWN in one bulk write (an MCP server's connection closed). */
   markManyUnavailable(dto: BulkMarkUnavailableDto): Promise<BulkSystemWriteView> {
-    return this.writeMany(dto, (env, key, tenantId) =>
-      markUnavailable({
-        ...env,
-        key,
-        source: dto.source,
-        code: dto.code,
-        note: dto.note,
-        since: dto.since ?? undefined,
-        expectedRecoveryAt: dto.expectedRecoveryAt,
-        tenantId,
-      }),
-    );
+    return this.writeMany(dto, unavailable(dto));
   }
 
   markManyIntermittent(dto: BulkMarkIntermittentDto): Promise<BulkSystemWriteView> {
-    return this.writeMany(dto, (env, key, tenantId) =>
-      markIntermittent({
-        ...env,
-        key,
-        source: dto.source,
-        code: dto.code,
-        note: dto.note,
-        expectedRecoveryAt: dto.expectedRecoveryAt,
-        tenantId,
-      }),
-    );
+    return this.writeMany(dto, intermittent(dto));
   }
 
   /** A tool with nothing stored answers 404 alone, as its single route would. */
   markManyAvailable(dto: BulkMarkAvailableDto): Promise<BulkSystemWriteView> {
-    return this.writeMany(dto, (env, key, tenantId) => markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId }));
+    return this.writeMany(dto, available(dto));
+  }
+
+  private writeOne(dto: MarkAvailableDto, reducerOf: ReducerOf): Promise<MutationResult> {
+    const key = validateKey(dto);
+    const tenantId = tenantOf(key, dto.tenantId);
+    return this.store.write(key, tenantId, (env) => reducerOf(env, key, tenantId));
   }
 
   /**
@@ -102,7 +60,7 @@ export class SystemWritesService {
    */
   private async writeMany(
     dto: { scope: HealthKey['scope']; scopeId?: string | null; tenantId?: string | null; toolNames: string[] },
-    reducerOf: (env: WriteEnvironment, key: HealthKey, tenantId: string | null) => HealthReducer,
+    reducerOf: ReducerOf,
   ): Promise<BulkSystemWriteView> {
     const keys = dto.toolNames.map((toolName) => validateKey({ scope: dto.scope, scopeId: dto.scopeId, toolName }));
     const tenantId = tenantOf(keys[0], dto.tenantId);
@@ -170,6 +128,40 @@ export class SystemWritesService {
     const written = await Promise.all(names.map((toolName, i) => write({ scope: Scope.SESSION, scopeId: sessionId, toolName }, i)));
     return names.filter((_, i) => written[i]);
   }
+}
+
+/** A system write's reducer for one key, from the fields its single and bulk bodies share. */
+type ReducerOf = (env: WriteEnvironment, key: HealthKey, tenantId: string | null) => HealthReducer;
+
+function unavailable(dto: Omit<MarkUnavailableDto, 'toolName' | 'scope'>): ReducerOf {
+  return (env, key, tenantId) =>
+    markUnavailable({
+      ...env,
+      key,
+      source: dto.source,
+      code: dto.code,
+      note: dto.note,
+      since: dto.since ?? undefined,
+      expectedRecoveryAt: dto.expectedRecoveryAt,
+      tenantId,
+    });
+}
+
+function intermittent(dto: Omit<MarkIntermittentDto, 'toolName' | 'scope'>): ReducerOf {
+  return (env, key, tenantId) =>
+    markIntermittent({
+      ...env,
+      key,
+      source: dto.source,
+      code: dto.code,
+      note: dto.note,
+      expectedRecoveryAt: dto.expectedRecoveryAt,
+      tenantId,
+    });
+}
+
+function available(dto: Omit<MarkAvailableDto, 'toolName' | 'scope'>): ReducerOf {
+  return (env, key, tenantId) => markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId });
 }
 
 function describe(key: HealthKey): string {

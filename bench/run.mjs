@@ -247,11 +247,12 @@ bodies.systemWrite = (n) => (i) =>
  * the other 195 plainly usable; projects past the first five, which hold no PROJECT outages.
  */
 const PLAIN_MANIFEST_TOOLS = Array.from({ length: BASE.manifestTools }, (_, j) => j).filter((j) => j % 10 > 1 && j % 7 !== 0);
-bodies.annotateChanges = (i) => ({
+bodies.annotateChanges = (n, problems) => (i) => ({
   tools: [0, 10, 20, 30, 40]
+    .slice(0, problems)
     .map((j) => ({ name: manifestTool(j) }))
     .concat(
-      Array.from({ length: 195 }, (_, k) => ({
+      Array.from({ length: n - problems }, (_, k) => ({
         name: k < PLAIN_MANIFEST_TOOLS.length ? manifestTool(PLAIN_MANIFEST_TOOLS[k]) : `plain_${k}`,
       })),
     ),
@@ -512,8 +513,10 @@ async function benchServer(kind, options, encodeKey) {
     batch100: postScenario('/v1/outcomes/batch', bodies.batch(100, 5), 256),
     write1: postScenario('/v1/health/mark-unavailable', bodies.systemWrite(1)),
     write200: postScenario('/v1/health/bulk/mark-unavailable', bodies.systemWrite(200), 64),
-    annotateChanges200: postScenario('/v1/manifest/annotate/changes', bodies.annotateChanges),
-    floorChanges200: postScenario('/floor/annotate-changes', bodies.annotateChanges),
+    annotateChanges200: postScenario('/v1/manifest/annotate/changes', bodies.annotateChanges(200, 5)),
+    annotateChanges50: postScenario('/v1/manifest/annotate/changes', bodies.annotateChanges(50, 2)),
+    floorChanges200: postScenario('/floor/annotate-changes', bodies.annotateChanges(200, 5)),
+    batch50: postScenario('/v1/outcomes/batch', bodies.batch(50, 3), 256),
     // Enough distinct signatures that no slice runs out of new ones (each is spent once).
     newCooldownSmall: postScenario('/v1/outcomes/failure', bodies.failureNewCooldown('e-small'), 60_000),
     newCooldownLarge: postScenario('/v1/outcomes/failure', bodies.failureNewCooldown('e-large'), 60_000),
@@ -679,10 +682,11 @@ async function benchServer(kind, options, encodeKey) {
   }
   if (o.only.includes('c') && changesReady) {
     // c-changes (D23): the 200-tool turn by difference against the full 1-tool turn, and its own floor.
-    [out.rows.c1Again, out.rows.cChanges200, out.rows.cChanges200Floor] = await measureGroup(
+    [out.rows.c1Again, out.rows.cChanges200, out.rows.cChanges50, out.rows.cChanges200Floor] = await measureGroup(
       [
         { label: 'c  annotate 1 tool', port: servicePort, scenario: S.annotate1 },
         { label: 'c  changes only: 200 tools, 5 problems', port: servicePort, scenario: S.annotateChanges200 },
+        { label: 'c  changes only: 50 tools, 2 problems', port: servicePort, scenario: S.annotateChanges50 },
         { label: 'c  floor: changes only, 200 tools (node:http)', port: baselinePort, scenario: S.floorChanges200 },
       ],
       o,
@@ -691,10 +695,11 @@ async function benchServer(kind, options, encodeKey) {
   }
   if (o.only.includes('f')) {
     // f (D22): reports in batches of 100 against one report per request, at full load, in one group.
-    [out.rows.fSingle, out.rows.fBatch100] = await measureGroup(
+    [out.rows.fSingle, out.rows.fBatch100, out.rows.fBatch50] = await measureGroup(
       [
         { label: 'f  clean success, one per request', port: servicePort, scenario: S.success },
         { label: 'f  batch of 100 (95 successes, 5 failures)', port: servicePort, scenario: S.batch100 },
+        { label: 'f  batch of 50 (47 successes, 3 failures)', port: servicePort, scenario: S.batch50 },
       ],
       o,
       C,

@@ -5,6 +5,7 @@ import { DiagnosisService } from '../../src/features/diagnoses/diagnosis.service
 import { MaintenanceService } from '../../src/features/maintenance/maintenance.service';
 import { BookkeepingBuffer } from '../../src/features/outcomes/bookkeeping-buffer.service';
 import { DispatchOutcomeService } from '../../src/features/outcomes/dispatch-outcome.service';
+import { OutcomeBatchService } from '../../src/features/outcomes/outcome-batch.service';
 import { SystemWritesService } from '../../src/features/system-writes/system-writes.service';
 import { TenantSettingsService } from '../../src/features/tenants/tenant-settings.service';
 import { CascadeService } from '../../src/features/tool-health/cascade.service';
@@ -159,6 +160,7 @@ const BUILDERS = new Map<abstract new (...args: never[]) => unknown, (c: TestCon
         c.widerEvidence,
       ),
   ],
+  [OutcomeBatchService, (c) => new OutcomeBatchService(c.service(DispatchOutcomeService), c.ports.toolHealth)],
   [MaintenanceService, (c) => c.maintenance],
   [WiderEvidenceService, (c) => c.widerEvidence],
   [HealthStore, (c) => c.store],

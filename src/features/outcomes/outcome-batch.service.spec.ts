@@ -1,4 +1,4 @@
-import { aCallContext, aFailureReport, aSuccessReport } from '../../../test/factories';
+import { aFailureReport, aSuccessReport } from '../../../test/factories';
 import { newTestService } from '../../../test/support/new-test-service';
 import { ToolHealthClassification } from '../../domain/classification';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';

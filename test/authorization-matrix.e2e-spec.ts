@@ -87,6 +87,8 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
   'Query.toolHealths': { roles: [A], query: '{ toolHealths(first: 1) { pageInfo { hasNextPage } } }' },
   'Query.effectiveHealth': { roles: [A], query: '{ effectiveHealth(toolName: "jira") { status } }' },
   'Query.toolOverview': { roles: [A], query: '{ toolOverview(toolName: "jira") { toolName } }' },
+  'Query.annotatedTool': { roles: [A], query: '{ annotatedTool(toolName: "jira") { status } }' },
+  'Query.viewer': { roles: [A], query: '{ viewer { name } }' },
   'Query.cooldownsDueForSweep': { roles: [A], query: '{ cooldownsDueForSweep { toolHealth { id } } }' },
   'Query.dueForProbe': { roles: [A], query: '{ dueForProbe { id } }' },
   'Query.healthEvents': { roles: [A], query: '{ healthEvents(first: 1) { pageInfo { hasNextPage } } }' },

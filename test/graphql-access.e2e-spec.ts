@@ -80,6 +80,8 @@ describe('GraphQL access (D17)', () => {
         'tenantSettings',
         'node',
         'maintenanceWindows',
+        'annotatedTool',
+        'viewer',
       ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
@@ -122,6 +124,7 @@ const QUERY_ARGS: Record<string, string> = {
   toolHealth: `(${KEY})`,
   effectiveHealth: '(toolName: "jira")',
   toolOverview: '(toolName: "jira")',
+  annotatedTool: '(toolName: "jira")',
   tenantSettings: '(tenantId: "t1")',
   node: '(id: "GLOBAL|%00|jira")',
 };

@@ -3,7 +3,7 @@ import { ApiError, gql } from './api';
 import { Action, ReadOnlyNote, describeEvent, eventsOf } from './actions';
 import { CLEAR, COOLDOWN_WINDOW, MARK_AVAILABLE, PIN, TOOL_ENTRIES, TOOL_ENTRY, UNPIN } from './queries';
 import { SCOPES } from './types';
-import type { Entry, EntryKey, HealthEvent, MaintenanceWindow, Scope, Viewer } from './types';
+import type { Entry, EntryKey, HealthEvent, HistoryItem, MaintenanceWindow, Scope, Viewer } from './types';
 import { ErrorNote, Field, StatusBadge, Time, audience, fmtTime, isRetesting, scopeLabel } from './ui';
 
 /** After a write, the event it caused: read the feed until one of this document newer than `since` arrives. */
@@ -20,6 +20,30 @@ function inHours(hours: number): string {
   const d = new Date(Date.now() + hours * 3_600_000);
   d.setSeconds(0, 0);
   return d.toISOString().slice(0, 16);
+}
+
+/** The history as a strip of status segments from the first item to now (the list below says the same in words). */
+function StatusStrip({ history, now }: { history: HistoryItem[]; now: number }) {
+  if (history.length === 0) return null;
+  const start = new Date(history[0].at).getTime();
+  const span = Math.max(now - start, 1);
+  return (
+    <div class="strip" aria-hidden="true">
+      {history.map((h, i) => {
+        const from = new Date(h.at).getTime();
+        const to = i + 1 < history.length ? new Date(history[i + 1].at).getTime() : now;
+        return (
+          <span
+            class={`seg badge-${h.status.toLowerCase()}`}
+            title={`${h.status} from ${fmtTime(h.at)}`}
+            style={{ left: `${((from - start) / span) * 100}%`, width: `${Math.max(((to - from) / span) * 100, 0.5)}%` }}
+          />
+        );
+      })}
+      <span class="strip-start">{fmtTime(history[0].at)}</span>
+      <span class="strip-end">now</span>
+    </div>
+  );
 }
 
 export function ToolView(props: {
@@ -176,6 +200,7 @@ export function ToolView(props: {
           </dl>
 
           <h4>Timeline</h4>
+          <StatusStrip history={entry.history ?? []} now={now} />
           <ol class="timeline" aria-label="History, oldest first">
             {(entry.history ?? []).map((h) => (
               <li>

@@ -89,6 +89,7 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
   'Query.toolOverview': { roles: [A], query: '{ toolOverview(toolName: "jira") { toolName } }' },
   'Query.annotatedTool': { roles: [A], query: '{ annotatedTool(toolName: "jira") { status } }' },
   'Query.viewer': { roles: [A], query: '{ viewer { name } }' },
+  'Query.failureCheck': { roles: [A], query: '{ failureCheck(toolName: "jira", errorSignature: "http-500") { spawn } }' },
   'Query.cooldownsDueForSweep': { roles: [A], query: '{ cooldownsDueForSweep { toolHealth { id } } }' },
   'Query.dueForProbe': { roles: [A], query: '{ dueForProbe { id } }' },
   'Query.healthEvents': { roles: [A], query: '{ healthEvents(first: 1) { pageInfo { hasNextPage } } }' },

@@ -92,6 +92,32 @@ describe('operator console over HTTP (D26)', () => {
     expect(gzipped).toBeLessThanOrEqual(300 * 1024);
   });
 
+  it('failureCheck answers what POST /v1/outcomes/failure would decide, and writes nothing (P176)', async () => {
+    await t.reset();
+    const check = async () =>
+      (
+        await t.http
+          .post('/graphql')
+          .set('x-api-key', KEYS.audit)
+          .send({
+            query:
+              '{ failureCheck(toolName: "jira_search", context: { userId: "ada" }, errorSignature: "http-502") { spawn reason retryAt why } }',
+          })
+          .expect(200)
+      ).body.data.failureCheck;
+    const eligible = await check();
+    expect(eligible).toMatchObject({ spawn: true, reason: 'ELIGIBLE', retryAt: null });
+    expect(eligible.why.at(-1)).toContain('eligible');
+    const events = async () => (await t.http.get('/v1/events').set('x-api-key', KEYS.audit).expect(200)).body.events.length;
+    expect(await events()).toBe(0);
+    const reported = await t.http
+      .post('/v1/outcomes/failure')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ toolName: 'jira_search', context: { userId: 'ada' }, code: 'BACKEND_FAILED', errorSignature: 'http-502' })
+      .expect(200);
+    expect(reported.body).toMatchObject({ spawn: eligible.spawn, reason: eligible.reason });
+  });
+
   it('answers GraphQL viewer and annotatedTool, the two reads the console added (P171, P172)', async () => {
     const viewer = await t.http
       .post('/graphql')
@@ -405,6 +431,8 @@ describe('operator console in headless Chromium (D26)', () => {
     expect(await page.getByTestId('caller-status').innerText()).toContain(rest.status);
     expect(await page.getByTestId('caller-reason').innerText()).toContain(rest.reason.reason);
     expect(await page.getByTestId('caller-why').locator('li').allInnerTexts()).toEqual(rest.reason.why);
+    // Why a failure would not spawn: the tool is known DOWN for this caller (the dry run wrote nothing).
+    expect(await page.getByTestId('caller-failure').innerText()).toContain('No diagnosis would be spawned (KNOWN_DOWN)');
     await axe(page, 'caller');
     await shot(page, 'caller');
 

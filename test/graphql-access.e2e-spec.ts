@@ -82,6 +82,7 @@ describe('GraphQL access (D17)', () => {
         'maintenanceWindows',
         'annotatedTool',
         'viewer',
+        'failureCheck',
       ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
@@ -125,6 +126,7 @@ const QUERY_ARGS: Record<string, string> = {
   effectiveHealth: '(toolName: "jira")',
   toolOverview: '(toolName: "jira")',
   annotatedTool: '(toolName: "jira")',
+  failureCheck: '(toolName: "jira", errorSignature: "http-500")',
   tenantSettings: '(tenantId: "t1")',
   node: '(id: "GLOBAL|%00|jira")',
 };

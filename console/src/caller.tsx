@@ -34,6 +34,7 @@ interface CallerAnswer {
     blocked: boolean;
     maintenance: { inForce: MaintenanceWindow | null; upcoming: MaintenanceWindow | null } | null;
   };
+  failureCheck: { spawn: boolean; reason: string; retryAt: string | null; why: string[] };
 }
 
 const FIELDS = ['sessionId', 'userId', 'projectId', 'tenantId'] as const;
@@ -47,6 +48,7 @@ export function CallerView({ apiKey }: { apiKey: string }) {
     projectId: '',
     tenantId: '',
     timeZone: 'UTC',
+    errorSignature: 'http-500',
   });
   const [answer, setAnswer] = useState<CallerAnswer | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -61,6 +63,7 @@ export function CallerView({ apiKey }: { apiKey: string }) {
           description: form.description,
           context,
           timeZone: form.timeZone.trim() || 'UTC',
+          errorSignature: form.errorSignature.trim() || 'http-500',
         }),
       );
     } catch (e) {
@@ -70,6 +73,7 @@ export function CallerView({ apiKey }: { apiKey: string }) {
   };
   const a = answer?.annotatedTool;
   const e = answer?.effectiveHealth;
+  const f = answer?.failureCheck;
 
   return (
     <section aria-labelledby="caller-title">
@@ -96,6 +100,13 @@ export function CallerView({ apiKey }: { apiKey: string }) {
         ))}
         <Field label="Time zone">
           <input name="timeZone" value={form.timeZone} onInput={(ev) => setForm({ ...form, timeZone: ev.currentTarget.value })} />
+        </Field>
+        <Field label="If it failed with">
+          <input
+            name="errorSignature"
+            value={form.errorSignature}
+            onInput={(ev) => setForm({ ...form, errorSignature: ev.currentTarget.value })}
+          />
         </Field>
         <button type="submit" class="primary">
           Evaluate
@@ -153,6 +164,20 @@ export function CallerView({ apiKey }: { apiKey: string }) {
               </li>
             ))}
           </ul>
+          {f ? (
+            <>
+              <h4>If this call failed now with {form.errorSignature || 'http-500'}</h4>
+              <p data-testid="caller-failure">
+                {f.spawn ? 'A diagnosis would be spawned' : 'No diagnosis would be spawned'} ({f.reason})
+                {f.retryAt ? `; the next one could be spawned at ${fmtTime(f.retryAt)}` : ''}.
+              </p>
+              <ol data-testid="caller-failure-why">
+                {f.why.map((w) => (
+                  <li>{w}</li>
+                ))}
+              </ol>
+            </>
+          ) : null}
           <h4>Shadowed</h4>
           <ul>
             {a.reason.shadowed.length === 0 ? <li>nothing</li> : null}

@@ -43,7 +43,7 @@ export const TOOL_ENTRIES = `query ConsoleToolEntries($toolName: String!) {
   toolHealths(first: 500, filter: { toolName: $toolName }) { edges { node { id scope scopeId status } } }
 }`;
 
-export const CALLER = `query ConsoleCaller($toolName: String!, $description: String, $context: CallContextInput, $timeZone: String) {
+export const CALLER = `query ConsoleCaller($toolName: String!, $description: String, $context: CallContextInput, $timeZone: String, $errorSignature: String!) {
   annotatedTool(toolName: $toolName, description: $description, context: $context, timeZone: $timeZone) {
     name description suffix status retesting doNotCall hint
     reason { reason why matched { scope scopeId since until by code pinned } shadowed { scope scopeId status } }
@@ -53,6 +53,7 @@ export const CALLER = `query ConsoleCaller($toolName: String!, $description: Str
     backAt blocked
     maintenance { inForce { ${WINDOW_FIELDS} } upcoming { ${WINDOW_FIELDS} } }
   }
+  failureCheck(toolName: $toolName, context: $context, errorSignature: $errorSignature) { spawn reason retryAt why }
 }`;
 
 const KEY_VARS = `$toolName: String!, $scope: Scope!, $scopeId: String`;

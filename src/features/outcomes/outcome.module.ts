@@ -7,11 +7,12 @@ import { WiderEvidenceModule } from '../wider-evidence/wider-evidence.module';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
 import { DispatchOutcomeController } from './dispatch-outcome.controller';
 import { DispatchOutcomeService } from './dispatch-outcome.service';
+import { FailureCheckResolver } from './failure-check.resolver';
 
 /** The dispatcher's hot path: `POST /v1/outcomes/{success,failure}` and the buffered bookkeeping (D10b). */
 @Module({
   imports: [PersistenceModule, WritePathModule, MaintenanceModule, WiderEvidenceModule, MetricsModule],
   controllers: [DispatchOutcomeController],
-  providers: [DispatchOutcomeService, BookkeepingBuffer],
+  providers: [DispatchOutcomeService, BookkeepingBuffer, FailureCheckResolver],
 })
 export class OutcomeModule {}

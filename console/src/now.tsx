@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import type { Entry, EntryKey, MaintenanceWindow } from './types';
-import { Field, StatusBadge, Time, audience, isRetesting, scopeLabel } from './ui';
+import { Field, StatusBadge, Time, audience, isRetesting, relative, scopeLabel } from './ui';
 
 /** Why a row is on the board: every reason an entry is not plainly OK. */
 export type Flag = 'DOWN' | 'DEGRADED' | 'RETESTING' | 'PINNED' | 'MAINTENANCE' | 'COOLDOWN';
@@ -99,6 +99,14 @@ export function filterRows(rows: Row[], f: Filters): Row[] {
       (!project || (row.scope === 'PROJECT' && row.scopeId === project)) &&
       (!f.flag || row.flags.includes(f.flag)),
   );
+}
+
+/** "cooldown until 14:05Z (in 12 min)": the last running cooldown's end. */
+function cooldownText(row: Row, now: number): string {
+  const ends = (row.entry?.cooldowns ?? []).map((c) => new Date(c.nextSpawnAllowedAt).getTime()).filter((t) => t > now);
+  if (!ends.length) return 'cooldown';
+  const last = new Date(Math.max(...ends)).toISOString();
+  return `${ends.length > 1 ? `${ends.length} cooldowns` : 'cooldown'} until ${last.slice(11, 16)}Z (${relative(last, now)})`;
 }
 
 function useNow(everyMs: number): number {
@@ -205,7 +213,7 @@ export function NowView(props: {
                     {row.flags
                       .filter((f) => f !== row.status)
                       .map((f) => (
-                        <span class={`tag tag-${f.toLowerCase()}`}>{f.toLowerCase()}</span>
+                        <span class={`tag tag-${f.toLowerCase()}`}>{f === 'COOLDOWN' ? cooldownText(row, now) : f.toLowerCase()}</span>
                       ))}
                   </td>
                   <td>

@@ -221,8 +221,9 @@ export function ToolView(props: {
                 <tr>
                   <th scope="col">Error signature</th>
                   <th scope="col">User</th>
-                  <th scope="col">Hits (ladder step)</th>
-                  <th scope="col">Window</th>
+                  <th scope="col">Class</th>
+                  <th scope="col">Hits</th>
+                  <th scope="col">Window (ladder step)</th>
                   <th scope="col">Ends</th>
                   <th scope="col">Change window</th>
                 </tr>
@@ -235,6 +236,7 @@ export function ToolView(props: {
                     <tr data-cooldown={c.errorSignature}>
                       <td>{c.errorSignature}</td>
                       <td>{c.userId ?? 'everyone at the scope'}</td>
+                      <td>{c.lastClassification}</td>
                       <td>{c.hits}</td>
                       <td>{Math.round(c.windowMs / 1000)} s</td>
                       <td>

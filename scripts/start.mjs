@@ -1,7 +1,8 @@
 // `npm start` (package.json runs `node scripts/start.mjs` directly, no shell in between, P34):
 // everything the service needs on a fresh clone, then the service itself —
 //   1. node_modules, if they do not match package-lock.json by content (scripts/ensure-deps.mjs);
-//   2. dist/, if missing or older than src/ (nest build);
+//   2. dist/, if missing or older than src/ (nest build); the operator console's bundle
+//      (console/dist, scripts/build-console.mjs), if missing or older than console/src;
 //   3. the embedded database unless MONGODB_URI is set: mongo-java-server on its H2 backend,
 //      data in $START_DATA_DIR/h2 (D2/D3: writes version-guarded like anywhere, P29, P30, P117);
 //   4. development API keys unless API_KEYS is set (kept in $START_DATA_DIR/dev-api-keys.json);
@@ -20,6 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDatabase } from './db/servers.mjs';
 import { ensureDeps } from './ensure-deps.mjs';
+import { buildConsole, consoleBuildNeeded } from './build-console.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(process.env.START_DATA_DIR || join(ROOT, '.data'));
@@ -192,6 +194,10 @@ async function main() {
     await run(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build']);
   }
   if (signalled) return;
+  if (consoleBuildNeeded()) {
+    log('building the operator console (scripts/build-console.mjs)');
+    await buildConsole();
+  }
 
   if (!env.API_KEYS) {
     const dev = developmentKeys();

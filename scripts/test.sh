@@ -4,7 +4,7 @@
 # test, schemathesis in a venv), then runs every tier and ends with ONE closing line that adds
 # them all up — `Total: N passed, N failed, N skipped` (scripts/test-summary.mjs) — also when a
 # tier fails; the exit code is non-zero if anything failed.
-#   type check   tsc --noEmit
+#   type check   tsc --noEmit (the service; and console/ with its DOM types)
 #   artifacts    schema.gql, openapi.json and the client types are what their generators make now (P153)
 #   unit         src/**/*.spec.ts
 #   e2e          test/**/*.e2e-spec.ts on one mongo-java-server memory backend
@@ -47,6 +47,7 @@ jest_tier() {
 }
 
 step typecheck npx tsc --noEmit -p tsconfig.json
+step typecheck-console npx tsc --noEmit -p console/tsconfig.json
 step artifacts npm run --silent artifacts:check
 step lint npm run lint --silent
 jest_tier unit --selectProjects unit

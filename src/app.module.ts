@@ -3,6 +3,7 @@ import { AdminApiModule } from './graphql/admin-api.module';
 import { AuthModule } from './auth/auth.module';
 import { ToolHealthModule } from './features/tool-health/tool-health.module';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { CooldownModule } from './features/cooldowns/cooldown.module';
 import { DiagnosisModule } from './features/diagnoses/diagnosis.module';
 import { EventsModule } from './features/events/events.module';
@@ -40,6 +41,7 @@ import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.mo
     ManifestModule,
     MetricsModule,
     McpModule,
+    ConsoleModule,
   ],
 })
 export class AppModule {}

@@ -32,7 +32,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['persistence'], // one folder per store: schema, port, Mongo adapter
   ['write-path', 'metrics'], // the single write path and event relay; counters
   ['features'], // one room per feature: REST controller, GraphQL resolver, service, shapes
-  ['graphql', 'mcp', 'openapi', 'ops', 'idempotency'], // the edges over the features
+  ['graphql', 'mcp', 'openapi', 'ops', 'idempotency', 'console'], // the edges over the features (console: the operator page, D26)
 ];
 const ROOF = FLOORS.length;
 

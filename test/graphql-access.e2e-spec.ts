@@ -80,6 +80,9 @@ describe('GraphQL access (D17)', () => {
         'tenantSettings',
         'node',
         'maintenanceWindows',
+        'annotatedTool',
+        'viewer',
+        'failureCheck',
       ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
@@ -122,6 +125,8 @@ const QUERY_ARGS: Record<string, string> = {
   toolHealth: `(${KEY})`,
   effectiveHealth: '(toolName: "jira")',
   toolOverview: '(toolName: "jira")',
+  annotatedTool: '(toolName: "jira")',
+  failureCheck: '(toolName: "jira", errorSignature: "http-500")',
   tenantSettings: '(tenantId: "t1")',
   node: '(id: "GLOBAL|%00|jira")',
 };

@@ -15,6 +15,7 @@ import { describeRootTypes } from './root-type-descriptions';
 import { graphqlWarningsPlugin } from '../shapes/graphql-warnings';
 import { legacyJsonStatusPlugin } from './legacy-json-status.plugin';
 import { WsPayloadBound } from './ws-payload-bound';
+import { ViewerResolver } from './viewer.resolver';
 
 /**
  * The admin GraphQL API's server: Apollo, its limits and plugins, graphql-ws and the playground.
@@ -68,6 +69,6 @@ import { WsPayloadBound } from './ws-payload-bound';
       },
     }),
   ],
-  providers: [WsPayloadBound],
+  providers: [WsPayloadBound, ViewerResolver],
 })
 export class AdminApiModule {}

@@ -1,6 +1,7 @@
 import { registerEnumType } from '@nestjs/graphql';
 import { CascadeReason } from '../domain/cascade';
 import { ToolHealthClassification } from '../domain/classification';
+import { FailureReason } from '../domain/failure-check';
 import { HealthEventType } from '../domain/health-events';
 import { Scope } from '../domain/scope';
 import { ToolErrorCode } from '../domain/tool-error-code';
@@ -83,10 +84,22 @@ registerEnumType(HealthEventType, {
     WIDER_EVIDENCE: { description: 'Failures of one tool and error crossed the thresholds for wider evidence.' },
   },
 });
+registerEnumType(FailureReason, {
+  name: 'FailureReason',
+  description: 'Why a failure report does or does not spawn a diagnosis.',
+  valuesMap: {
+    NOT_A_TOOL_FAULT: { description: "The error says nothing about the tool's health (NOT_REGISTERED, DISALLOWED)." },
+    IN_COOLDOWN: { description: 'A matching cooldown is running: the error goes back to the LLM, no new diagnosis.' },
+    KNOWN_DOWN: { description: 'The tool is known DOWN for this caller (and not being retested).' },
+    CLASSIFIED_BY_CHECKER: { description: 'The synchronous checker already classified the error.' },
+    ELIGIBLE: { description: 'Nothing blocks a diagnosis: one would be spawned.' },
+    UNDER_MAINTENANCE: { description: "A maintenance window in force lies in the call's reach: nothing is counted." },
+  },
+});
 registerEnumType(PinStatus, {
   name: 'PinStatus',
   description: 'The statuses an admin can pin an entry to.',
   valuesMap: { OK: { description: 'Held usable whatever wider entries say.' }, DOWN: { description: 'Held unusable.' } },
 });
 
-export { CascadeReason, HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus };
+export { CascadeReason, FailureReason, HealthEventType, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus };

@@ -4,8 +4,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDatabase } from '../../scripts/db/servers.mjs';
+import { buildConsole, consoleBuildNeeded } from '../../scripts/build-console.mjs';
 
 export default async function globalSetup() {
+  // The operator console's bundle (P170): the console tests load it in Chromium, and the service serves it.
+  if (consoleBuildNeeded()) await buildConsole();
   if (process.env.TEST_MONGODB_URI) {
     process.env.TEST_DB_KIND ??= 'external';
     return;

@@ -23,6 +23,7 @@ import {
 } from './annotate.dto';
 import { toCascadeTraceView } from '../../shapes/cascade-trace.view';
 import { ExplainToolDto, ExplanationView } from './explain.dto';
+import { AnnotatedToolArgs } from './annotated-tool.args';
 
 /** A manifest entry plus the argument schema when this service supplied the tool itself. */
 interface ManifestEntry extends ToolManifest {
@@ -107,6 +108,16 @@ export class ManifestService {
     // P102: a departed tool reads its maintenance windows as the cascade would, from the same snapshot.
     const departed = departedClientTools(sessionDocs, inputNames, now, timeZone, maintenanceOf).map((tool) => toView(tool, null));
     return { visible, effective, departed, filtered: summarise(filtered), now, timeZone };
+  }
+
+  /** One tool of a manifest, for the console's "what does this caller see" (P171): the same path as annotate. */
+  async annotateOne(args: AnnotatedToolArgs): Promise<AnnotatedToolView> {
+    const { tools } = await this.annotate({
+      tools: [{ name: args.toolName, description: args.description ?? '' }],
+      context: args.context ?? undefined,
+      timeZone: args.timeZone ?? undefined,
+    });
+    return tools[0];
   }
 
   /** D16, from one cascade read (none for a name no entry can have). */

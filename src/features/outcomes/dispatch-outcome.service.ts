@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { FailureCheckArgs } from './failure-check.args';
+import { FailureCheckView, toFailureCheckView } from './failure-check.view';
 import { Clock } from '../../runtime/clock';
 import { applySuccess } from '../../domain/auto-clear';
 import { evaluateCall } from '../../domain/call-evaluation';
@@ -68,6 +70,30 @@ export class DispatchOutcomeService {
       status: changed.length === 0 ? evaluation.status : evaluateCall({ toolName, context, entries, now, maintenance }).status,
       changed,
     };
+  }
+
+  /**
+   * P176: the decision reportFailure would take now, from the same reads, with none of its
+   * effects (no hit, no mark, no cooldown, no wider evidence, no metric): for the console.
+   */
+  async checkFailureOnly(args: FailureCheckArgs): Promise<FailureCheckView> {
+    const { toolName, context } = this.validate({ toolName: args.toolName, context: args.context ?? undefined });
+    const now = this.clock.now();
+    const fault = isToolFault(args.code);
+    const [entries, maintenance] = fault
+      ? await Promise.all([this.readCascade(toolName, context), this.maintenance.viewFor(toolName, context, now)])
+      : [new Map<string, ToolHealthDocument>(), null];
+    const decision = checkFailure({
+      toolName,
+      context,
+      code: args.code,
+      errorSignature: validateId('errorSignature', args.errorSignature),
+      classification: args.classification ?? null,
+      entries,
+      now,
+      maintenance,
+    });
+    return toFailureCheckView(decision);
   }
 
   async reportFailure(dto: FailureReportDto, batch?: BatchReads): Promise<FailureOutcomeView> {

@@ -8,11 +8,12 @@ import { BookkeepingBuffer } from './bookkeeping-buffer.service';
 import { DispatchOutcomeController } from './dispatch-outcome.controller';
 import { DispatchOutcomeService } from './dispatch-outcome.service';
 import { OutcomeBatchService } from './outcome-batch.service';
+import { FailureCheckResolver } from './failure-check.resolver';
 
 /** The dispatcher's hot path: `POST /v1/outcomes/{success,failure,batch}` and the buffered bookkeeping (D10b). */
 @Module({
   imports: [PersistenceModule, WritePathModule, MaintenanceModule, WiderEvidenceModule, MetricsModule],
   controllers: [DispatchOutcomeController],
-  providers: [DispatchOutcomeService, OutcomeBatchService, BookkeepingBuffer],
+  providers: [DispatchOutcomeService, OutcomeBatchService, BookkeepingBuffer, FailureCheckResolver],
 })
 export class OutcomeModule {}

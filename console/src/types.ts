@@ -1,0 +1,90 @@
+export type Scope = 'GLOBAL' | 'TENANT' | 'PROJECT' | 'USER' | 'SESSION';
+export const SCOPES: Scope[] = ['GLOBAL', 'TENANT', 'PROJECT', 'USER', 'SESSION'];
+
+export interface Cooldown {
+  errorSignature: string;
+  userId: string | null;
+  hits: number;
+  windowMs: number;
+  nextSpawnAllowedAt: string;
+  lastTriggeredAt: string | null;
+  lastClassification: string;
+}
+export interface Pin {
+  status: string;
+  reason: string;
+  by: string;
+  at: string;
+  until: string;
+}
+export interface Diagnosis {
+  at: string;
+  by: string;
+  classification: string | null;
+  code: string | null;
+  note: string | null;
+}
+export interface HistoryItem {
+  at: string;
+  by: string;
+  status: string;
+  code: string | null;
+  classification: string | null;
+  note: string | null;
+  recoveryAt: string | null;
+}
+export interface Entry {
+  id: string;
+  toolName: string;
+  scope: Scope;
+  scopeId: string | null;
+  tenantId: string | null;
+  status: string;
+  since: string;
+  updatedAt: string;
+  expectedRecoveryAt: string | null;
+  lastFailureAt: string | null;
+  lastCheckedAt: string | null;
+  code: string | null;
+  pin: Pin | null;
+  lastDiagnosis: Diagnosis | null;
+  cooldowns: Cooldown[];
+  history?: HistoryItem[];
+}
+export interface MaintenanceWindow {
+  id: string;
+  toolName: string;
+  scope: Scope;
+  scopeId: string | null;
+  from: string;
+  until: string;
+  reason: string;
+  by: string;
+  phase: string;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+  cancelledBy: string | null;
+}
+export interface HealthEvent {
+  id: string;
+  docId: string;
+  type: string;
+  toolName: string;
+  scope: Scope;
+  scopeId: string | null;
+  status: string;
+  at: string;
+  payload: Record<string, unknown> & { __typename: string };
+}
+export interface Viewer {
+  name: string;
+  roles: string[];
+  canWrite: boolean;
+}
+/** An entry's key, as the Tool view and the actions take it. */
+export interface EntryKey {
+  toolName: string;
+  scope: Scope;
+  scopeId: string | null;
+}

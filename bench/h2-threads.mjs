@@ -1,7 +1,7 @@
 // What keeps the embedded H2 server busy after a million inserts (issue 27): the JVM's CPU by
 // thread, idle and under the service's lookup read, on a fresh database and after growing it.
 //
-//   node bench/h2-threads.mjs [--large 1000000] [--lookups 20000] [--settings cacheSize=64,...]
+//   node bench/h2-threads.mjs [--large 1000000] [--lookups 20000] [--settings cacheSize:64,...]
 //
 // Starts mongo-java-server's H2 backend as `npm start` does (commit per write), seeds the bench's
 // base set (bench/seed.mjs), and in each phase measures (1) every JVM thread's CPU over 10 s with

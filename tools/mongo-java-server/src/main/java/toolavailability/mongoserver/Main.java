@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * {@code --h2-settings} is MVStore.Builder's own settings string ({@code Builder.fromString}, e.g.
- * {@code cacheSize=64,autoCompactFillRate=0}): the page cache in MB and the fill rate below which
+ * {@code cacheSize:64,autoCompactFillRate:0}): the page cache in MB and the fill rate below which
  * the background writer rewrites chunks (docs/performance.md, "The embedded H2 server after a
  * million inserts").
  *
@@ -96,7 +96,7 @@ public final class Main {
                 h2File = args[++i];
             } else if (arg.equals("--h2-settings")) {
                 if (i + 1 >= args.length) {
-                    fail("--h2-settings needs a settings string, e.g. cacheSize=64");
+                    fail("--h2-settings needs a settings string, e.g. cacheSize:64");
                 }
                 h2Settings = args[++i];
             } else if (arg.equals("--commit-per-write")) {

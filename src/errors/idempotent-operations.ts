@@ -22,4 +22,7 @@ export const IDEMPOTENT_OPERATIONS = [
   'scheduleMaintenance',
   'changeMaintenance',
   'cancelMaintenance',
+  'skipMaintenanceOccurrence',
+  'changeMaintenanceOccurrence',
+  'endMaintenanceSeries',
 ] as const;

@@ -9,7 +9,7 @@ import { MaintenanceWindow } from '../../domain/maintenance-window';
  */
 export const CALENDAR_UID_DOMAIN = 'tool-availability';
 
-/** §3.3.11: backslash, semicolon, comma and newlines escaped in TEXT values. */
+/** RFC 5545 §3.3.11: backslash, semicolon, comma and newlines escaped in TEXT values. */
 function text(value: string): string {
   return value
     .replace(/\\/g, '\\\\')
@@ -18,7 +18,7 @@ function text(value: string): string {
     .replace(/\r?\n|\r/g, '\\n');
 }
 
-/** §3.3.5 form 2: UTC date-time, "20261205T170000Z". */
+/** RFC 5545 §3.3.5 form 2: UTC date-time, "20261205T170000Z". */
 function utc(instant: Date): string {
   return instant
     .toISOString()
@@ -26,7 +26,7 @@ function utc(instant: Date): string {
     .replace(/\.\d{3}/, '');
 }
 
-/** §3.1: lines longer than 75 octets are folded (CRLF and one space), never inside a UTF-8 character. */
+/** RFC 5545 §3.1: lines longer than 75 octets are folded (CRLF and one space), never inside a UTF-8 character. */
 function fold(line: string): string {
   const out: string[] = [];
   let current = '';

@@ -108,6 +108,9 @@ export enum MaintenancePhase {
 }
 
 export const MAX_MAINTENANCE_REASON_LENGTH = 500;
+/** P191: how far ahead an occurrence may be skipped or changed, and how many exceptions a series keeps. */
+export const MAX_EXCEPTION_AHEAD_MS = 731 * 24 * 3_600_000;
+export const MAX_EXCEPTIONS = 500;
 /** Longer outages are not "maintenance": a pin (D4b) or a verdict says that. */
 export const MAX_MAINTENANCE_DURATION_MS = 31 * 24 * 3_600_000;
 
@@ -329,10 +332,17 @@ function requireSeries(window: MaintenanceWindow): MaintenanceWindow & { recurre
 }
 
 /** The occurrence of `series` the rule starts at `occurrence`, as it stands (null when skipped or past the series' end). */
-function findOccurrence(series: MaintenanceWindow & { recurrence: Recurrence }, occurrence: Date): Occurrence | null {
+function findOccurrence(series: MaintenanceWindow & { recurrence: Recurrence }, occurrence: Date, now: Date): Occurrence | null {
   if (!(occurrence instanceof Date) || Number.isNaN(occurrence.getTime())) throw DomainError.invalid('occurrence', 'must be a date-time');
+  // The rule is iterated from its first start: a far instant would cost a long walk (and is no plan).
+  if (occurrence.getTime() > now.getTime() + MAX_EXCEPTION_AHEAD_MS) {
+    throw DomainError.invalid('occurrence', 'must start within 2 years from now');
+  }
   const shape = seriesShape(series);
   const override = series.recurrence.overrides.find((v) => sameInstant(v.occurrence, occurrence));
+  if (!override && series.recurrence.skipped.length + series.recurrence.overrides.length >= MAX_EXCEPTIONS) {
+    throw DomainError.conflict(`maintenance series ${series.id} has ${MAX_EXCEPTIONS} exceptions: end it and schedule a new one`);
+  }
   if (!override && !isRuleOccurrence(shape, occurrence)) {
     throw DomainError.invalid(
       'occurrence',
@@ -354,7 +364,7 @@ function findOccurrence(series: MaintenanceWindow & { recurrence: Recurrence }, 
 /** Skips one occurrence that has not begun (EXDATE, P191). */
 export function skipOccurrence(window: MaintenanceWindow, occurrence: Date, by: string, now: Date): MaintenanceWindow {
   const series = requireSeries(window);
-  const current = findOccurrence(series, occurrence);
+  const current = findOccurrence(series, occurrence, now);
   if (!current)
     throw DomainError.conflict(`occurrence ${occurrence.toISOString()} of series ${series.id} is already skipped or past its end`);
   if (current.from.getTime() <= now.getTime()) {
@@ -377,7 +387,7 @@ export function changeOccurrence(
   now: Date,
 ): MaintenanceWindow {
   const series = requireSeries(window);
-  const current = findOccurrence(series, occurrence);
+  const current = findOccurrence(series, occurrence, now);
   if (!current) throw DomainError.conflict(`occurrence ${occurrence.toISOString()} of series ${series.id} is skipped or past its end`);
   if (current.until.getTime() <= now.getTime()) throw DomainError.conflict(`occurrence ${occurrence.toISOString()} has ended`);
   if (change.from != null && current.from.getTime() <= now.getTime() && change.from.getTime() !== current.from.getTime()) {

@@ -150,6 +150,12 @@ describe('recurring maintenance (D25, P190)', () => {
       );
     });
 
+    it('an occurrence more than 2 years ahead is a 400 naming occurrence (the rule is walked from its start)', () => {
+      expect(invalidField(() => skipOccurrence(base(), new Date('7568-04-15T17:00:00Z'), 'admin:ops', new Date(created)))).toBe(
+        'occurrence',
+      );
+    });
+
     it('an ended series has no occurrence starting at or after its end; it reads ENDED after its last', () => {
       const w = endSeries(base(), new Date('2026-03-20T00:00:00Z'), 'admin:ops', new Date(created));
       expect(starts(w, '2026-03-01T00:00:00Z', '2026-06-01T00:00:00Z')).toEqual([

@@ -166,7 +166,9 @@ function checkTimeZone(timeZone: unknown): string {
 /** rrule's iterator on floating dates: DTSTART is the series' first start read in the zone. */
 function ruleOf(rrule: string, timeZone: string, from: Date): RRule {
   const options: Partial<Options> = RRule.parseString(rrule.toUpperCase());
-  return new RRule({ ...options, dtstart: new Date(localWallMs(from, timeZone)), tzid: null });
+  // noCache: rrule's own cache keeps every between/after answer in an array that only grows, and
+  // the snapshot asks with a new range every MAINTENANCE_CACHE_MS.
+  return new RRule({ ...options, dtstart: new Date(localWallMs(from, timeZone)), tzid: null }, true);
 }
 
 const rules = new Map<string, RRule>();

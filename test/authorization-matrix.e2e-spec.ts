@@ -49,6 +49,10 @@ const REST_RULES: Record<string, Rule> = {
   'GET /v1/maintenance-windows': [A],
   'PATCH /v1/maintenance-windows/:id': [ADMIN],
   'DELETE /v1/maintenance-windows/:id': [ADMIN],
+  'POST /v1/maintenance-windows/:id/skip': [ADMIN],
+  'POST /v1/maintenance-windows/:id/occurrence': [ADMIN],
+  'POST /v1/maintenance-windows/:id/end': [ADMIN],
+  'GET /v1/maintenance-windows.ics': [A],
   // MCP (P73): every role may connect; each tool is gated per key (MCP_RULES below).
   'POST /mcp': [D, W, A],
   'GET /mcp': [D, W, A],
@@ -189,6 +193,21 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
     variables: { i: { id: 'no-such-window', reason: 'matrix' } },
   },
   'Mutation.cancelMaintenance': { roles: [ADMIN], query: 'mutation { cancelMaintenance(id: "no-such-window") { id } }' },
+  'Mutation.skipMaintenanceOccurrence': {
+    roles: [ADMIN],
+    query: 'mutation($i: SkipMaintenanceOccurrenceInput!) { skipMaintenanceOccurrence(input: $i) { id } }',
+    variables: { i: { id: 'no-such-window', occurrence: '2030-01-01T00:00:00Z' } },
+  },
+  'Mutation.changeMaintenanceOccurrence': {
+    roles: [ADMIN],
+    query: 'mutation($i: ChangeMaintenanceOccurrenceInput!) { changeMaintenanceOccurrence(input: $i) { id } }',
+    variables: { i: { id: 'no-such-window', occurrence: '2030-01-01T00:00:00Z', reason: 'matrix' } },
+  },
+  'Mutation.endMaintenanceSeries': {
+    roles: [ADMIN],
+    query: 'mutation($i: EndMaintenanceSeriesInput!) { endMaintenanceSeries(input: $i) { id } }',
+    variables: { i: { id: 'no-such-window' } },
+  },
   // Subscriptions are authorised in connection_init; graphql-subscription.e2e-spec.ts calls them with every key.
   'Subscription.toolHealthChanged': { roles: [A], query: '' },
 };

@@ -85,10 +85,13 @@ describe('OpenAPI contract', () => {
       'cancelMaintenance',
       'changeCooldownWindow',
       'changeMaintenance',
+      'changeMaintenanceOccurrence',
       'clearCooldown',
+      'endMaintenanceSeries',
       'getHealthEntry',
       'invokeAgrajagTool',
       'markToolAvailable',
+      'skipMaintenanceOccurrence',
     ]);
     expect(withCode(DomainErrorCode.CONFLICT)).not.toEqual(
       expect.arrayContaining(['lookupAvailability', 'annotateManifest', 'readEvents', 'getHealthEntry']),

@@ -483,7 +483,9 @@ describe('one window, three readers: REST, GraphQL, MCP (P75)', () => {
     t.clock.set(at('14:00'));
   });
 
-  const windowFields = 'id scope scopeId toolName from until reason by phase createdAt updatedAt cancelledAt cancelledBy';
+  const windowFields =
+    'id scope scopeId toolName from until reason by phase createdAt updatedAt cancelledAt cancelledBy' +
+    ' recurrence { rrule timeZone endedAt skipped overrides { occurrence from until reason } } seriesId occurrence';
   const readAll = async () => {
     const rest = (
       await t.http

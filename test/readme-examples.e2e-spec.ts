@@ -217,6 +217,9 @@ describe('README examples: maintenance windows and wider evidence', () => {
       updatedAt: '2026-05-23T14:00:00.000Z',
       cancelledAt: null,
       cancelledBy: null,
+      recurrence: null,
+      seriesId: null,
+      occurrence: null,
     });
     shownInReadme(JSON.stringify(scheduled.data).replace(/^\{"id":"[^"]+",/, ''));
 

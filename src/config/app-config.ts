@@ -56,6 +56,8 @@ export class AppConfig {
   maintenanceCacheMs: number;
   /** P77: how often window start/end events are written (0 = never on a timer). */
   maintenanceTickMs: number;
+  /** P192: how long before each maintenance start its MAINTENANCE_STARTING event is written (0 = none). */
+  maintenanceWarningLeadMs: number;
   /** Issue 16 (P79): thresholds and window of the wider-evidence counting. */
   widerEvidenceUsers: number;
   widerEvidenceProjects: number;
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.maintenanceLookaheadMs = r.int('MAINTENANCE_LOOKAHEAD_MS', 24 * 3600_000, 0, 31 * 24 * 3600_000);
   config.maintenanceCacheMs = r.int('MAINTENANCE_CACHE_MS', 1000, 0, 60_000);
   config.maintenanceTickMs = r.int('MAINTENANCE_TICK_MS', 5000, 0, 3600_000);
+  config.maintenanceWarningLeadMs = r.int('MAINTENANCE_WARNING_LEAD_MINUTES', 15, 0, 7 * 24 * 60) * 60_000;
   config.widerEvidenceUsers = r.int('WIDER_EVIDENCE_USERS', 5, 1, 100);
   config.widerEvidenceProjects = r.int('WIDER_EVIDENCE_PROJECTS', 3, 1, 100);
   config.widerEvidenceTenants = r.int('WIDER_EVIDENCE_TENANTS', 2, 1, 100);

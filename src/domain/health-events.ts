@@ -23,6 +23,8 @@ export enum HealthEventType {
   /** Issue 16 (P77): a maintenance window began / ended (or was cancelled while in force). */
   MAINTENANCE_STARTED = 'MAINTENANCE_STARTED',
   MAINTENANCE_ENDED = 'MAINTENANCE_ENDED',
+  /** P192: a maintenance window (one-off or an occurrence of a series) starts within the warning lead time. */
+  MAINTENANCE_STARTING = 'MAINTENANCE_STARTING',
   /** Issue 16 (P79): failures of one (tool, signature) crossed the wider-evidence thresholds. */
   WIDER_EVIDENCE = 'WIDER_EVIDENCE',
 }
@@ -88,7 +90,10 @@ export type HealthEvent = EventBase &
     | { type: HealthEventType.INBOX_ITEM; payload: InboxItemPayload }
     | { type: HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED | HealthEventType.PIN_ENDED; payload: PinPayload }
     | { type: HealthEventType.DELETED; payload: DeletedPayload }
-    | { type: HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED; payload: MaintenancePayload }
+    | {
+        type: HealthEventType.MAINTENANCE_STARTING | HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED;
+        payload: MaintenancePayload;
+      }
     | { type: HealthEventType.WIDER_EVIDENCE; payload: WiderEvidencePayload }
   );
 

@@ -77,3 +77,29 @@ export function formatUtcOffset(minutes: number): string {
 export function ambiguityNote(instant: Date, timeZone: string): string {
   return isAmbiguousLocalTime(instant, timeZone) ? ` (${formatUtcOffset(utcOffsetMinutes(instant, timeZone))})` : '';
 }
+
+/**
+ * P190: the wall clock of `instant` in `timeZone`, as milliseconds of a "floating" UTC
+ * date (Saturday 18:00 in Berlin → Date.UTC(…, 18, 0)). Recurrence rules are expanded on such
+ * floating dates, so "every Saturday 18:00" stays 18:00 local whatever the offset.
+ */
+export function localWallMs(instant: Date, timeZone: string): number {
+  return instant.getTime() + utcOffsetMinutes(instant, timeZone) * MINUTE_MS;
+}
+
+/**
+ * The instant at which the wall clock of `timeZone` reads `wallMs` (a floating date, see
+ * localWallMs), as RFC 5545 §3.3.5 reads a local time: a wall time that happens twice (autumn)
+ * is its first instant; one that never happens (the spring gap) is read with the offset before
+ * the gap (02:30 in Berlin on the last Sunday of March is 03:30 CEST).
+ */
+export function instantOfLocalWall(wallMs: number, timeZone: string): Date {
+  // A first guess within a few hours of the answer, then the offsets well before and after it.
+  const guess = wallMs - utcOffsetMinutes(new Date(wallMs), timeZone) * MINUTE_MS;
+  const before = utcOffsetMinutes(new Date(guess - PROBE_MS), timeZone);
+  const after = utcOffsetMinutes(new Date(guess + PROBE_MS), timeZone);
+  const candidates = [wallMs - before * MINUTE_MS, wallMs - after * MINUTE_MS]
+    .filter((t) => utcOffsetMinutes(new Date(t), timeZone) * MINUTE_MS === wallMs - t)
+    .sort((a, b) => a - b);
+  return new Date(candidates.length > 0 ? candidates[0] : wallMs - before * MINUTE_MS);
+}

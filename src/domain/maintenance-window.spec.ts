@@ -245,11 +245,22 @@ describe('schedule / change / cancel', () => {
 
   it('owes a start event once begun, an end event once over, none for one cancelled before its start', () => {
     const w = schedule();
-    expect(dueEvents(w, NOW)).toEqual({ start: false, end: false });
-    expect(dueEvents(w, at(90 * MIN))).toEqual({ start: true, end: false });
-    expect(dueEvents(w, at(3 * HOUR))).toEqual({ start: true, end: true });
-    expect(dueEvents({ ...w, startedEventAt: at(HOUR) }, at(3 * HOUR))).toEqual({ start: false, end: true });
-    expect(dueEvents(cancelWindow(w, 'admin:b', NOW), at(3 * HOUR))).toEqual({ start: false, end: false });
-    expect(dueEvents(cancelWindow(w, 'admin:b', at(90 * MIN)), at(100 * MIN))).toEqual({ start: true, end: true });
+    expect(dueEvents(w, NOW)).toEqual({ warn: false, start: false, end: false });
+    expect(dueEvents(w, at(90 * MIN))).toEqual({ warn: false, start: true, end: false });
+    expect(dueEvents(w, at(3 * HOUR))).toEqual({ warn: false, start: true, end: true });
+    expect(dueEvents({ ...w, startedEventAt: at(HOUR) }, at(3 * HOUR))).toEqual({ warn: false, start: false, end: true });
+    expect(dueEvents(cancelWindow(w, 'admin:b', NOW), at(3 * HOUR))).toEqual({ warn: false, start: false, end: false });
+    expect(dueEvents(cancelWindow(w, 'admin:b', at(90 * MIN)), at(100 * MIN))).toEqual({ warn: false, start: true, end: true });
+  });
+
+  it('P192: owes its warning within the lead time before its start, once, and never after it began or was cancelled', () => {
+    const w = schedule();
+    const lead = 15 * MIN;
+    expect(dueEvents(w, at(44 * MIN), lead).warn).toBe(false);
+    expect(dueEvents(w, at(45 * MIN), lead).warn).toBe(true);
+    expect(dueEvents({ ...w, warnedEventAt: at(45 * MIN) }, at(50 * MIN), lead).warn).toBe(false);
+    expect(dueEvents(w, at(HOUR), lead).warn).toBe(false);
+    expect(dueEvents(cancelWindow(w, 'admin:b', NOW), at(50 * MIN), lead).warn).toBe(false);
+    expect(dueEvents(w, at(50 * MIN)).warn).toBe(false); // no lead time configured
   });
 });

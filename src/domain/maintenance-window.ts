@@ -1,5 +1,15 @@
 import { DomainError } from './domain-error';
 import { contextScopeId, validateKey } from './health-key';
+import {
+  Occurrence,
+  Recurrence,
+  checkRecurrence,
+  isRuleOccurrence,
+  nextOccurrence,
+  occurrenceKey,
+  occurrencesBetween,
+  sameInstant,
+} from './recurrence';
 import { scopeRank } from './scope';
 import { CallContext, HealthKey } from './tool-health-document';
 
@@ -24,6 +34,70 @@ export interface MaintenanceWindow extends HealthKey {
   startedEventAt: Date | null;
   endedEventAt: Date | null;
   version: number;
+  /**
+   * P190: set on a recurring series. `from`/`until` are then its first occurrence:
+   * the local start and the duration of each. A series never reaches the evaluation itself:
+   * it is expanded into its occurrences (occurrenceWindows), each a one-off window.
+   */
+  recurrence?: Recurrence | null;
+  /** Set on an occurrence expanded from a series: the series' id… */
+  seriesId?: string | null;
+  /** …and the start the rule gives this occurrence (its RECURRENCE-ID). */
+  occurrence?: Date | null;
+  /** P192: when the MAINTENANCE_STARTING warning of a one-off window was written; null = not yet. */
+  warnedEventAt?: Date | null;
+  /** P192: a series' events are written for every instant up to this one (null: none yet). */
+  eventsThrough?: Date | null;
+  /** P192: "<occurrence key>:<event type>" of the events written for occurrences not over at eventsThrough. */
+  eventMarks?: string[];
+}
+
+export function isSeries(window: MaintenanceWindow): window is MaintenanceWindow & { recurrence: Recurrence } {
+  return window.recurrence != null;
+}
+
+function seriesShape(series: MaintenanceWindow & { recurrence: Recurrence }) {
+  return { from: series.from, until: series.until, cancelledAt: series.cancelledAt, recurrence: series.recurrence };
+}
+
+/** One occurrence of a series as a one-off window (its id "<series id>@<occurrence key>"). */
+function occurrenceWindow(series: MaintenanceWindow, o: Occurrence): MaintenanceWindow {
+  return {
+    ...series,
+    id: `${series.id}@${occurrenceKey(o.occurrence)}`,
+    from: o.from,
+    until: o.until,
+    reason: o.reason ?? series.reason,
+    // Cut short by the series' cancellation: the occurrence says so (its end event's payload).
+    cancelledAt: series.cancelledAt && sameInstant(o.until, series.cancelledAt) ? series.cancelledAt : null,
+    cancelledBy: series.cancelledAt && sameInstant(o.until, series.cancelledAt) ? series.cancelledBy : null,
+    startedEventAt: null,
+    endedEventAt: null,
+    recurrence: null,
+    seriesId: series.id,
+    occurrence: o.occurrence,
+    warnedEventAt: null,
+    eventsThrough: null,
+    eventMarks: [],
+  };
+}
+
+/**
+ * P190: the occurrences of a series overlapping [start, end) and those that follow
+ * them without a gap, as one-off windows; a one-off window itself when it overlaps.
+ */
+export function occurrenceWindows(window: MaintenanceWindow, start: Date, end: Date): MaintenanceWindow[] {
+  if (!isSeries(window)) {
+    return window.until.getTime() > start.getTime() && window.from.getTime() < end.getTime() ? [window] : [];
+  }
+  return occurrencesBetween(seriesShape(window), start, end).map((o) => occurrenceWindow(window, o));
+}
+
+/** Every window of `windows` as the evaluation sees it over [start, end): series expanded. */
+export function expandWindows(windows: Iterable<MaintenanceWindow>, start: Date, end: Date): MaintenanceWindow[] {
+  const out: MaintenanceWindow[] = [];
+  for (const w of windows) out.push(...occurrenceWindows(w, start, end));
+  return out;
 }
 
 export enum MaintenancePhase {
@@ -34,11 +108,20 @@ export enum MaintenancePhase {
 }
 
 export const MAX_MAINTENANCE_REASON_LENGTH = 500;
+/** P191: how far ahead an occurrence may be skipped or changed, and how many exceptions a series keeps. */
+export const MAX_EXCEPTION_AHEAD_MS = 731 * 24 * 3_600_000;
+export const MAX_EXCEPTIONS = 500;
 /** Longer outages are not "maintenance": a pin (D4b) or a verdict says that. */
 export const MAX_MAINTENANCE_DURATION_MS = 31 * 24 * 3_600_000;
 
 export function phaseOf(window: MaintenanceWindow, now: Date): MaintenancePhase {
   if (window.cancelledAt) return MaintenancePhase.CANCELLED;
+  if (isSeries(window)) {
+    // A series: in force while one of its occurrences is, coming while one is ahead.
+    const next = nextOccurrence(seriesShape(window), now);
+    if (!next) return MaintenancePhase.ENDED;
+    return next.from.getTime() <= now.getTime() ? MaintenancePhase.IN_FORCE : MaintenancePhase.UPCOMING;
+  }
   const t = now.getTime();
   if (t < window.from.getTime()) return MaintenancePhase.UPCOMING;
   if (t < window.until.getTime()) return MaintenancePhase.IN_FORCE;
@@ -118,6 +201,10 @@ export interface ScheduleRequest {
   from: Date;
   until: Date;
   reason: string;
+  /** P190: an RRULE value (FREQ=WEEKLY;BYDAY=SA) makes the window a series; needs timeZone. */
+  rrule?: string | null;
+  /** The IANA zone the rule's local times are read in. */
+  timeZone?: string | null;
 }
 
 /** Absent or null: unchanged (P24: callers in many languages send null for "not given"). */
@@ -147,7 +234,15 @@ function checkReason(reason: unknown): string {
 export function scheduleWindow(request: ScheduleRequest, id: string, by: string, now: Date): MaintenanceWindow {
   const key = validateKey(request);
   checkTimes(request.from, request.until, now);
+  let recurrence: Recurrence | null = null;
+  if (request.rrule != null || request.timeZone != null) {
+    if (request.rrule == null) throw DomainError.invalid('rrule', 'is required with timeZone');
+    if (request.timeZone == null) throw DomainError.invalid('timeZone', 'is required with rrule (an IANA zone such as Europe/Berlin)');
+    const checked = checkRecurrence(request.rrule, request.timeZone, request.from, request.until);
+    recurrence = { ...checked, endedAt: null, skipped: [], overrides: [] };
+  }
   return {
+    ...(recurrence ? { recurrence, eventsThrough: null, eventMarks: [] } : {}),
     ...key,
     id,
     from: request.from,
@@ -173,6 +268,7 @@ export function changeWindow(window: MaintenanceWindow, change: ChangeRequest, b
   if (phase === MaintenancePhase.CANCELLED || phase === MaintenancePhase.ENDED) {
     throw DomainError.conflict(`maintenance window ${window.id} is ${phase.toLowerCase()}; schedule a new one`);
   }
+  if (isSeries(window)) return changeSeries(window, change, by, now);
   if (change.from != null && phase === MaintenancePhase.IN_FORCE && change.from.getTime() !== window.from.getTime()) {
     throw DomainError.conflict(`maintenance window ${window.id} is in force: its start cannot change (change until, or cancel it)`);
   }
@@ -183,6 +279,146 @@ export function changeWindow(window: MaintenanceWindow, change: ChangeRequest, b
   return { ...window, from, until, reason, by, updatedAt: now, version: window.version + 1 };
 }
 
+/**
+ * A series (P191): its first start may move only before the series began (the rule is checked
+ * against it again); `until` sets the duration of every occurrence not yet ended (the one in force
+ * included, never into the past); the reason may change while it is not over.
+ */
+function changeSeries(
+  series: MaintenanceWindow & { recurrence: Recurrence },
+  change: ChangeRequest,
+  by: string,
+  now: Date,
+): MaintenanceWindow {
+  const began = series.from.getTime() <= now.getTime();
+  if (change.from != null && began && change.from.getTime() !== series.from.getTime()) {
+    throw DomainError.conflict(`maintenance series ${series.id} has begun: its first start cannot change (end it and schedule a new one)`);
+  }
+  const from = change.from ?? series.from;
+  const until = change.until ?? series.until;
+  if (began) {
+    if (until.getTime() <= from.getTime()) throw DomainError.invalid('until', 'must be after from');
+    if (until.getTime() - from.getTime() > MAX_MAINTENANCE_DURATION_MS) {
+      throw DomainError.invalid('until', 'a window lasts at most 31 days (pin the entry for longer outages)');
+    }
+  } else {
+    checkTimes(from, until, now);
+  }
+  const checked = checkRecurrence(series.recurrence.rrule, series.recurrence.timeZone, from, until);
+  const reason = change.reason == null ? series.reason : checkReason(change.reason);
+  const next = {
+    ...series,
+    from,
+    until,
+    reason,
+    by,
+    updatedAt: now,
+    version: series.version + 1,
+    recurrence: { ...series.recurrence, ...checked },
+  };
+  const running = occurrencesBetween(seriesShape(series), now, new Date(now.getTime() + 1)).find((o) => o.from.getTime() <= now.getTime());
+  if (running && !series.recurrence.overrides.some((v) => sameInstant(v.occurrence, running.occurrence))) {
+    if (running.occurrence.getTime() + (until.getTime() - from.getTime()) <= now.getTime()) {
+      throw DomainError.invalid('until', 'would end the occurrence in force in the past (cancel the series to end it now)');
+    }
+  }
+  return next;
+}
+
+function requireSeries(window: MaintenanceWindow): MaintenanceWindow & { recurrence: Recurrence } {
+  if (!isSeries(window)) throw DomainError.conflict(`maintenance window ${window.id} does not recur`);
+  if (window.cancelledAt) throw DomainError.conflict(`maintenance series ${window.id} is cancelled`);
+  return window;
+}
+
+/** The occurrence of `series` the rule starts at `occurrence`, as it stands (null when skipped or past the series' end). */
+function findOccurrence(series: MaintenanceWindow & { recurrence: Recurrence }, occurrence: Date, now: Date): Occurrence | null {
+  if (!(occurrence instanceof Date) || Number.isNaN(occurrence.getTime())) throw DomainError.invalid('occurrence', 'must be a date-time');
+  // The rule is iterated from its first start: a far instant would cost a long walk (and is no plan).
+  if (occurrence.getTime() > now.getTime() + MAX_EXCEPTION_AHEAD_MS) {
+    throw DomainError.invalid('occurrence', 'must start within 2 years from now');
+  }
+  const shape = seriesShape(series);
+  const override = series.recurrence.overrides.find((v) => sameInstant(v.occurrence, occurrence));
+  if (!override && series.recurrence.skipped.length + series.recurrence.overrides.length >= MAX_EXCEPTIONS) {
+    throw DomainError.conflict(`maintenance series ${series.id} has ${MAX_EXCEPTIONS} exceptions: end it and schedule a new one`);
+  }
+  if (!override && !isRuleOccurrence(shape, occurrence)) {
+    throw DomainError.invalid(
+      'occurrence',
+      `is not a start of the series ${series.id} (${series.recurrence.rrule} in ${series.recurrence.timeZone})`,
+    );
+  }
+  if (series.recurrence.skipped.some((s) => sameInstant(s, occurrence))) return null;
+  if (series.recurrence.endedAt && occurrence.getTime() >= series.recurrence.endedAt.getTime()) return null;
+  return (
+    override ?? {
+      occurrence,
+      from: occurrence,
+      until: new Date(occurrence.getTime() + series.until.getTime() - series.from.getTime()),
+      reason: null,
+    }
+  );
+}
+
+/** Skips one occurrence that has not begun (EXDATE, P191). */
+export function skipOccurrence(window: MaintenanceWindow, occurrence: Date, by: string, now: Date): MaintenanceWindow {
+  const series = requireSeries(window);
+  const current = findOccurrence(series, occurrence, now);
+  if (!current)
+    throw DomainError.conflict(`occurrence ${occurrence.toISOString()} of series ${series.id} is already skipped or past its end`);
+  if (current.from.getTime() <= now.getTime()) {
+    throw DomainError.conflict(`occurrence ${occurrence.toISOString()} has begun: change its until, or cancel the series`);
+  }
+  const recurrence: Recurrence = {
+    ...series.recurrence,
+    skipped: [...series.recurrence.skipped, occurrence],
+    overrides: series.recurrence.overrides.filter((v) => !sameInstant(v.occurrence, occurrence)),
+  };
+  return { ...series, recurrence, by, updatedAt: now, version: series.version + 1 };
+}
+
+/** Changes one occurrence alone (RECURRENCE-ID, P191): like a one-off window, its start only before it began. */
+export function changeOccurrence(
+  window: MaintenanceWindow,
+  occurrence: Date,
+  change: ChangeRequest,
+  by: string,
+  now: Date,
+): MaintenanceWindow {
+  const series = requireSeries(window);
+  const current = findOccurrence(series, occurrence, now);
+  if (!current) throw DomainError.conflict(`occurrence ${occurrence.toISOString()} of series ${series.id} is skipped or past its end`);
+  if (current.until.getTime() <= now.getTime()) throw DomainError.conflict(`occurrence ${occurrence.toISOString()} has ended`);
+  if (change.from != null && current.from.getTime() <= now.getTime() && change.from.getTime() !== current.from.getTime()) {
+    throw DomainError.conflict(`occurrence ${occurrence.toISOString()} is in force: its start cannot change`);
+  }
+  const from = change.from ?? current.from;
+  const until = change.until ?? current.until;
+  checkTimes(from, until, now);
+  const reason = change.reason == null ? current.reason : checkReason(change.reason);
+  const override = { occurrence, from, until, reason };
+  const recurrence: Recurrence = {
+    ...series.recurrence,
+    overrides: [...series.recurrence.overrides.filter((v) => !sameInstant(v.occurrence, occurrence)), override],
+  };
+  return { ...series, recurrence, by, updatedAt: now, version: series.version + 1 };
+}
+
+/**
+ * Ends a series (P191): no occurrence starting at or after `at` (default now; not in the past)
+ * happens; one already in force runs to its end (cancel the series to stop it now).
+ */
+export function endSeries(window: MaintenanceWindow, at: Date | null, by: string, now: Date): MaintenanceWindow {
+  const series = requireSeries(window);
+  const end = at ?? now;
+  if (!(end instanceof Date) || Number.isNaN(end.getTime())) throw DomainError.invalid('at', 'must be a date-time');
+  if (end.getTime() < now.getTime()) throw DomainError.invalid('at', 'must not be in the past');
+  if (phaseOf(series, now) === MaintenancePhase.ENDED) throw DomainError.conflict(`maintenance series ${series.id} is ended`);
+  const endedAt = series.recurrence.endedAt && series.recurrence.endedAt.getTime() < end.getTime() ? series.recurrence.endedAt : end;
+  return { ...series, recurrence: { ...series.recurrence, endedAt }, by, updatedAt: now, version: series.version + 1 };
+}
+
 export function cancelWindow(window: MaintenanceWindow, by: string, now: Date): MaintenanceWindow {
   const phase = phaseOf(window, now);
   if (phase === MaintenancePhase.CANCELLED || phase === MaintenancePhase.ENDED) {
@@ -191,13 +427,72 @@ export function cancelWindow(window: MaintenanceWindow, by: string, now: Date): 
   return { ...window, cancelledAt: now, cancelledBy: by, updatedAt: now, version: window.version + 1 };
 }
 
-/** The events a window owes at `now` (P77): its start once it began, its end once it ended or was cancelled after it began. */
-export function dueEvents(window: MaintenanceWindow, now: Date): { start: boolean; end: boolean } {
+/**
+ * The events a one-off window owes at `now` (P77): its start once it began, its end once it ended
+ * or was cancelled after it began; P192: its warning while it starts within `leadMs` (not once it
+ * began or was cancelled: then the warning would be news of the past).
+ */
+export function dueEvents(window: MaintenanceWindow, now: Date, leadMs = 0): { warn: boolean; start: boolean; end: boolean } {
   const began = window.from.getTime() <= now.getTime() && (!window.cancelledAt || window.cancelledAt.getTime() > window.from.getTime());
   const start = window.startedEventAt === null && began;
   const over = window.cancelledAt !== null || window.until.getTime() <= now.getTime();
   const end = window.endedEventAt === null && over && (began || window.startedEventAt !== null);
-  return { start, end };
+  const warn =
+    leadMs > 0 &&
+    (window.warnedEventAt ?? null) === null &&
+    window.cancelledAt === null &&
+    window.startedEventAt === null &&
+    !began &&
+    window.from.getTime() - leadMs <= now.getTime();
+  return { warn, start, end };
+}
+
+export type MaintenanceEventKind = 'STARTING' | 'STARTED' | 'ENDED';
+
+/** What a series owes at `now` (P192): the events, and the bookkeeping to store after writing them. */
+export interface SeriesDue {
+  events: { kind: MaintenanceEventKind; occurrence: MaintenanceWindow }[];
+  eventsThrough: Date;
+  eventMarks: string[];
+  /** The series owes nothing more, ever (cancelled or ended, and its last occurrence's end written). */
+  done: boolean;
+}
+
+/**
+ * A series' events at `now` (P192), per occurrence like a one-off window's: the warning while it
+ * starts within `leadMs`, the start once it began, the end once it ended. Occurrences over before
+ * `eventsThrough` (the last completed tick; the creation at first) are settled and not looked at;
+ * `eventMarks` keeps which events of the others were written, so each is written once per series
+ * (the outbox's fixed ids, P77, make a repeat by another instance harmless too).
+ */
+export function seriesDueEvents(window: MaintenanceWindow, now: Date, leadMs: number): SeriesDue {
+  if (!isSeries(window)) throw new Error('seriesDueEvents takes a series');
+  const since = window.eventsThrough ?? window.createdAt;
+  const marks = new Set(window.eventMarks ?? []);
+  const occurrences = occurrencesBetween(seriesShape(window), since, new Date(now.getTime() + leadMs + 1))
+    .filter((o) => o.until.getTime() > since.getTime() && o.from.getTime() - leadMs <= now.getTime())
+    .map((o) => occurrenceWindow(window, o));
+  const events: SeriesDue['events'] = [];
+  const kept: string[] = [];
+  for (const occurrence of occurrences) {
+    const key = occurrenceKey(occurrence.occurrence as Date);
+    const began = occurrence.from.getTime() <= now.getTime();
+    const ended = occurrence.until.getTime() <= now.getTime();
+    const owed: MaintenanceEventKind[] = [];
+    if (!began && leadMs > 0 && window.cancelledAt === null) owed.push('STARTING');
+    if (began) owed.push('STARTED');
+    if (ended) owed.push('ENDED');
+    for (const kind of owed) {
+      const mark = `${key}:${kind}`;
+      if (!marks.has(mark)) events.push({ kind, occurrence });
+      if (!ended) kept.push(mark);
+    }
+    // A warning written before, for an occurrence that has now begun, stays marked until it ends.
+    if (!ended) for (const kind of ['STARTING', 'STARTED'] as const) if (marks.has(`${key}:${kind}`)) kept.push(`${key}:${kind}`);
+  }
+  const over = window.cancelledAt !== null || phaseOf({ ...window, cancelledAt: null }, now) === MaintenancePhase.ENDED;
+  const done = over && occurrences.every((o) => o.until.getTime() <= now.getTime());
+  return { events, eventsThrough: now, eventMarks: [...new Set(kept)], done };
 }
 
 // ---- events (P77) -------------------------------------------------------------------------------

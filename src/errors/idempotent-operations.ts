@@ -26,4 +26,7 @@ export const IDEMPOTENT_OPERATIONS = [
   'scheduleMaintenance',
   'changeMaintenance',
   'cancelMaintenance',
+  'skipMaintenanceOccurrence',
+  'changeMaintenanceOccurrence',
+  'endMaintenanceSeries',
 ] as const;

@@ -41,8 +41,21 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** P193: where the maintenance gauge reads from; the maintenance room registers it (metrics sits below the features). */
+  private maintenanceInForce: (() => Promise<number>) | null = null;
+
   constructor(counts: DocumentCounts) {
     collectDefaultMetrics({ register: this.registry });
+    const maintenanceSource = () => this.maintenanceInForce;
+    new Gauge({
+      name: 'tas_maintenance_windows_in_force',
+      help: 'maintenance windows in force now (one-off windows and occurrences of recurring ones), from the instance snapshot',
+      registers: [this.registry],
+      async collect() {
+        const source = maintenanceSource();
+        if (source) this.set(await source());
+      },
+    });
     for (const scope of CASCADE_ORDER) this.cooldownHits.inc({ scope }, 0);
     for (const reason of Object.values(FailureReason)) {
       this.diagnoses.inc({ decision: reason === FailureReason.ELIGIBLE ? 'spawned' : 'avoided', reason }, 0);
@@ -91,6 +104,11 @@ export class MetricsService {
 
   failureDecision(reason: FailureReason, spawned: boolean): void {
     this.diagnoses.inc({ decision: spawned ? 'spawned' : 'avoided', reason });
+  }
+
+  /** P193: the maintenance feature tells the gauge how to count the windows in force. */
+  countMaintenanceInForceWith(source: () => Promise<number>): void {
+    this.maintenanceInForce = source;
   }
 
   /** The exposition text and its content type. */

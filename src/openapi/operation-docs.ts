@@ -62,6 +62,10 @@ export const SUCCESS_DESCRIPTION: Record<OperationId, string> = {
   listMaintenanceWindows: 'The windows that match, by start.',
   changeMaintenance: 'The window after the change.',
   cancelMaintenance: 'The cancelled window.',
+  skipMaintenanceOccurrence: 'The series, with the occurrence in its skipped list.',
+  changeMaintenanceOccurrence: 'The series, with the occurrence among its overrides.',
+  endMaintenanceSeries: 'The series with its end.',
+  maintenanceCalendar: 'An RFC 5545 calendar (text/calendar).',
 };
 
 /** Real answers (as the service sends them for the operation's own example request), by operationId. */

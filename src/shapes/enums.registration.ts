@@ -81,6 +81,9 @@ registerEnumType(HealthEventType, {
     DELETED: { description: 'The entry was deleted for good by an admin.' },
     MAINTENANCE_STARTED: { description: 'A maintenance window began.' },
     MAINTENANCE_ENDED: { description: 'A maintenance window ended, or was cancelled while in force.' },
+    MAINTENANCE_STARTING: {
+      description: 'A maintenance window (or an occurrence of a recurring one) starts within MAINTENANCE_WARNING_LEAD_MINUTES.',
+    },
     WIDER_EVIDENCE: { description: 'Failures of one tool and error crossed the thresholds for wider evidence.' },
   },
 });

@@ -7,8 +7,18 @@ import { copy } from './in-memory-database';
 
 type Stored = MaintenanceWindow & { eventsDone: boolean };
 
+const MAX_DURATION_MS = 31 * 24 * 3_600_000;
+
+/** As the Mongo adapter's query: a one-off window not yet over, or a series not ended long ago (P190). */
+function running(w: MaintenanceWindow, now: Date): boolean {
+  if (w.until.getTime() > now.getTime()) return true;
+  if (!w.recurrence) return false;
+  return w.recurrence.endedAt === null || w.recurrence.endedAt.getTime() > now.getTime() - MAX_DURATION_MS;
+}
+
 /** As the Mongo adapter's toRecord: a window owes no more events once its end is recorded, or it was cancelled before it began. */
 function eventsDone(window: MaintenanceWindow): boolean {
+  if (window.recurrence) return false; // a series: its tick says when (P192)
   return (
     window.endedEventAt !== null ||
     (window.cancelledAt !== null && window.startedEventAt === null && window.cancelledAt.getTime() <= window.from.getTime())
@@ -42,13 +52,14 @@ export class InMemoryMaintenanceWindowRepository extends MaintenanceWindowReposi
   async replace(window: MaintenanceWindow, expectedVersion: number): Promise<boolean> {
     const stored = this.windows.get(window.id);
     if (!stored || stored.version !== expectedVersion) return false;
-    this.seed(window);
+    // As the Mongo adapter: the tick's event marks are never written back from an admin's older read.
+    this.seed({ ...window, warnedEventAt: stored.warnedEventAt, eventsThrough: stored.eventsThrough, eventMarks: stored.eventMarks });
     return true;
   }
 
   async findCurrent(now: Date, horizon: Date): Promise<MaintenanceWindow[]> {
     return [...this.windows.values()]
-      .filter((w) => w.cancelledAt === null && w.until.getTime() > now.getTime() && w.from.getTime() <= horizon.getTime())
+      .filter((w) => w.cancelledAt === null && running(w, now) && w.from.getTime() <= horizon.getTime())
       .map(toDomain);
   }
 
@@ -59,26 +70,42 @@ export class InMemoryMaintenanceWindowRepository extends MaintenanceWindowReposi
           (!filter.toolName || w.toolName === filter.toolName) &&
           (!filter.scope || w.scope === filter.scope) &&
           (filter.scopeId === undefined || w.scopeId === filter.scopeId) &&
-          (filter.includeEnded || (w.cancelledAt === null && w.until.getTime() > filter.now.getTime())),
+          (filter.includeEnded || (w.cancelledAt === null && running(w, filter.now))),
       )
       .sort((a, b) => b.from.getTime() - a.from.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, filter.limit)
       .map(toDomain);
   }
 
-  async findOwingEvents(now: Date, limit: number): Promise<MaintenanceWindow[]> {
+  async findOwingEvents(now: Date, limit: number, leadMs = 0): Promise<MaintenanceWindow[]> {
     return [...this.windows.values()]
-      .filter((w) => !w.eventsDone && w.from.getTime() <= now.getTime())
+      .filter((w) => !w.eventsDone && w.from.getTime() <= now.getTime() + leadMs)
       .sort((a, b) => a.from.getTime() - b.from.getTime())
       .slice(0, limit)
       .map(toDomain);
   }
 
-  async markEvents(id: string, marks: { startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean }): Promise<void> {
+  async markEvents(
+    id: string,
+    marks: { warnedEventAt?: Date; startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean },
+  ): Promise<void> {
     const stored = this.windows.get(id);
     if (!stored) return;
+    if (marks.warnedEventAt && (stored.warnedEventAt ?? null) === null) stored.warnedEventAt = new Date(marks.warnedEventAt);
     if (marks.startedEventAt && stored.startedEventAt === null) stored.startedEventAt = new Date(marks.startedEventAt);
     if (marks.endedEventAt && stored.endedEventAt === null) stored.endedEventAt = new Date(marks.endedEventAt);
     if (marks.eventsDone) stored.eventsDone = true;
+  }
+
+  async markSeriesEvents(
+    id: string,
+    expectedThrough: Date | null,
+    marks: { eventsThrough: Date; eventMarks: string[]; eventsDone: boolean },
+  ): Promise<void> {
+    const stored = this.windows.get(id);
+    if (!stored || (stored.eventsThrough?.getTime() ?? null) !== (expectedThrough?.getTime() ?? null)) return;
+    stored.eventsThrough = new Date(marks.eventsThrough);
+    stored.eventMarks = [...marks.eventMarks];
+    stored.eventsDone = marks.eventsDone;
   }
 }

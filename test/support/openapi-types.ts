@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/v1/maintenance-windows.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Maintenance calendar (iCalendar)
+         * @description The windows in force or starting within the next 60 days — one-off windows and each occurrence of a recurring one — as VEVENTs in UTC, for calendar apps. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
+         */
+        get: operations["maintenanceCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/maintenance-windows": {
         parameters: {
             query?: never;
@@ -50,6 +70,86 @@ export interface paths {
          * @description Moves a window that has not started, or changes when a running one ends, or its reason. Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
          */
         patch: operations["changeMaintenance"];
+        trace?: never;
+    };
+    "/v1/maintenance-windows/{id}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip one occurrence of a recurring window
+         * @description The occurrence the rule starts at `occurrence` does not happen; the others stay. Only before it began. Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
+         */
+        post: operations["skipMaintenanceOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/maintenance-windows/{id}/occurrence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change one occurrence of a recurring window
+         * @description Moves, extends, shortens or re-words the occurrence the rule starts at `occurrence`, alone (its start only before it began). Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
+         */
+        post: operations["changeMaintenanceOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/maintenance-windows/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a recurring window
+         * @description No occurrence starts at or after `at` (now when absent); one in force runs to its end. Admin only. Needs an API key (header `x-api-key`) with the role `admin`.
+         */
+        post: operations["endMaintenanceSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
+         */
+        get: operations["scrapeMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/health/live": {
@@ -432,26 +532,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Prometheus metrics
-         * @description Request latency per route, documents by scope and status, cooldown hits, diagnoses spawned and avoided, in the Prometheus text format. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
-         */
-        get: operations["scrapeMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/cooldowns": {
         parameters: {
             query?: never;
@@ -690,6 +770,13 @@ export interface components {
             /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
             reason?: string | null;
         };
+        EndSeriesDto: {
+            /**
+             * Format: date-time
+             * @description No occurrence starts at or after this instant (not in the past); now when absent.
+             */
+            at?: string | null;
+        };
         /**
          * @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL).
          * @enum {string}
@@ -728,12 +815,58 @@ export interface components {
              * @example Jira upgrade to 10.3
              */
             reason: string;
+            /**
+             * @description P190: makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.
+             * @example FREQ=WEEKLY;BYDAY=SA
+             */
+            rrule?: string | null;
+            /**
+             * @description The IANA time zone the rule's local times are read in; required with rrule.
+             * @example Europe/Berlin
+             */
+            timeZone?: string | null;
         };
         /**
          * @description Coming, in force, over or cancelled, at the time of the answer.
          * @enum {string}
          */
         MaintenancePhase: "UPCOMING" | "IN_FORCE" | "ENDED" | "CANCELLED";
+        /** @description One occurrence of a recurring window changed alone (P191). */
+        OccurrenceOverrideView: {
+            /**
+             * Format: date-time
+             * @description The start the rule gives the occurrence (its RECURRENCE-ID).
+             */
+            occurrence: string;
+            /**
+             * Format: date-time
+             * @description When it begins instead.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description When it ends instead.
+             */
+            until: string;
+            /** @description Its own reason; null: the series' reason. */
+            reason: string | null;
+        };
+        /** @description How a maintenance window recurs (P190): an RRULE in an IANA zone, with its exceptions. */
+        RecurrenceView: {
+            /** @description The RFC 5545 RRULE value. */
+            rrule: string;
+            /** @description The IANA zone the rule's local times are read in. */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description No occurrence starts at or after this instant; null while the rule alone decides.
+             */
+            endedAt: string | null;
+            /** @description Original starts of the occurrences skipped. */
+            skipped: string[];
+            /** @description Occurrences changed alone. */
+            overrides: components["schemas"]["OccurrenceOverrideView"][];
+        };
         /** @description A planned outage of one tool at one key. */
         MaintenanceWindowView: {
             /** @description The window's id. */
@@ -777,6 +910,43 @@ export interface components {
             cancelledAt: string | null;
             /** @description Who cancelled it; null when nobody did. */
             cancelledBy: string | null;
+            /** @description P190: how the window recurs (from/until are then its first occurrence); null for a one-off window. */
+            recurrence: components["schemas"]["RecurrenceView"] | null;
+            /** @description On an occurrence of a recurring window: the series id; else null. */
+            seriesId: string | null;
+            /**
+             * Format: date-time
+             * @description On an occurrence of a recurring window: the start the series' rule gives it; else null.
+             */
+            occurrence: string | null;
+        };
+        SkipOccurrenceDto: {
+            /**
+             * Format: date-time
+             * @description The start the series' rule gives the occurrence (its RECURRENCE-ID), e.g. as the .ics feed lists it.
+             * @example 2099-05-23T16:00:00Z
+             */
+            occurrence: string;
+        };
+        ChangeOccurrenceDto: {
+            /**
+             * Format: date-time
+             * @description The start the series' rule gives the occurrence (its RECURRENCE-ID), e.g. as the .ics feed lists it.
+             * @example 2099-05-23T16:00:00Z
+             */
+            occurrence: string;
+            /**
+             * Format: date-time
+             * @description A new start of this occurrence; only before it began.
+             */
+            from?: string | null;
+            /**
+             * Format: date-time
+             * @description A new end of this occurrence; unchanged when absent.
+             */
+            until?: string | null;
+            /** @description Why the tool is under maintenance, in words an LLM may read; unchanged when absent. */
+            reason?: string | null;
         };
         ProbeView: {
             /** @enum {string} */
@@ -1478,7 +1648,7 @@ export interface components {
             type: "DELETED";
             payload: components["schemas"]["DeletedPayloadView"];
         };
-        /** @description The payload of a MAINTENANCE_STARTED or MAINTENANCE_ENDED event: a maintenance window began or ended. */
+        /** @description The payload of a MAINTENANCE_STARTING, MAINTENANCE_STARTED or MAINTENANCE_ENDED event: a maintenance window starts soon, began or ended. */
         MaintenancePayloadView: {
             /** @description The window. */
             windowId: string;
@@ -1520,7 +1690,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED";
+            type: "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED" | "MAINTENANCE_STARTING";
             payload: components["schemas"]["MaintenancePayloadView"];
         };
         /** @description The payload of a WIDER_EVIDENCE event: failures of one (tool, signature) seen by enough users and projects to be wider than one of them. */
@@ -2252,6 +2422,74 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    maintenanceCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An RFC 5545 calendar: one VEVENT (UTC) per coming window or occurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listMaintenanceWindows: {
         parameters: {
             query?: {
@@ -2856,6 +3094,666 @@ export interface operations {
                      *       "error": "IDEMPOTENCY_KEY_LIMIT",
                      *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
                      *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    skipMaintenanceOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id of the recurring window (the series), as scheduleMaintenance answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SkipOccurrenceDto"];
+            };
+        };
+        responses: {
+            /** @description The series, with the occurrence in its skipped list. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing is stored under that key, or there is no such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "no health entry for PROJECT p-1 jira_search"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeMaintenanceOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id of the recurring window (the series), as scheduleMaintenance answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeOccurrenceDto"];
+            };
+        };
+        responses: {
+            /** @description The series, with the occurrence among its overrides. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing is stored under that key, or there is no such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "no health entry for PROJECT p-1 jira_search"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    endMaintenanceSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id of the recurring window (the series), as scheduleMaintenance answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description When the series ends; no body (or null) ends it now. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EndSeriesDto"] | null;
+            };
+        };
+        responses: {
+            /** @description The series with its end. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing is stored under that key, or there is no such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "no health entry for PROJECT p-1 jira_search"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many concurrent writes to one entry, or the entry holds the most cooldowns it can; retry. Or (IDEMPOTENCY_KEY_IN_FLIGHT): the first request with this Idempotency-Key is still running; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "too many concurrent writes to PROJECT:p-1:jira_search; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    scrapeMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5606,74 +6504,6 @@ export interface operations {
                      *       "error": "IDEMPOTENCY_KEY_LIMIT",
                      *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
                      *       "field": "Idempotency-Key"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable or the service is shutting down; retry shortly. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "UNAVAILABLE",
-                     *       "message": "the database is unavailable; retry shortly"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    scrapeMetrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text exposition format 0.0.4 */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            /** @description No API key, or an unknown one (header x-api-key). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "UNAUTHENTICATED",
-                     *       "message": "an API key is required (header x-api-key)"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key's roles do not allow this operation. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "FORBIDDEN",
-                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

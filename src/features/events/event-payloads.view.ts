@@ -57,7 +57,10 @@ export class DeletedPayloadView implements DeletedPayload {
   @ViewField(BY) by: string;
 }
 
-@ViewType('MaintenancePayload', 'The payload of a MAINTENANCE_STARTED or MAINTENANCE_ENDED event: a maintenance window began or ended.')
+@ViewType(
+  'MaintenancePayload',
+  'The payload of a MAINTENANCE_STARTING, MAINTENANCE_STARTED or MAINTENANCE_ENDED event: a maintenance window starts soon, began or ended.',
+)
 export class MaintenancePayloadView implements MaintenancePayload {
   @ViewField('The window.', { type: () => ID, openapi: { type: String } }) windowId: string;
   @ViewField('When the window begins.', INSTANT) from: Date;

@@ -71,8 +71,8 @@ export class DeletedEventView extends HealthEventBaseView {
 }
 
 export class MaintenanceEventView extends HealthEventBaseView {
-  @ApiProperty({ enum: [HealthEventType.MAINTENANCE_STARTED, HealthEventType.MAINTENANCE_ENDED] }) type:
-    HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED;
+  @ApiProperty({ enum: [HealthEventType.MAINTENANCE_STARTING, HealthEventType.MAINTENANCE_STARTED, HealthEventType.MAINTENANCE_ENDED] })
+  type: HealthEventType.MAINTENANCE_STARTING | HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED;
   @ApiProperty({ type: MaintenancePayloadView }) payload: MaintenancePayloadView;
 }
 
@@ -93,6 +93,7 @@ export const EVENT_VIEW_OF: Record<HealthEventType, new () => HealthEventBaseVie
   [HealthEventType.PIN_ENDED]: PinEventView,
   [HealthEventType.MAINTENANCE_STARTED]: MaintenanceEventView,
   [HealthEventType.MAINTENANCE_ENDED]: MaintenanceEventView,
+  [HealthEventType.MAINTENANCE_STARTING]: MaintenanceEventView,
   [HealthEventType.WIDER_EVIDENCE]: WiderEvidenceEventView,
 };
 

@@ -43,6 +43,7 @@ export const HealthEventPayload = createUnionType({
         return PinPayloadView;
       case HealthEventType.DELETED:
         return DeletedPayloadView;
+      case HealthEventType.MAINTENANCE_STARTING:
       case HealthEventType.MAINTENANCE_STARTED:
       case HealthEventType.MAINTENANCE_ENDED:
         return MaintenancePayloadView;

@@ -1,7 +1,7 @@
 import { ID, registerEnumType } from '@nestjs/graphql';
 import { MaintenancePhase, MaintenanceView, MaintenanceWindow, phaseOf } from '../../domain/maintenance-window';
 import { Scope } from '../../shapes/enums.registration';
-import { INSTANT, NULLABLE_STRING, ViewField, ViewType, enumView } from '../../shapes/view-field';
+import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
 // A maintenance window as both APIs answer it (issue 16): one class per shape (P115), built by
 // the mappers below, the one way REST, GraphQL and the lookups make it.
@@ -16,6 +16,29 @@ registerEnumType(MaintenancePhase, {
     CANCELLED: { description: 'Cancelled by an admin.' },
   },
 });
+
+@ViewType('MaintenanceOccurrenceOverride', 'One occurrence of a recurring window changed alone (P191).')
+export class OccurrenceOverrideView {
+  @ViewField('The start the rule gives the occurrence (its RECURRENCE-ID).', INSTANT) occurrence: Date;
+  @ViewField('When it begins instead.', INSTANT) from: Date;
+  @ViewField('When it ends instead.', INSTANT) until: Date;
+  @ViewField("Its own reason; null: the series' reason.", NULLABLE_STRING) reason: string | null;
+}
+
+const INSTANTS: ViewFieldOptions = { type: () => [Date], openapi: { type: [String], format: 'date-time' } };
+const OVERRIDES: ViewFieldOptions = { type: () => [OccurrenceOverrideView], openapi: { type: [OccurrenceOverrideView] } };
+
+@ViewType('MaintenanceRecurrence', 'How a maintenance window recurs (P190): an RRULE in an IANA zone, with its exceptions.')
+export class RecurrenceView {
+  @ViewField('The RFC 5545 RRULE value.') rrule: string;
+  @ViewField("The IANA zone the rule's local times are read in.") timeZone: string;
+  @ViewField('No occurrence starts at or after this instant; null while the rule alone decides.', { ...INSTANT, nullable: true })
+  endedAt: Date | null;
+  @ViewField('Original starts of the occurrences skipped.', INSTANTS) skipped: Date[];
+  @ViewField('Occurrences changed alone.', OVERRIDES) overrides: OccurrenceOverrideView[];
+}
+
+const RECURRENCE: ViewFieldOptions = { type: () => RecurrenceView, nullable: true, openapi: { type: RecurrenceView } };
 
 @ViewType('MaintenanceWindow', 'A planned outage of one tool at one key.')
 export class MaintenanceWindowView {
@@ -33,6 +56,11 @@ export class MaintenanceWindowView {
   @ViewField('When the window last changed.', INSTANT) updatedAt: Date;
   @ViewField('When the window was cancelled; null when it was not.', { ...INSTANT, nullable: true }) cancelledAt: Date | null;
   @ViewField('Who cancelled it; null when nobody did.', NULLABLE_STRING) cancelledBy: string | null;
+  @ViewField('P190: how the window recurs (from/until are then its first occurrence); null for a one-off window.', RECURRENCE)
+  recurrence: RecurrenceView | null;
+  @ViewField('On an occurrence of a recurring window: the series id; else null.', NULLABLE_STRING) seriesId: string | null;
+  @ViewField("On an occurrence of a recurring window: the start the series' rule gives it; else null.", { ...INSTANT, nullable: true })
+  occurrence: Date | null;
 }
 
 const WINDOW = { type: () => MaintenanceWindowView, nullable: true, openapi: { type: MaintenanceWindowView } };
@@ -59,6 +87,17 @@ export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): M
     updatedAt: window.updatedAt,
     cancelledAt: window.cancelledAt,
     cancelledBy: window.cancelledBy,
+    recurrence: window.recurrence
+      ? {
+          rrule: window.recurrence.rrule,
+          timeZone: window.recurrence.timeZone,
+          endedAt: window.recurrence.endedAt,
+          skipped: [...window.recurrence.skipped],
+          overrides: window.recurrence.overrides.map((o) => ({ ...o })),
+        }
+      : null,
+    seriesId: window.seriesId ?? null,
+    occurrence: window.occurrence ?? null,
   };
 }
 

@@ -6,13 +6,27 @@ import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { Clock } from '../../runtime/clock';
 import { ApiContract } from '../../errors/openapi-errors';
-import { ChangeMaintenanceDto, ListMaintenanceQueryDto, ScheduleMaintenanceDto } from './maintenance.dto';
+import {
+  ChangeMaintenanceDto,
+  ChangeOccurrenceDto,
+  EndSeriesDto,
+  ListMaintenanceQueryDto,
+  ScheduleMaintenanceDto,
+  SkipOccurrenceDto,
+} from './maintenance.dto';
 import { MaintenanceWindowView, toMaintenanceWindowView } from './maintenance-window.view';
 import { MaintenanceService } from './maintenance.service';
 
+const SERIES_ID = {
+  name: 'id',
+  schema: { type: 'string' as const, format: 'uuid' },
+  description: 'The id of the recurring window (the series), as scheduleMaintenance answered it.',
+  example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
+};
+
 /** Issue 16: planned outages, scheduled by admins (P75). Reads are open to audit-readers too (D17). */
 @ApiTags('maintenance')
-@ApiExtraModels(ChangeMaintenanceDto) // its PATCH body is a nullable reference to it (P144)
+@ApiExtraModels(ChangeMaintenanceDto, EndSeriesDto) // bodies that are nullable references (P144)
 @ApiSecurity('api-key')
 @Controller('v1/maintenance-windows')
 export class MaintenanceController {
@@ -90,5 +104,61 @@ export class MaintenanceController {
   @ApiOkResponse({ type: MaintenanceWindowView, description: 'the cancelled window' })
   async cancel(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, principal), this.clock.now());
+  }
+
+  @Post(':id/skip')
+  @HttpCode(200)
+  @Roles(Role.ADMIN)
+  @ApiContract(
+    'skipMaintenanceOccurrence',
+    'Skip one occurrence of a recurring window',
+    'The occurrence the rule starts at `occurrence` does not happen; the others stay. Only before it began. Admin only.',
+  )
+  @ApiParam(SERIES_ID)
+  @ApiOkResponse({ type: MaintenanceWindowView })
+  async skip(
+    @Param('id') id: string,
+    @Body() dto: SkipOccurrenceDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.skipOccurrence(id, dto.occurrence, principal), this.clock.now());
+  }
+
+  @Post(':id/occurrence')
+  @HttpCode(200)
+  @Roles(Role.ADMIN)
+  @ApiContract(
+    'changeMaintenanceOccurrence',
+    'Change one occurrence of a recurring window',
+    'Moves, extends, shortens or re-words the occurrence the rule starts at `occurrence`, alone (its start only before it began). Admin only.',
+  )
+  @ApiParam(SERIES_ID)
+  @ApiOkResponse({ type: MaintenanceWindowView })
+  async changeOne(
+    @Param('id') id: string,
+    @Body() dto: ChangeOccurrenceDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MaintenanceWindowView> {
+    const { occurrence, ...change } = dto;
+    return toMaintenanceWindowView(await this.service.changeOccurrence(id, occurrence, change, principal), this.clock.now());
+  }
+
+  @Post(':id/end')
+  @HttpCode(200)
+  @Roles(Role.ADMIN)
+  @ApiContract(
+    'endMaintenanceSeries',
+    'End a recurring window',
+    'No occurrence starts at or after `at` (now when absent); one in force runs to its end. Admin only.',
+  )
+  @ApiParam(SERIES_ID)
+  @ApiBody({
+    required: false,
+    schema: { type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(EndSeriesDto) }] },
+    description: 'When the series ends; no body (or null) ends it now.',
+  })
+  @ApiOkResponse({ type: MaintenanceWindowView })
+  async end(@Param('id') id: string, @Body() dto: EndSeriesDto, @CurrentPrincipal() principal: Principal): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.endSeries(id, dto?.at ?? null, principal), this.clock.now());
   }
 }

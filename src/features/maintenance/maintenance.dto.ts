@@ -8,6 +8,7 @@ import { ShapeField } from '../../shapes/shape-field';
 import { DateTimeField } from '../../shapes/write-fields';
 import { ID_PATTERN } from '../../domain/health-key';
 import { MAX_MAINTENANCE_REASON_LENGTH } from '../../domain/maintenance-window';
+import { MAX_RRULE_LENGTH } from '../../domain/recurrence';
 import { Scope } from '../../domain/scope';
 
 /** A window to schedule: one definition (P112), REST body and ScheduleMaintenanceInput. */
@@ -23,6 +24,52 @@ export class ScheduleMaintenanceDto extends HealthKeyDto {
 
   @ReasonField({ example: 'Jira upgrade to 10.3' })
   reason: string;
+
+  @ShapeField(
+    'P190: makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.',
+    { type: () => String, optional: true, openapi: { type: String, maxLength: MAX_RRULE_LENGTH, example: 'FREQ=WEEKLY;BYDAY=SA' } },
+  )
+  @IsString()
+  @MaxLength(MAX_RRULE_LENGTH)
+  rrule?: string | null;
+
+  @ShapeField("The IANA time zone the rule's local times are read in; required with rrule.", {
+    type: () => String,
+    optional: true,
+    openapi: { type: String, maxLength: 64, example: 'Europe/Berlin' },
+  })
+  @IsString()
+  @MaxLength(64)
+  timeZone?: string | null;
+}
+
+/** P191: one occurrence of a series to skip: REST body and, with the id, SkipMaintenanceOccurrenceInput. */
+@InputType({ isAbstract: true })
+export class SkipOccurrenceDto {
+  @DateTimeField("The start the series' rule gives the occurrence (its RECURRENCE-ID), e.g. as the .ics feed lists it.", {
+    example: '2099-05-23T16:00:00Z',
+  })
+  occurrence: Date;
+}
+
+/** P191: one occurrence of a series to change alone: REST body and, with the id, ChangeMaintenanceOccurrenceInput. */
+@InputType({ isAbstract: true })
+export class ChangeOccurrenceDto extends SkipOccurrenceDto {
+  @DateTimeField('A new start of this occurrence; only before it began.', { optional: true })
+  from?: Date | null;
+
+  @DateTimeField('A new end of this occurrence; unchanged when absent.', { optional: true })
+  until?: Date | null;
+
+  @ReasonField({ optional: true })
+  reason?: string | null;
+}
+
+/** P191: when a series ends: REST body and, with the id, EndMaintenanceSeriesInput. */
+@InputType({ isAbstract: true })
+export class EndSeriesDto {
+  @DateTimeField('No occurrence starts at or after this instant (not in the past); now when absent.', { optional: true })
+  at?: Date | null;
 }
 
 /** What changes in a window; absent fields stay. REST body (the id in the path) and, with the id, ChangeMaintenanceInput (P112). */

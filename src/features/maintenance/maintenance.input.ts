@@ -2,7 +2,7 @@ import { Field, ID, InputType, Int } from '@nestjs/graphql';
 import { KeyFilterInput } from '../../shapes/key-filter.input';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { IsId } from '../../shapes/health-key.dto';
-import { ChangeMaintenanceDto, ScheduleMaintenanceDto } from './maintenance.dto';
+import { ChangeMaintenanceDto, ChangeOccurrenceDto, EndSeriesDto, ScheduleMaintenanceDto, SkipOccurrenceDto } from './maintenance.dto';
 
 /** The GraphQL names of the maintenance write shapes (P112); the fields come from the REST DTOs. */
 @InputType('ScheduleMaintenanceInput', { description: 'A planned outage of one tool at one scope: from, until and why.' })
@@ -26,4 +26,25 @@ export class MaintenanceWindowsFilter extends KeyFilterInput {
   @Min(1)
   @Max(500)
   first: number;
+}
+
+@InputType('SkipMaintenanceOccurrenceInput', { description: 'One occurrence of a recurring window to skip (P191).' })
+export class SkipMaintenanceOccurrenceInput extends SkipOccurrenceDto {
+  @Field(() => ID, { description: 'The series.' })
+  @IsId()
+  id: string;
+}
+
+@InputType('ChangeMaintenanceOccurrenceInput', { description: 'One occurrence of a recurring window to change alone (P191).' })
+export class ChangeMaintenanceOccurrenceInput extends ChangeOccurrenceDto {
+  @Field(() => ID, { description: 'The series.' })
+  @IsId()
+  id: string;
+}
+
+@InputType('EndMaintenanceSeriesInput', { description: 'A recurring window to end (P191).' })
+export class EndMaintenanceSeriesInput extends EndSeriesDto {
+  @Field(() => ID, { description: 'The series.' })
+  @IsId()
+  id: string;
 }

@@ -5,7 +5,14 @@ import { Principal } from '../../auth/principal';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { Clock } from '../../runtime/clock';
-import { ChangeMaintenanceInput, MaintenanceWindowsFilter, ScheduleMaintenanceInput } from './maintenance.input';
+import {
+  ChangeMaintenanceInput,
+  ChangeMaintenanceOccurrenceInput,
+  EndMaintenanceSeriesInput,
+  MaintenanceWindowsFilter,
+  ScheduleMaintenanceInput,
+  SkipMaintenanceOccurrenceInput,
+} from './maintenance.input';
 import { MaintenanceWindowView, toMaintenanceWindowView } from './maintenance-window.view';
 import { MaintenanceService } from './maintenance.service';
 
@@ -63,5 +70,33 @@ export class MaintenanceResolver {
     @CurrentPrincipal() by: Principal,
   ): Promise<MaintenanceWindowView> {
     return toMaintenanceWindowView(await this.service.cancel(id, by), this.clock.now());
+  }
+
+  @Mutation(() => MaintenanceWindowView, { description: 'Skip one occurrence of a recurring window that has not begun (P191).' })
+  @Roles(Role.ADMIN)
+  async skipMaintenanceOccurrence(
+    @Args('input', { description: 'The series and the occurrence.' }) input: SkipMaintenanceOccurrenceInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.skipOccurrence(input.id, input.occurrence, by), this.clock.now());
+  }
+
+  @Mutation(() => MaintenanceWindowView, { description: 'Change one occurrence of a recurring window alone (P191).' })
+  @Roles(Role.ADMIN)
+  async changeMaintenanceOccurrence(
+    @Args('input', { description: 'The series, the occurrence and what changes.' }) input: ChangeMaintenanceOccurrenceInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<MaintenanceWindowView> {
+    const { id, occurrence, ...change } = nullsAbsent(input);
+    return toMaintenanceWindowView(await this.service.changeOccurrence(id, occurrence, change, by), this.clock.now());
+  }
+
+  @Mutation(() => MaintenanceWindowView, { description: 'End a recurring window: no occurrence starts at or after `at` (P191).' })
+  @Roles(Role.ADMIN)
+  async endMaintenanceSeries(
+    @Args('input', { description: 'The series and when it ends.' }) input: EndMaintenanceSeriesInput,
+    @CurrentPrincipal() by: Principal,
+  ): Promise<MaintenanceWindowView> {
+    return toMaintenanceWindowView(await this.service.endSeries(input.id, input.at ?? null, by), this.clock.now());
   }
 }

@@ -78,4 +78,40 @@ describe('MaintenanceService (service tier)', () => {
     ]);
     await expect(sut.cancel(aMaintenanceWindow().id, aPrincipal())).rejects.toMatchObject({ code: 'CONFLICT' });
   });
+
+  describe('a recurring series (P190–P193)', () => {
+    const DAY = 24 * HOUR;
+    const series = () => aScheduleRequest({ rrule: 'FREQ=DAILY', timeZone: 'Europe/Berlin' });
+    const CONTEXT = { sessionId: 's', userId: 'u', projectId: 'p', tenantId: 't' };
+
+    it('each occurrence governs calls and counts as in force; a skipped one does neither', async () => {
+      const { sut, clock } = newTestService(MaintenanceService);
+      const stored = await sut.schedule(series(), aPrincipal());
+      clock.set(at(DAY + HOUR + MINUTE));
+      const view = await sut.viewFor('example-tool', CONTEXT, clock.now());
+      expect(view.inForce).toMatchObject({ seriesId: stored.id, from: at(DAY + HOUR), until: at(DAY + 2 * HOUR) });
+      expect(await sut.inForceCount(clock.now())).toBe(1);
+      await sut.skipOccurrence(stored.id, at(2 * DAY + HOUR), aPrincipal());
+      clock.set(at(2 * DAY + HOUR + MINUTE));
+      expect((await sut.viewFor('example-tool', CONTEXT, clock.now())).inForce).toBeNull();
+      expect(await sut.inForceCount(clock.now())).toBe(0);
+      expect(await sut.list({})).toEqual([expect.objectContaining({ id: stored.id })]);
+    });
+
+    it("ticks write each occurrence's warning, start and end once, and a series ended and over is done", async () => {
+      const { sut, ports, clock } = newTestService(MaintenanceService);
+      const stored = await sut.schedule(series(), aPrincipal());
+      await sut.endSeries(stored.id, at(DAY), aPrincipal());
+      for (const offset of [50 * MINUTE, 55 * MINUTE, HOUR, HOUR + MINUTE, 2 * HOUR, 3 * HOUR, DAY + HOUR]) {
+        clock.set(at(offset));
+        await sut.emitDueEvents();
+      }
+      expect(ports.eventRelay.stagedEvents().map((e) => e.type)).toEqual([
+        HealthEventType.MAINTENANCE_STARTING,
+        HealthEventType.MAINTENANCE_STARTED,
+        HealthEventType.MAINTENANCE_ENDED,
+      ]);
+      expect(ports.maintenanceWindows.windows.get(stored.id)?.eventsDone).toBe(true);
+    });
+  });
 });

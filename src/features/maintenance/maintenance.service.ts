@@ -14,10 +14,17 @@ import {
   NO_MAINTENANCE,
   ScheduleRequest,
   cancelWindow,
+  changeOccurrence,
   changeWindow,
   dueEvents,
+  endSeries,
+  expandWindows,
+  isInForce,
+  isSeries,
   maintenanceFor,
   scheduleWindow,
+  seriesDueEvents,
+  skipOccurrence,
 } from '../../domain/maintenance-window';
 import { Scope } from '../../domain/scope';
 import { CallContext } from '../../domain/tool-health-document';
@@ -25,6 +32,7 @@ import { ToolStatus } from '../../domain/tool-status';
 import { EventRelay } from '../../write-path/event-relay.service';
 import { MaintenanceWindowRepository } from '../../persistence/maintenance-windows/maintenance-window.repository';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+import { maintenanceCalendar } from './maintenance-calendar';
 import { maintenanceEvent } from './maintenance-events';
 
 /**
@@ -35,6 +43,9 @@ const MARGIN_MS = 3_600_000;
 const MAX_LIST = 500;
 const EVENT_BATCH = 200;
 const MAX_WRITE_ATTEMPTS = 8;
+/** P194: how far ahead the iCalendar feed looks, and how many events it lists at most. */
+const CALENDAR_DAYS = 60;
+const MAX_CALENDAR_EVENTS = 1_000;
 
 interface Snapshot {
   /** The service clock's now at the read. */
@@ -128,9 +139,12 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   private async read(now: Date): Promise<Snapshot> {
     const t = now.getTime();
-    const found = await this.windows.findCurrent(new Date(t - MARGIN_MS), new Date(t + this.config.maintenanceLookaheadMs + MARGIN_MS));
+    const start = new Date(t - MARGIN_MS);
+    const horizon = new Date(t + this.config.maintenanceLookaheadMs + MARGIN_MS);
+    const found = await this.windows.findCurrent(start, horizon);
     const byTool = new Map<string, MaintenanceWindow[]>();
-    for (const w of found) {
+    // P190: a series enters the snapshot as its occurrences over the span the snapshot answers for.
+    for (const w of expandWindows(found, start, horizon)) {
       const list = byTool.get(w.toolName);
       if (list) list.push(w);
       else byTool.set(w.toolName, [w]);
@@ -138,6 +152,26 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     const snapshot = { now: t, byTool };
     this.snapshot = snapshot;
     return snapshot;
+  }
+
+  /** P194: the windows in force or starting within CALENDAR_DAYS, series expanded, as an iCalendar text. */
+  async calendar(): Promise<string> {
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + CALENDAR_DAYS * 86_400_000);
+    const current = await this.windows.findCurrent(now, until);
+    const coming = expandWindows(current, now, until)
+      .filter((w) => w.until.getTime() > now.getTime() && w.from.getTime() < until.getTime())
+      .sort((a, b) => a.from.getTime() - b.from.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, MAX_CALENDAR_EVENTS);
+    return maintenanceCalendar(coming, now);
+  }
+
+  /** P193 (`/metrics`): how many windows (one-off or occurrences) are in force at `now`, across all tools. */
+  async inForceCount(now: Date): Promise<number> {
+    const snapshot = await this.current(now);
+    let count = 0;
+    for (const windows of snapshot.byTool.values()) for (const w of windows) if (isInForce(w, now)) count++;
+    return count;
   }
 
   /** After this instance's own write: read again now (after any read in flight, which may predate it). */
@@ -186,6 +220,21 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return this.rewrite(id, (w, now) => changeWindow(w, change, adminActor(principal), now));
   }
 
+  /** P191: skips one occurrence of a series (named by the start the rule gives it). */
+  skipOccurrence(id: string, occurrence: Date, principal: Principal): Promise<MaintenanceWindow> {
+    return this.rewrite(id, (w, now) => skipOccurrence(w, occurrence, adminActor(principal), now));
+  }
+
+  /** P191: changes one occurrence of a series alone. */
+  changeOccurrence(id: string, occurrence: Date, change: ChangeRequest, principal: Principal): Promise<MaintenanceWindow> {
+    return this.rewrite(id, (w, now) => changeOccurrence(w, occurrence, change, adminActor(principal), now));
+  }
+
+  /** P191: ends a series at `at` (default now): no occurrence starts from then on. */
+  endSeries(id: string, at: Date | null, principal: Principal): Promise<MaintenanceWindow> {
+    return this.rewrite(id, (w, now) => endSeries(w, at, adminActor(principal), now));
+  }
+
   /** A window cancelled while in force ends now (its end event follows, P77); one not begun never starts. */
   async cancel(id: string, principal: Principal): Promise<MaintenanceWindow> {
     const cancelled = await this.rewrite(id, (w, now) => cancelWindow(w, adminActor(principal), now));
@@ -215,9 +264,19 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
    */
   async emitDueEvents(): Promise<number> {
     const now = this.clock.now();
+    const lead = this.config.maintenanceWarningLeadMs;
     let written = 0;
-    for (const window of await this.windows.findOwingEvents(now, EVENT_BATCH)) {
-      const due = dueEvents(window, now);
+    for (const window of await this.windows.findOwingEvents(now, EVENT_BATCH, lead)) {
+      if (isSeries(window)) {
+        written += await this.emitSeriesEvents(window, now, lead);
+        continue;
+      }
+      const due = dueEvents(window, now, lead);
+      if (due.warn) {
+        await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_STARTING, window, await this.storedStatus(window), now));
+        await this.windows.markEvents(window.id, { warnedEventAt: now, eventsDone: false });
+        written++;
+      }
       if (due.start) {
         await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_STARTED, window, ToolStatus.DOWN, now));
         written++;
@@ -240,6 +299,37 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
       });
     }
     return written;
+  }
+
+  /**
+   * P192: a series' owed events, per occurrence, then its bookkeeping (compare-and-set on
+   * eventsThrough). Within one tick an occurrence's end follows its start by 1 ms, as above.
+   */
+  private async emitSeriesEvents(series: MaintenanceWindow, now: Date, lead: number): Promise<number> {
+    const due = seriesDueEvents(series, now, lead);
+    const started = new Set<string>();
+    for (const { kind, occurrence } of due.events) {
+      if (kind === 'STARTING') {
+        await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_STARTING, occurrence, await this.storedStatus(occurrence), now));
+      } else if (kind === 'STARTED') {
+        await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_STARTED, occurrence, ToolStatus.DOWN, now));
+        started.add(occurrence.id);
+      } else {
+        const endAt = started.has(occurrence.id) ? new Date(now.getTime() + 1) : now;
+        await this.emit(maintenanceEvent(HealthEventType.MAINTENANCE_ENDED, occurrence, await this.storedStatus(occurrence), endAt));
+      }
+    }
+    await this.windows.markSeriesEvents(series.id, series.eventsThrough ?? null, {
+      eventsThrough: due.eventsThrough,
+      eventMarks: due.eventMarks,
+      eventsDone: due.done,
+    });
+    return due.events.length;
+  }
+
+  /** What reads at the window's key without it: the stored status there (OK when nothing is stored). */
+  private async storedStatus(window: MaintenanceWindow): Promise<ToolStatus> {
+    return (await this.health.findById(encodeKey(window)))?.status ?? ToolStatus.OK;
   }
 
   /** The one call into the event mechanism (P53: the relay positions every event). */

@@ -17,11 +17,23 @@ export abstract class MaintenanceWindowRepository {
   abstract findById(id: string): Promise<MaintenanceWindow | null>;
   /** Replaces the stored window if its version is still `expectedVersion`; false on a lost race. */
   abstract replace(window: MaintenanceWindow, expectedVersion: number): Promise<boolean>;
-  /** Not cancelled, `until > now`, `from <= horizon`: what a call may be governed by soon. */
+  /**
+   * Not cancelled, `from <= horizon`, and `until > now` — or (P190) a series not ended before
+   * `now` less the longest window: what a call may be governed by soon (series still to expand).
+   */
   abstract findCurrent(now: Date, horizon: Date): Promise<MaintenanceWindow[]>;
   abstract list(filter: MaintenanceListFilter): Promise<MaintenanceWindow[]>;
-  /** Windows that may owe a start or end event at `now` (P77). */
-  abstract findOwingEvents(now: Date, limit: number): Promise<MaintenanceWindow[]>;
+  /** Windows that may owe a warning, start or end event at `now` (P77, P192): `from <= now + leadMs`. */
+  abstract findOwingEvents(now: Date, limit: number, leadMs?: number): Promise<MaintenanceWindow[]>;
   /** Records that an event was written; only the first writer of each field wins. */
-  abstract markEvents(id: string, marks: { startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean }): Promise<void>;
+  abstract markEvents(
+    id: string,
+    marks: { warnedEventAt?: Date; startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean },
+  ): Promise<void>;
+  /** P192: stores a series' event bookkeeping if `eventsThrough` is still `expectedThrough` (a lost race changes nothing). */
+  abstract markSeriesEvents(
+    id: string,
+    expectedThrough: Date | null,
+    marks: { eventsThrough: Date; eventMarks: string[]; eventsDone: boolean },
+  ): Promise<void>;
 }

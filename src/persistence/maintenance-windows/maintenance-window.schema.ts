@@ -1,4 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Recurrence } from '../../domain/recurrence';
 import { Scope } from '../../domain/scope';
 
 /** Issue 16: one planned outage of one tool at one key (P75). `_id` is a random UUID. */
@@ -21,14 +22,22 @@ export class MaintenanceWindowRecord {
   /** True once the window owes no more events (ended and recorded, or cancelled before it began). */
   @Prop({ type: Boolean, required: true }) eventsDone: boolean;
   @Prop({ type: Number, required: true }) version: number;
+  /** P190: a recurring series' rule, zone, end and exceptions; absent or null on a one-off window. */
+  @Prop({ type: Object, default: null }) recurrence?: Recurrence | null;
+  /** P192: when a one-off window's MAINTENANCE_STARTING was written. */
+  @Prop({ type: Date, default: null }) warnedEventAt?: Date | null;
+  /** P192: a series' events are written up to this instant, and which of its running occurrences' events were. */
+  @Prop({ type: Date, default: null }) eventsThrough?: Date | null;
+  @Prop({ type: [String], default: undefined }) eventMarks?: string[];
 }
 
 export const MaintenanceWindowSchema = SchemaFactory.createForClass(MaintenanceWindowRecord);
 
 // The per-instance cache read (MaintenanceService): windows not cancelled, not yet ended
-// (`until > now`), starting before the lookahead horizon.
+// (`until > now`), starting before the lookahead horizon; P190: the `$or` branch for series
+// (`recurrence` set, not ended long ago) reads the same prefix (`cancelledAt: null`).
 MaintenanceWindowSchema.index({ cancelledAt: 1, until: 1 });
-// The event tick (P77): windows still owing an event whose start has come (`eventsDone: false, from <= now`).
+// The event tick (P77, P192): windows still owing an event whose start (less the warning's lead time) has come (`eventsDone: false, from <= now + lead`).
 MaintenanceWindowSchema.index({ eventsDone: 1, from: 1 });
 // The admin list filtered by tool (and scope, scope id), newest start first.
 MaintenanceWindowSchema.index({ toolName: 1, scope: 1, scopeId: 1, from: -1 });

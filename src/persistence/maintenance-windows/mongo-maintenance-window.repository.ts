@@ -7,17 +7,24 @@ import { MaintenanceListFilter, MaintenanceWindowRepository } from './maintenanc
 import { MaintenanceWindowRecord } from './maintenance-window.schema';
 
 function toDomain(record: MaintenanceWindowRecord): MaintenanceWindow {
-  const { _id, eventsDone: _done, ...rest } = record;
-  return { ...rest, id: _id, scopeId: rest.scopeId ?? null };
+  const { _id, eventsDone: _done, recurrence, warnedEventAt, eventsThrough, eventMarks, ...rest } = record;
+  const window: MaintenanceWindow = { ...rest, id: _id, scopeId: rest.scopeId ?? null, warnedEventAt: warnedEventAt ?? null };
+  // P190: only a series carries its recurrence and its event bookkeeping.
+  return recurrence ? { ...window, recurrence, eventsThrough: eventsThrough ?? null, eventMarks: eventMarks ?? [] } : window;
 }
 
 function toRecord(window: MaintenanceWindow): MaintenanceWindowRecord {
-  const { id, ...rest } = window;
+  const { id, seriesId: _series, occurrence: _occurrence, ...rest } = window;
+  // A series owes events until its tick says otherwise (P192).
   const done =
-    window.endedEventAt !== null ||
-    (window.cancelledAt !== null && window.startedEventAt === null && window.cancelledAt.getTime() <= window.from.getTime());
-  return { ...rest, _id: id, eventsDone: done };
+    !window.recurrence &&
+    (window.endedEventAt !== null ||
+      (window.cancelledAt !== null && window.startedEventAt === null && window.cancelledAt.getTime() <= window.from.getTime()));
+  return { ...rest, recurrence: window.recurrence ?? null, warnedEventAt: window.warnedEventAt ?? null, _id: id, eventsDone: done };
 }
+
+/** The longest window (P75): a series ended longer ago than this has no occurrence left running. */
+const MAX_DURATION_MS = 31 * 24 * 3_600_000;
 
 /**
  * The driver collection, not the Model: every filter is built here from validated values (ids
@@ -42,14 +49,26 @@ export class MongoMaintenanceWindowRepository extends MaintenanceWindowRepositor
     return record ? toDomain(record) : null;
   }
 
+  /** The event marks are the tick's (P192): an admin's change never writes them back from its older read. */
   async replace(window: MaintenanceWindow, expectedVersion: number): Promise<boolean> {
-    const result = await this.records.replaceOne({ _id: window.id, version: expectedVersion }, toRecord(window));
+    const { _id, warnedEventAt: _w, eventsThrough: _t, eventMarks: _m, ...fields } = toRecord(window);
+    const result = await this.records.updateOne({ _id, version: expectedVersion }, { $set: fields });
     return result.matchedCount === 1;
   }
 
   // Served by { cancelledAt: 1, until: 1 }.
   async findCurrent(now: Date, horizon: Date): Promise<MaintenanceWindow[]> {
-    const records = await this.records.find({ cancelledAt: null, until: { $gt: now }, from: { $lte: horizon } }).toArray();
+    const records = await this.records
+      .find({
+        cancelledAt: null,
+        from: { $lte: horizon },
+        $or: [
+          { until: { $gt: now } },
+          { 'recurrence.rrule': { $type: 'string' }, 'recurrence.endedAt': null },
+          { 'recurrence.rrule': { $type: 'string' }, 'recurrence.endedAt': { $gt: new Date(now.getTime() - MAX_DURATION_MS) } },
+        ],
+      } as Filter<MaintenanceWindowRecord>)
+      .toArray();
     return records.map(toDomain);
   }
 
@@ -61,26 +80,47 @@ export class MongoMaintenanceWindowRepository extends MaintenanceWindowRepositor
     if (filter.scopeId !== undefined) query.scopeId = filter.scopeId;
     if (!filter.includeEnded) {
       query.cancelledAt = null;
-      query.until = { $gt: filter.now };
+      // P190: a series' own `until` is its first occurrence's; it lists while it may recur.
+      (query as Record<string, unknown>).$or = [
+        { until: { $gt: filter.now } },
+        { 'recurrence.rrule': { $type: 'string' }, 'recurrence.endedAt': null },
+        { 'recurrence.rrule': { $type: 'string' }, 'recurrence.endedAt': { $gt: new Date(filter.now.getTime() - MAX_DURATION_MS) } },
+      ];
     }
     const records = await this.records.find(query).sort({ from: -1, _id: 1 }).limit(filter.limit).toArray();
     return records.map(toDomain);
   }
 
   // Served by { eventsDone: 1, from: 1 }.
-  async findOwingEvents(now: Date, limit: number): Promise<MaintenanceWindow[]> {
+  async findOwingEvents(now: Date, limit: number, leadMs = 0): Promise<MaintenanceWindow[]> {
     const records = await this.records
-      .find({ eventsDone: false, from: { $lte: now } })
+      .find({ eventsDone: false, from: { $lte: new Date(now.getTime() + leadMs) } })
       .sort({ from: 1 })
       .limit(limit)
       .toArray();
     return records.map(toDomain);
   }
 
-  async markEvents(id: string, marks: { startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean }): Promise<void> {
+  async markEvents(
+    id: string,
+    marks: { warnedEventAt?: Date; startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean },
+  ): Promise<void> {
+    if (marks.warnedEventAt)
+      await this.records.updateOne({ _id: id, warnedEventAt: null }, { $set: { warnedEventAt: marks.warnedEventAt } });
     if (marks.startedEventAt)
       await this.records.updateOne({ _id: id, startedEventAt: null }, { $set: { startedEventAt: marks.startedEventAt } });
     if (marks.endedEventAt) await this.records.updateOne({ _id: id, endedEventAt: null }, { $set: { endedEventAt: marks.endedEventAt } });
     if (marks.eventsDone) await this.records.updateOne({ _id: id }, { $set: { eventsDone: true } });
+  }
+
+  async markSeriesEvents(
+    id: string,
+    expectedThrough: Date | null,
+    marks: { eventsThrough: Date; eventMarks: string[]; eventsDone: boolean },
+  ): Promise<void> {
+    await this.records.updateOne(
+      { _id: id, eventsThrough: expectedThrough },
+      { $set: { eventsThrough: marks.eventsThrough, eventMarks: marks.eventMarks, eventsDone: marks.eventsDone } },
+    );
   }
 }

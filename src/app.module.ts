@@ -18,6 +18,7 @@ import { PersistenceModule } from './persistence/persistence.module';
 import { WritePathModule } from './write-path/write-path.module';
 import { TenantsModule } from './features/tenants/tenants.module';
 import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.module';
+import { WebhooksModule } from './features/webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -40,6 +41,7 @@ import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.mo
     ManifestModule,
     MetricsModule,
     McpModule,
+    WebhooksModule,
   ],
 })
 export class AppModule {}

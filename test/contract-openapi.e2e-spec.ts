@@ -85,10 +85,17 @@ describe('OpenAPI contract', () => {
       'cancelMaintenance',
       'changeCooldownWindow',
       'changeMaintenance',
+      'changeWebhookEndpoint',
       'clearCooldown',
+      'deleteWebhookEndpoint',
       'getHealthEntry',
+      'getWebhookEndpoint',
       'invokeAgrajagTool',
+      'listWebhookDeliveries',
       'markToolAvailable',
+      'pingWebhookEndpoint',
+      'resendWebhookDelivery',
+      'rotateWebhookSecret',
     ]);
     expect(withCode(DomainErrorCode.CONFLICT)).not.toEqual(
       expect.arrayContaining(['lookupAvailability', 'annotateManifest', 'readEvents', 'getHealthEntry']),

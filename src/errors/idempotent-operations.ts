@@ -22,4 +22,10 @@ export const IDEMPOTENT_OPERATIONS = [
   'scheduleMaintenance',
   'changeMaintenance',
   'cancelMaintenance',
+  'createWebhookEndpoint',
+  'changeWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookSecret',
+  'pingWebhookEndpoint',
+  'resendWebhookDelivery',
 ] as const;

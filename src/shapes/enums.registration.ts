@@ -81,6 +81,7 @@ registerEnumType(HealthEventType, {
     MAINTENANCE_STARTED: { description: 'A maintenance window began.' },
     MAINTENANCE_ENDED: { description: 'A maintenance window ended, or was cancelled while in force.' },
     WIDER_EVIDENCE: { description: 'Failures of one tool and error crossed the thresholds for wider evidence.' },
+    WEBHOOK_ENDPOINT_DISABLED: { description: 'A webhook endpoint whose deliveries failed for 24 hours was disabled (it names no tool).' },
   },
 });
 registerEnumType(PinStatus, {

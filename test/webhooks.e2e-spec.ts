@@ -239,6 +239,40 @@ describe('signed webhooks (D24)', () => {
     expect(receiver.received).toHaveLength(3);
   });
 
+  it('a tenant filter takes events of TENANT entries and of entries whose stored tenant it is', async () => {
+    const { secret } = await register({ tenantIds: ['acme'] });
+    await markDown('at_tenant', { scope: 'TENANT', scopeId: 'acme' });
+    await markDown('other_tenant', { scope: 'TENANT', scopeId: 'globex' });
+    await markDown('user_of_acme', { scope: 'USER', scopeId: 'alice', tenantId: 'acme' });
+    await markDown('user_of_globex', { scope: 'USER', scopeId: 'bob', tenantId: 'globex' });
+    await markDown('global');
+    await deliver();
+    expect(receiver.received.map((r) => (verify(secret, r, t.clock).data as { toolName: string }).toolName)).toEqual([
+      'at_tenant',
+      'user_of_acme',
+    ]);
+  });
+
+  it('a disabled endpoint gets nothing; enabled again it resumes with the event that failed, then the rest in order', async () => {
+    const { endpoint, secret } = await register();
+    receiver.answer = 500;
+    await markDown('first');
+    await deliver();
+    const toolOf = (r: Received) => (verify(secret, r, t.clock).data as { toolName: string }).toolName;
+    expect(toolOf(receiver.received[0])).toBe('first');
+    await t.http.patch(`/v1/webhook-endpoints/${endpoint.id}`).set(admin()).send({ enabled: false }).expect(200);
+    receiver.answer = 200;
+    await markDown('second');
+    t.clock.advance(3_600_000);
+    await deliver();
+    expect(receiver.received).toHaveLength(1);
+    const enabled = await t.http.patch(`/v1/webhook-endpoints/${endpoint.id}`).set(admin()).send({ enabled: true }).expect(200);
+    expect(enabled.body).toMatchObject({ enabled: true, nextRetryAt: null, disabledAt: null });
+    await dispatcher.runOnce();
+    expect(receiver.received.slice(1).map(toolOf)).toEqual(['first', 'second']);
+    expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
+  });
+
   it('a SLACK endpoint gets one line of text', async () => {
     const { secret } = await register({ format: 'SLACK', timeZone: 'Europe/Berlin' });
     await markDown('jira_search', { expectedRecoveryAt: '2026-05-23T14:30:00Z' });
@@ -401,7 +435,36 @@ describe('signed webhooks (D24)', () => {
     await bad({ url, toolNames: ['bad name!'] }, 'toolNames');
     await bad({ url, timeZone: 'Mars/Olympus' }, 'timeZone');
     await bad({ url, format: 'XML' }, 'format');
+    await bad({ url: 42 }, 'url');
+    await bad({ url, eventTypes: 'STATUS_CHANGED' }, 'eventTypes');
+    await bad({ url, toolNames: [1] }, 'toolNames');
+    await bad({ url, enabled: 'yes' }, 'enabled');
+    await bad({ url, description: 'x'.repeat(501) }, 'description');
+    await bad({ url, scopes: Array(101).fill('USER') }, 'scopes');
+    const { endpoint } = await register();
+    const patch = (_: null) => t.http.patch(`/v1/webhook-endpoints/${endpoint.id}`).set(admin()).set('content-type', 'application/json');
+    expect(JSON.stringify((await patch(null).send('{"url":"gopher://x"}').expect(400)).body)).toContain('url');
+    expect(JSON.stringify((await patch(null).send('{"timeZone":"Nowhere/City"}').expect(400)).body)).toContain('timeZone');
+    await patch(null).send('null').expect(200);
+    await patch(null).send('[]').expect(400);
+    for (const q of ['limit=abc', 'limit=0', 'limit=501']) {
+      expect(JSON.stringify((await t.http.get(`/v1/webhook-endpoints?${q}`).set(admin()).expect(400)).body)).toContain('limit');
+      expect(
+        JSON.stringify((await t.http.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries?${q}`).set(admin()).expect(400)).body),
+      ).toContain('limit');
+    }
+    const gql = await t.http
+      .post('/graphql')
+      .set(admin())
+      .send({ query: 'mutation { createWebhookEndpoint(input: {url: "file:///etc/passwd"}) { secret } }' })
+      .expect(200);
+    expect(gql.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^url: /), extensions: { code: 'BAD_USER_INPUT' } });
     await t.http.get('/v1/webhook-endpoints/no-such-endpoint').set(admin()).expect(404);
+    await t.http
+      .get(`/v1/webhook-endpoints/${'x'.repeat(90)}`)
+      .set(admin())
+      .expect(404);
+    await t.http.post('/v1/webhook-endpoints/%00/ping').set(admin()).expect(404);
     await t.http.patch('/v1/webhook-endpoints/no-such-endpoint').set(admin()).send({ enabled: false }).expect(404);
   });
 });

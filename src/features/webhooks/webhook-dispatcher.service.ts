@@ -28,8 +28,10 @@ import { HeldLease, WebhookEndpointRepository } from '../../persistence/webhook-
 import { EventRelay } from '../../write-path/event-relay.service';
 import { SendResult, WebhookSender } from './webhook-sender';
 
-/** Events read from the outbox per endpoint and pass. */
-const BATCH = 50;
+/** Events read from the outbox per page… */
+const BATCH = 100;
+/** …and at most this many pages per endpoint and pass (2 000 events a second at the default poll). */
+const MAX_PAGES = 20;
 /** Endpoints served per pass (each is one small read when nothing is due). */
 const MAX_ENDPOINTS = 1000;
 
@@ -114,57 +116,69 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     let lease = await this.lease(id);
     if (!lease) return;
     const endpoint = lease.endpoint;
-    const retry = endpoint.retry;
+    let retry = endpoint.retry;
     if (retry && retry.nextAttemptAt.getTime() > this.clock.now().getTime()) return;
-    const page = await this.outbox.readAfter(endpoint.cursor, BATCH);
-    let cursor = endpoint.cursor;
-    for (const event of page.events) {
-      if (this.stopping.signal.aborted) break;
-      if (!(await this.wants(endpoint, event))) {
-        cursor = event.position;
-        continue;
-      }
-      // Renewed before every send: a lease lost meanwhile stops the pass (its holder goes on).
-      lease = await this.lease(id);
-      if (!lease) return;
-      if (cursor !== endpoint.cursor && !(await this.endpoints.advance(lease, cursor, null))) return;
-      const isRetry = retry !== null && retry.eventId === event.id;
-      const webhookId = webhookIdOf(endpoint.id, event.id);
-      const now = this.clock.now();
-      const result = await this.send(endpoint, webhookId, this.bodyOf(endpoint, event, now), now);
-      const attempt = attemptOf(now, isRetry ? WebhookTrigger.RETRY : WebhookTrigger.DELIVERY, result);
-      const record = { id: webhookId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, attempt };
-      if (result.error === null) {
-        await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.DELIVERED, nextAttemptAt: null });
-        // The receiver has it: only now does the cursor pass it (P183).
-        if (!(await this.endpoints.advance(lease, event.position, null))) return;
-        cursor = event.position;
-        endpoint.cursor = cursor;
-        continue;
-      }
-      const failures = isRetry ? retry.failures + 1 : 1;
-      const firstFailedAt = isRetry ? retry.firstFailedAt : now;
-      const next = nextRetryAt(firstFailedAt, failures, now, this.random());
-      if (next) {
-        await this.endpoints.advance(lease, cursor, {
-          eventId: event.id,
-          position: event.position,
-          failures,
-          firstFailedAt,
-          nextAttemptAt: next,
-        });
-        await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.RETRYING, nextAttemptAt: next });
+    // Page after page while pages come full, so an endpoint keeps up with a busy log (MAX_PAGES a pass).
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await this.outbox.readAfter(endpoint.cursor, BATCH);
+      let cursor = endpoint.cursor;
+      for (const event of page.events) {
+        if (this.stopping.signal.aborted) return;
+        if (!(await this.wants(endpoint, event))) {
+          cursor = event.position;
+          continue;
+        }
+        // Renewed before every send: a lease lost meanwhile stops the pass (its holder goes on).
+        lease = await this.lease(id);
+        if (!lease) return;
+        if (cursor !== endpoint.cursor && !(await this.endpoints.advance(lease, cursor, null))) return;
+        const isRetry = retry !== null && retry.eventId === event.id;
+        const webhookId = webhookIdOf(endpoint.id, event.id);
+        const now = this.clock.now();
+        const result = await this.send(endpoint, webhookId, this.bodyOf(endpoint, event, now), now);
+        const attempt = attemptOf(now, isRetry ? WebhookTrigger.RETRY : WebhookTrigger.DELIVERY, result);
+        const record = { id: webhookId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, attempt };
+        if (result.error === null) {
+          await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.DELIVERED, nextAttemptAt: null });
+          // The receiver has it: only now does the cursor pass it (P183).
+          if (!(await this.endpoints.advance(lease, event.position, null))) return;
+          cursor = event.position;
+          endpoint.cursor = cursor;
+          retry = null;
+          continue;
+        }
+        const failures = isRetry ? retry!.failures + 1 : 1;
+        const firstFailedAt = isRetry ? retry!.firstFailedAt : now;
+        const next = nextRetryAt(firstFailedAt, failures, now, this.random());
+        if (next) {
+          await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.RETRYING, nextAttemptAt: next });
+          await this.endpoints.advance(lease, cursor, {
+            eventId: event.id,
+            position: event.position,
+            failures,
+            firstFailedAt,
+            nextAttemptAt: next,
+          });
+          return;
+        }
+        await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.FAILED, nextAttemptAt: null });
+        const reason = `deliveries failed for 24 h; the last attempt: ${result.error}`;
+        if (await this.endpoints.disable(lease, now, reason)) {
+          this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
+          await this.relay.publish([disabledEvent(endpoint.id, reason, firstFailedAt, failures, now)]);
+        }
         return;
       }
-      await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.FAILED, nextAttemptAt: null });
-      const reason = `deliveries failed for 24 h; the last attempt: ${result.error}`;
-      if (await this.endpoints.disable(lease, now, reason)) {
-        this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
-        await this.relay.publish([disabledEvent(endpoint.id, reason, firstFailedAt, failures, now)]);
+      // The rest of the page was not wanted: the cursor passes it without a send.
+      if (cursor !== endpoint.cursor) {
+        if (!(await this.endpoints.advance(lease, cursor, null))) return;
+        endpoint.cursor = cursor;
+        retry = null;
       }
-      return;
+      if (page.events.length < BATCH) return;
+      lease = await this.lease(id);
+      if (!lease) return;
     }
-    if (cursor !== endpoint.cursor) await this.endpoints.advance(lease, cursor, retry && cursor === endpoint.cursor ? retry : null);
   }
 
   private async wants(endpoint: WebhookEndpoint, event: HealthEvent): Promise<boolean> {

@@ -1967,6 +1967,7 @@ export interface components {
             /** @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }); unchanged when absent. */
             format?: (string & components["schemas"]["WebhookFormat"]) | null;
             /**
+             * Format: iana-time-zone
              * @description The IANA time zone of the times in SLACK texts (default UTC); unchanged when absent.
              * @example Europe/Berlin
              */
@@ -1996,6 +1997,7 @@ export interface components {
             /** @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }). */
             format?: (string & components["schemas"]["WebhookFormat"]) | null;
             /**
+             * Format: iana-time-zone
              * @description The IANA time zone of the times in SLACK texts (default UTC).
              * @example Europe/Berlin
              */

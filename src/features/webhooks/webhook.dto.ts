@@ -2,13 +2,14 @@ import { applyDecorators } from '@nestjs/common';
 import { InputType } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ID_PATTERN } from '../../domain/health-key';
 import { HealthEventType } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
 import { MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_FILTER_ITEMS, MAX_WEBHOOK_URL_LENGTH, WebhookFormat } from '../../domain/webhooks';
 import { ShapeField } from '../../shapes/shape-field';
 import { IsId } from '../../shapes/health-key.dto';
+import { IANA_TIME_ZONE } from '../../shapes/request-formats';
 
 const EVERY = 'empty or absent: every';
 
@@ -19,7 +20,12 @@ function UrlField(optional: boolean): PropertyDecorator {
       {
         type: () => String,
         optional,
-        openapi: { type: String, maxLength: MAX_WEBHOOK_URL_LENGTH, example: 'https://hooks.example.com/tool-health' },
+        openapi: {
+          type: String,
+          maxLength: MAX_WEBHOOK_URL_LENGTH,
+          pattern: '^https?://',
+          example: 'https://hooks.example.com/tool-health',
+        },
       },
     ),
     IsString(),
@@ -97,11 +103,10 @@ function TimeZoneField(optional: boolean): PropertyDecorator {
     ShapeField(`The IANA time zone of the times in SLACK texts (default UTC)${optional ? '; unchanged when absent' : ''}.`, {
       type: () => String,
       optional: true,
-      openapi: { type: String, maxLength: 64, example: 'Europe/Berlin' },
+      openapi: { type: String, maxLength: 64, example: 'Europe/Berlin', ...IANA_TIME_ZONE },
     }),
     IsString(),
     MaxLength(64),
-    Matches(/^[A-Za-z0-9_+\-/]+$/, { message: '$property must be an IANA time zone name such as Europe/Berlin' }),
   );
 }
 

@@ -273,6 +273,15 @@ describe('signed webhooks (D24)', () => {
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
   });
 
+  it('one pass reads on past a full page of events the filters drop', async () => {
+    const { endpoint, secret } = await register({ toolNames: ['wanted'] });
+    for (let i = 0; i < 150; i++) await markDown(`noise_${i}`);
+    await markDown('wanted');
+    await deliver();
+    expect(receiver.received.map((r) => (verify(secret, r, t.clock).data as { toolName: string }).toolName)).toEqual(['wanted']);
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.state)).toEqual(['DELIVERED']);
+  });
+
   it('a SLACK endpoint gets one line of text', async () => {
     const { secret } = await register({ format: 'SLACK', timeZone: 'Europe/Berlin' });
     await markDown('jira_search', { expectedRecoveryAt: '2026-05-23T14:30:00Z' });
@@ -411,6 +420,40 @@ describe('signed webhooks (D24)', () => {
     expect(ping.body.attempts[0]).toMatchObject({ trigger: 'PING', statusCode: 200 });
     expect(verify(secret, receiver.received[2], t.clock)).toMatchObject({ type: 'WEBHOOK_PING', data: { endpointId: endpoint.id } });
     await t.http.post('/v1/webhook-deliveries/msg_nothing/resend').set(admin()).expect(404);
+  });
+
+  it('GraphQL: create (the secret once), change, rotate, ping, read deliveries', async () => {
+    const gql = async (query: string, variables: Record<string, unknown> = {}, key: string = KEYS.admin) => {
+      const res = await t.http.post('/graphql').set('x-api-key', key).send({ query, variables }).expect(200);
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data;
+    };
+    const created = await gql(
+      'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret endpoint { id url eventTypes format enabled } } }',
+      { i: { url, eventTypes: ['STATUS_CHANGED'], format: 'STANDARD', description: null } },
+    );
+    const { id } = created.createWebhookEndpoint.endpoint;
+    expect(created.createWebhookEndpoint).toMatchObject({
+      secret: expect.stringMatching(/^whsec_/),
+      endpoint: { url, eventTypes: ['STATUS_CHANGED'], enabled: true },
+    });
+    const changed = await gql('mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { toolNames description } }', {
+      i: { id, toolNames: ['jira_search'], description: 'graphql' },
+    });
+    expect(changed.updateWebhookEndpoint).toEqual({ toolNames: ['jira_search'], description: 'graphql' });
+    const rotated = await gql(`mutation { rotateWebhookSecret(id: "${id}") { secret endpoint { previousSecretValidUntil } } }`);
+    expect(rotated.rotateWebhookSecret.secret).not.toBe(created.createWebhookEndpoint.secret);
+    const ping = await gql(`mutation { pingWebhookEndpoint(id: "${id}") { id state attempts { trigger statusCode } } }`);
+    expect(ping.pingWebhookEndpoint).toMatchObject({ state: 'DELIVERED', attempts: [{ trigger: 'PING', statusCode: 200 }] });
+    verify(rotated.rotateWebhookSecret.secret, receiver.received[0], t.clock);
+    verify(created.createWebhookEndpoint.secret, receiver.received[0], t.clock);
+    const read = await gql(`{ webhookDeliveries(endpointId: "${id}") { id eventType } }`, {}, KEYS.audit);
+    expect(read.webhookDeliveries).toEqual([{ id: ping.pingWebhookEndpoint.id, eventType: 'WEBHOOK_PING' }]);
+    const denied = await t.http
+      .post('/graphql')
+      .set('x-api-key', KEYS.audit)
+      .send({ query: `mutation { rotateWebhookSecret(id: "${id}") { secret } }` });
+    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('audit-readers read endpoints and deliveries; only admins change them', async () => {

@@ -203,9 +203,9 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
     query: 'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { endpoint { id } } }',
     variables: { i: { url: 'http://127.0.0.1:9/matrix', enabled: false } },
   },
-  'Mutation.updateWebhookEndpoint': {
+  'Mutation.changeWebhookEndpoint': {
     roles: [ADMIN],
-    query: 'mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { id } }',
+    query: 'mutation($i: ChangeWebhookEndpointInput!) { changeWebhookEndpoint(input: $i) { id } }',
     variables: { i: { id: 'no-such-endpoint', description: 'matrix' } },
   },
   'Mutation.deleteWebhookEndpoint': { roles: [ADMIN], query: 'mutation { deleteWebhookEndpoint(id: "no-such-endpoint") { id } }' },

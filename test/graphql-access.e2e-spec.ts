@@ -121,7 +121,7 @@ const MUTATION_ARGS: Record<string, string> = {
   changeMaintenance: '(input: {id: "w1", reason: "r"})',
   cancelMaintenance: '(id: "w1")',
   createWebhookEndpoint: '(input: {url: "http://127.0.0.1:9/x"})',
-  updateWebhookEndpoint: '(input: {id: "e1"})',
+  changeWebhookEndpoint: '(input: {id: "e1"})',
   deleteWebhookEndpoint: '(id: "e1")',
   rotateWebhookSecret: '(id: "e1")',
   pingWebhookEndpoint: '(id: "e1")',

@@ -437,10 +437,10 @@ describe('signed webhooks (D24)', () => {
       secret: expect.stringMatching(/^whsec_/),
       endpoint: { url, eventTypes: ['STATUS_CHANGED'], enabled: true },
     });
-    const changed = await gql('mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { toolNames description } }', {
+    const changed = await gql('mutation($i: ChangeWebhookEndpointInput!) { changeWebhookEndpoint(input: $i) { toolNames description } }', {
       i: { id, toolNames: ['jira_search'], description: 'graphql' },
     });
-    expect(changed.updateWebhookEndpoint).toEqual({ toolNames: ['jira_search'], description: 'graphql' });
+    expect(changed.changeWebhookEndpoint).toEqual({ toolNames: ['jira_search'], description: 'graphql' });
     const rotated = await gql(`mutation { rotateWebhookSecret(id: "${id}") { secret endpoint { previousSecretValidUntil } } }`);
     expect(rotated.rotateWebhookSecret.secret).not.toBe(created.createWebhookEndpoint.secret);
     const ping = await gql(`mutation { pingWebhookEndpoint(id: "${id}") { id state attempts { trigger statusCode } } }`);

@@ -1945,7 +1945,7 @@ export interface components {
          * @enum {string}
          */
         WebhookFormat: "STANDARD" | "SLACK";
-        UpdateWebhookEndpointDto: {
+        ChangeWebhookEndpointDto: {
             /**
              * @description Where deliveries are POSTed: an http(s) URL without credentials. Private and loopback targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS; unchanged when absent.
              * @example https://hooks.example.com/tool-health
@@ -7008,7 +7008,7 @@ export interface operations {
         /** @description The fields to change; no body (or null) changes nothing. */
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["UpdateWebhookEndpointDto"] | null;
+                "application/json": components["schemas"]["ChangeWebhookEndpointDto"] | null;
             };
         };
         responses: {

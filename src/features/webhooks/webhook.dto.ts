@@ -136,9 +136,9 @@ export class CreateWebhookEndpointDto {
   @EnabledField(false) enabled?: boolean | null;
 }
 
-/** What changes in an endpoint; absent fields stay. REST PATCH body and, with the id, UpdateWebhookEndpointInput (P112). */
+/** What changes in an endpoint; absent fields stay. REST PATCH body and, with the id, ChangeWebhookEndpointInput (P112). */
 @InputType({ isAbstract: true })
-export class UpdateWebhookEndpointDto {
+export class ChangeWebhookEndpointDto {
   @UrlField(true) url?: string | null;
   @DescriptionField(true) description?: string | null;
   @EventTypesField(true) eventTypes?: HealthEventType[] | null;

@@ -6,7 +6,7 @@ import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../domain/role';
 import { ApiContract } from '../../errors/openapi-errors';
 import { Clock } from '../../runtime/clock';
-import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto, WebhookListQueryDto } from './webhook.dto';
+import { CreateWebhookEndpointDto, ChangeWebhookEndpointDto, WebhookListQueryDto } from './webhook.dto';
 import {
   WebhookDeliveryView,
   WebhookEndpointSecretView,
@@ -25,7 +25,7 @@ const ENDPOINT_ID = {
 
 /** D24: webhook endpoints, registered by admins; audit-readers read them and their deliveries (D17). */
 @ApiTags('webhooks')
-@ApiExtraModels(UpdateWebhookEndpointDto) // its PATCH body is a nullable reference to it (P144)
+@ApiExtraModels(ChangeWebhookEndpointDto) // its PATCH body is a nullable reference to it (P144)
 @ApiSecurity('api-key')
 @Controller('v1/webhook-endpoints')
 export class WebhookEndpointsController {
@@ -75,13 +75,13 @@ export class WebhookEndpointsController {
   @ApiParam(ENDPOINT_ID)
   @ApiBody({
     required: false,
-    schema: { type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(UpdateWebhookEndpointDto) }] },
+    schema: { type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(ChangeWebhookEndpointDto) }] },
     description: 'The fields to change; no body (or null) changes nothing.',
   })
   @ApiOkResponse({ type: WebhookEndpointView })
   async change(
     @Param('id') id: string,
-    @Body() dto: UpdateWebhookEndpointDto,
+    @Body() dto: ChangeWebhookEndpointDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<WebhookEndpointView> {
     return toWebhookEndpointView(await this.service.update(id, dto ?? {}, principal), this.clock.now());

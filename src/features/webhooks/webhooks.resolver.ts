@@ -6,7 +6,7 @@ import { Role } from '../../domain/role';
 import { Clock } from '../../runtime/clock';
 import { nullsAbsent } from '../../shapes/admin-actor';
 import { MAX_WEBHOOK_LIST } from './webhook.dto';
-import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook.input';
+import { CreateWebhookEndpointInput, ChangeWebhookEndpointInput } from './webhook.input';
 import {
   WebhookDeliveryView,
   WebhookEndpointSecretView,
@@ -62,8 +62,8 @@ export class WebhooksResolver {
 
   @Mutation(() => WebhookEndpointView, { description: 'Change a webhook endpoint, or disable or enable it.' })
   @Roles(Role.ADMIN)
-  async updateWebhookEndpoint(
-    @Args('input', { description: 'The endpoint and what changes.' }) input: UpdateWebhookEndpointInput,
+  async changeWebhookEndpoint(
+    @Args('input', { description: 'The endpoint and what changes.' }) input: ChangeWebhookEndpointInput,
     @CurrentPrincipal() by: Principal,
   ): Promise<WebhookEndpointView> {
     const { id, ...change } = nullsAbsent(input);

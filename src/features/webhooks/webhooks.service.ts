@@ -18,7 +18,7 @@ import { adminActor } from '../../shapes/admin-actor';
 import { HealthEventOutbox } from '../../persistence/health-events/health-event.outbox';
 import { WebhookDeliveryRepository } from '../../persistence/webhook-deliveries/webhook-delivery.repository';
 import { WebhookEndpointChange, WebhookEndpointRepository } from '../../persistence/webhook-endpoints/webhook-endpoint.repository';
-import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook.dto';
+import { CreateWebhookEndpointDto, ChangeWebhookEndpointDto } from './webhook.dto';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 
 const MAX_WRITE_ATTEMPTS = 8;
@@ -83,7 +83,7 @@ export class WebhooksService {
     return endpoint;
   }
 
-  async update(id: string, dto: UpdateWebhookEndpointDto, principal: Principal): Promise<WebhookEndpoint> {
+  async update(id: string, dto: ChangeWebhookEndpointDto, principal: Principal): Promise<WebhookEndpoint> {
     const change: WebhookEndpointChange = {};
     if (dto.url != null) change.url = validateWebhookUrl('url', dto.url, this.config.webhookAllowPrivateTargets);
     if (dto.description != null) change.description = dto.description;

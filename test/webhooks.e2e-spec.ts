@@ -640,3 +640,43 @@ describe('two instances on one database (P183)', () => {
     expect([...delivered].sort()).toEqual([...tools].sort());
   });
 });
+
+describe('shutdown during a delivery (P183)', () => {
+  it('an attempt cut short by the shutdown is not logged as the receiver’s failure; the next holder sends it again', async () => {
+    const env = { WEBHOOK_POLL_MS: '0', WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_LEASE_MS: '30000' };
+    const leaving = await createTestApp({ env });
+    await resetDatabase(leaving.connection);
+    const receiver = new Receiver();
+    const url = await receiver.start();
+    let staying: TestApp | undefined;
+    try {
+      const created = await leaving.http.post('/v1/webhook-endpoints').set('x-api-key', KEYS.admin).send({ url }).expect(201);
+      receiver.answer = 'hang';
+      await leaving.http
+        .post('/v1/health/mark-unavailable')
+        .set('x-api-key', KEYS.dispatcher)
+        .send({ scope: 'GLOBAL', toolName: 'jira_search', code: 'BACKEND_UNREACHABLE', source: 'probe' })
+        .expect(200);
+      await leaving.app.get(EventRelay).drain();
+      const pass = leaving.app.get(WebhookDispatcher).runOnce();
+      while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await leaving.close(); // aborts the hanging attempt
+      await pass;
+
+      staying = await createTestApp({ env });
+      const id = created.body.endpoint.id as string;
+      const audit = (path: string) => staying!.http.get(path).set('x-api-key', KEYS.audit).expect(200);
+      expect((await audit(`/v1/webhook-endpoints/${id}/deliveries`)).body).toEqual([]);
+      expect((await audit(`/v1/webhook-endpoints/${id}`)).body.nextRetryAt).toBeNull();
+      // The instance that left released its lease: another takes over at once, not after WEBHOOK_LEASE_MS.
+      receiver.answer = 200;
+      await staying.app.get(WebhookDispatcher).runOnce();
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
+      expect((await audit(`/v1/webhook-endpoints/${id}/deliveries`)).body[0].state).toBe('DELIVERED');
+    } finally {
+      await receiver.stop();
+      await staying?.close();
+    }
+  });
+});

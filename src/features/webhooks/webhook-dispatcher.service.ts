@@ -55,6 +55,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private running: Promise<void> | null = null;
   private readonly stopping = new AbortController();
   private failing = false;
+  /** Endpoints whose lease this instance took: released at shutdown, so another instance goes on at once. */
+  private readonly held = new Set<string>();
   /** The random source of the retry jitter (a test may fix it). */
   random: () => number = Math.random;
 
@@ -80,6 +82,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     clearInterval(this.timer);
     this.stopping.abort();
     await this.running;
+    await Promise.all([...this.held].map((id) => this.endpoints.releaseLease(id, this.holder).catch(() => undefined)));
   }
 
   /** One pass over the enabled endpoints (the timer's work; tests call it directly). Passes never overlap. */
@@ -106,9 +109,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
-  private lease(id: string): Promise<HeldLease | null> {
+  private async lease(id: string): Promise<HeldLease | null> {
     const now = Date.now(); // lease time is wall-clock time, not domain time (as the relay's, P53)
-    return this.endpoints.acquireLease(id, this.holder, now, now + this.config.webhookLeaseMs);
+    const lease = await this.endpoints.acquireLease(id, this.holder, now, now + this.config.webhookLeaseMs);
+    if (lease) this.held.add(id);
+    else this.held.delete(id);
+    return lease;
   }
 
   /** Delivers what is due at one endpoint, while this instance holds its lease. */
@@ -136,6 +142,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         const webhookId = webhookIdOf(endpoint.id, event.id);
         const now = this.clock.now();
         const result = await this.send(endpoint, webhookId, this.bodyOf(endpoint, event, now), now);
+        // Cut short by this instance's shutdown: no verdict on the receiver; the next holder sends it again.
+        if (this.stopping.signal.aborted) return;
         const attempt = attemptOf(now, isRetry ? WebhookTrigger.RETRY : WebhookTrigger.DELIVERY, result);
         const record = { id: webhookId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, attempt };
         if (result.error === null) {

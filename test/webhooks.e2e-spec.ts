@@ -293,6 +293,9 @@ describe('signed webhooks (D24)', () => {
 
   it('a receiver answering 500 gets retries on the schedule for 24 h; then the endpoint is disabled with an event', async () => {
     const { endpoint, secret } = await register();
+    // Another endpoint, at another receiver, wants to know when an endpoint is disabled.
+    const watcher = new Receiver();
+    const watching = await register({ url: await watcher.start(), eventTypes: ['WEBHOOK_ENDPOINT_DISABLED'] });
     receiver.answer = 500;
     await markDown();
     const start = t.clock.now().getTime();
@@ -331,6 +334,15 @@ describe('signed webhooks (D24)', () => {
     await t.app.get(EventRelay).drain();
     const said = (await events()).filter((e) => e.type === 'WEBHOOK_ENDPOINT_DISABLED');
     expect(said).toEqual([expect.objectContaining({ payload: expect.objectContaining({ endpointId: endpoint.id, attempts: 17 }) })]);
+
+    // The watcher is told, signed like any delivery.
+    await dispatcher.runOnce();
+    await watcher.stop();
+    expect(watcher.received).toHaveLength(1);
+    expect(verify(watching.secret, watcher.received[0], t.clock)).toMatchObject({
+      type: 'WEBHOOK_ENDPOINT_DISABLED',
+      data: { toolName: '', payload: { endpointId: endpoint.id, attempts: 17, failingSince: new Date(start).toISOString() } },
+    });
 
     // Disabled: nothing more is sent.
     t.clock.advance(3_600_000);

@@ -3,11 +3,11 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Collection, Filter } from 'mongodb';
 import { Model } from 'mongoose';
 import { WebhookDelivery } from '../../domain/webhooks';
-import { AttemptRecord, MAX_ATTEMPTS_KEPT, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { AttemptRecord, DELIVERY_RETENTION_MS, MAX_ATTEMPTS_KEPT, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryRecord } from './webhook-delivery.schema';
 
 function toDomain(record: WebhookDeliveryRecord): WebhookDelivery {
-  const { _id, ...rest } = record;
+  const { _id, expiresAt: _expires, ...rest } = record;
   return { ...rest, id: _id, eventId: rest.eventId ?? null, nextAttemptAt: rest.nextAttemptAt ?? null };
 }
 
@@ -26,7 +26,13 @@ export class MongoWebhookDeliveryRepository extends WebhookDeliveryRepository {
       { _id: r.id },
       {
         $setOnInsert: { endpointId: r.endpointId, eventId: r.eventId, eventType: r.eventType, createdAt: r.attempt.at },
-        $set: { state: r.state, nextAttemptAt: r.nextAttemptAt, updatedAt: r.attempt.at },
+        // Retention is housekeeping, in wall-clock time (the attempt's own time is the service clock's).
+        $set: {
+          state: r.state,
+          nextAttemptAt: r.nextAttemptAt,
+          updatedAt: r.attempt.at,
+          expiresAt: new Date(Date.now() + DELIVERY_RETENTION_MS),
+        },
         $push: { attempts: { $each: [r.attempt], $slice: -MAX_ATTEMPTS_KEPT } },
       },
       { upsert: true },

@@ -1,5 +1,8 @@
 import { WebhookAttempt, WebhookDelivery, WebhookDeliveryState } from '../../domain/webhooks';
 
+/** How long a delivery is kept after its last attempt (P184). */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
+
 /** How many attempts a delivery keeps (the newest): a day of retries is 17, resends add one each. */
 export const MAX_ATTEMPTS_KEPT = 50;
 

@@ -14,9 +14,13 @@ export class WebhookDeliveryRecord {
   @Prop({ type: Date, required: true }) createdAt: Date;
   @Prop({ type: Date, required: true }) updatedAt: Date;
   @Prop({ type: Date, default: null }) nextAttemptAt: Date | null;
+  /** Wall-clock time after which the database drops the record (DELIVERY_RETENTION_MS after its last attempt). */
+  @Prop({ type: Date, required: true }) expiresAt: Date;
 }
 
 export const WebhookDeliverySchema = SchemaFactory.createForClass(WebhookDeliveryRecord);
 
 // An endpoint's deliveries, newest first (the audit read), and their removal with the endpoint.
 WebhookDeliverySchema.index({ endpointId: 1, createdAt: -1 });
+// TTL (P184): the database removes a delivery 30 days after its last attempt (expireAfterSeconds 0 = at expiresAt).
+WebhookDeliverySchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });

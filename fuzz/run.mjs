@@ -109,6 +109,9 @@ async function main() {
       API_KEYS: `fuzz:admin:${createHash('sha256').update(key).digest('hex')}`,
       DB_SINGLE_WRITER: 'true', // D3: as `npm start` runs the embedded database
       LOG_LEVEL: 'warn', // a 500 is logged with its stack: the report's service.log shows why
+      // P185: generated webhook endpoints reach no local service, and no attempt outlasts the fuzzer's request timeout.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
+      WEBHOOK_TIMEOUT_MS: '2000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

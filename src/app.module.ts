@@ -19,6 +19,7 @@ import { PersistenceModule } from './persistence/persistence.module';
 import { WritePathModule } from './write-path/write-path.module';
 import { TenantsModule } from './features/tenants/tenants.module';
 import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.module';
+import { WebhooksModule } from './features/webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -42,6 +43,7 @@ import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.mo
     MetricsModule,
     McpModule,
     ConsoleModule,
+    WebhooksModule,
   ],
 })
 export class AppModule {}

@@ -86,11 +86,18 @@ describe('OpenAPI contract', () => {
       'changeCooldownWindow',
       'changeMaintenance',
       'changeMaintenanceOccurrence',
+      'changeWebhookEndpoint',
       'clearCooldown',
+      'deleteWebhookEndpoint',
       'endMaintenanceSeries',
       'getHealthEntry',
+      'getWebhookEndpoint',
       'invokeAgrajagTool',
+      'listWebhookDeliveries',
       'markToolAvailable',
+      'pingWebhookEndpoint',
+      'resendWebhookDelivery',
+      'rotateWebhookSecret',
       'skipMaintenanceOccurrence',
     ]);
     expect(withCode(DomainErrorCode.CONFLICT)).not.toEqual(

@@ -83,6 +83,9 @@ describe('GraphQL access (D17)', () => {
         'annotatedTool',
         'viewer',
         'failureCheck',
+        'webhookEndpoints',
+        'webhookEndpoint',
+        'webhookDeliveries',
       ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
@@ -120,6 +123,12 @@ const MUTATION_ARGS: Record<string, string> = {
   scheduleMaintenance: `(input: {${KEY}, from: "2030-01-01T00:00:00Z", until: "2030-01-01T02:00:00Z", reason: "r"})`,
   changeMaintenance: '(input: {id: "w1", reason: "r"})',
   cancelMaintenance: '(id: "w1")',
+  createWebhookEndpoint: '(input: {url: "http://127.0.0.1:9/x"})',
+  changeWebhookEndpoint: '(input: {id: "e1"})',
+  deleteWebhookEndpoint: '(id: "e1")',
+  rotateWebhookSecret: '(id: "e1")',
+  pingWebhookEndpoint: '(id: "e1")',
+  resendWebhookDelivery: '(id: "d1")',
 };
 const QUERY_ARGS: Record<string, string> = {
   toolHealth: `(${KEY})`,
@@ -129,6 +138,8 @@ const QUERY_ARGS: Record<string, string> = {
   failureCheck: '(toolName: "jira", errorSignature: "http-500")',
   tenantSettings: '(tenantId: "t1")',
   node: '(id: "GLOBAL|%00|jira")',
+  webhookEndpoint: '(id: "e1")',
+  webhookDeliveries: '(endpointId: "e1")',
 };
 
 describe('GraphQL errors in production', () => {

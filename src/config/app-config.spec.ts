@@ -217,4 +217,22 @@ describe('loadConfig', () => {
     expect(error.message).toContain('A is required');
     expect(error.message).toContain('B must be true or false');
   });
+
+  it('D24 (P185): private webhook targets are allowed by default only outside production; an attempt is at most 10 s and the lease outlasts three', () => {
+    expect(loadConfig(BASE)).toMatchObject({
+      webhookAllowPrivateTargets: true,
+      webhookTimeoutMs: 10_000,
+      webhookLeaseMs: 60_000,
+      webhookPollMs: 1000,
+    });
+    expect(loadConfig({ ...BASE, NODE_ENV: 'production' }).webhookAllowPrivateTargets).toBe(false);
+    expect(loadConfig({ ...BASE, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
+    expect(loadConfig({ ...BASE, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhookAllowPrivateTargets).toBe(false);
+    expect(problemsOf({ ...BASE, WEBHOOK_TIMEOUT_MS: '30000' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_TIMEOUT_MS must be an integer between 100 and 10000/),
+    ]);
+    expect(problemsOf({ ...BASE, WEBHOOK_LEASE_MS: '20000' })).toEqual([
+      'WEBHOOK_LEASE_MS (20000) must be at least 3 × WEBHOOK_TIMEOUT_MS (30000)',
+    ]);
+  });
 });

@@ -74,6 +74,14 @@ export class AppConfig {
   eventRelaySweepIdsPerSecond: number;
   /** How often ended pins are looked for, to emit PIN_ENDED (P55); 0 = never on a timer. */
   pinWatchMs: number;
+  /** D24 (P185): may webhook targets resolve to private or loopback addresses? Default: only outside production. */
+  webhookAllowPrivateTargets: boolean;
+  /** P183: how often the delivery worker looks for events to deliver (0 = never on a timer). */
+  webhookPollMs: number;
+  /** P184: the longest one delivery attempt may take, name resolution included (at most 10 s). */
+  webhookTimeoutMs: number;
+  /** P183: how long an instance's delivery lease on an endpoint lasts unless renewed. */
+  webhookLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -220,6 +228,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
   config.pinWatchMs = r.int('PIN_WATCH_MS', 1000, 0, 3600_000);
+  config.webhookAllowPrivateTargets = r.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', !production);
+  config.webhookPollMs = r.int('WEBHOOK_POLL_MS', 1000, 0, 600_000);
+  config.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000);
+  config.webhookLeaseMs = r.int('WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000);
+  // A lease must outlast an attempt with room to renew it before the next one (P183).
+  if (config.webhookLeaseMs < 3 * config.webhookTimeoutMs) {
+    r.problems.push(`WEBHOOK_LEASE_MS (${config.webhookLeaseMs}) must be at least 3 × WEBHOOK_TIMEOUT_MS (${3 * config.webhookTimeoutMs})`);
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

@@ -2,6 +2,7 @@ import { ToolHealthClassification } from './classification';
 import { cooldownEntryKey } from './cooldown-policy';
 import type { MaintenancePayload } from './maintenance-window';
 import type { WiderEvidencePayload } from './wider-evidence';
+import type { WebhookEndpointDisabledPayload } from './webhook-disabled';
 import { Scope } from './scope';
 import { CooldownEntry, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
@@ -27,6 +28,8 @@ export enum HealthEventType {
   MAINTENANCE_STARTING = 'MAINTENANCE_STARTING',
   /** Issue 16 (P79): failures of one (tool, signature) crossed the wider-evidence thresholds. */
   WIDER_EVIDENCE = 'WIDER_EVIDENCE',
+  /** D24 (P184): a webhook endpoint whose deliveries failed for 24 h was disabled; it names no tool. */
+  WEBHOOK_ENDPOINT_DISABLED = 'WEBHOOK_ENDPOINT_DISABLED',
 }
 
 export interface StatusChangedPayload {
@@ -95,6 +98,7 @@ export type HealthEvent = EventBase &
         payload: MaintenancePayload;
       }
     | { type: HealthEventType.WIDER_EVIDENCE; payload: WiderEvidencePayload }
+    | { type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED; payload: WebhookEndpointDisabledPayload }
   );
 
 /**

@@ -29,4 +29,10 @@ export const IDEMPOTENT_OPERATIONS = [
   'skipMaintenanceOccurrence',
   'changeMaintenanceOccurrence',
   'endMaintenanceSeries',
+  'createWebhookEndpoint',
+  'changeWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookSecret',
+  'pingWebhookEndpoint',
+  'resendWebhookDelivery',
 ] as const;

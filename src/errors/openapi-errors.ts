@@ -32,10 +32,12 @@ const {
  * - UNAUTHENTICATED (401) and FORBIDDEN (403): the operation needs an API key, and every such
  *   operation is restricted to some roles;
  * - NOT_FOUND (404): the operation answers about one existing thing and says so when it is
- *   missing (an entry, a cooldown, an Agrajag tool by name); lookups answer OK by default instead;
+ *   missing (an entry, a cooldown, an Agrajag tool by name, a webhook endpoint or delivery); lookups
+ *   answer OK by default instead;
  * - CONFLICT (409): the operation writes a tool-health entry (optimistic writes that lost too many
  *   races, or an entry already holding the most cooldowns it can), or changes a maintenance window
- *   whose phase forbids the change (a cancelled window, the start of one in force);
+ *   whose phase forbids the change (a cancelled window, the start of one in force), or changes a
+ *   webhook endpoint that other writes kept changing under it (P180);
  * - UNAVAILABLE (503): every operation (the database is away, or the service is shutting down);
  * - PAYLOAD_TOO_LARGE (413) and UNSUPPORTED_MEDIA_TYPE (415): added to every operation that takes
  *   a body (P63: the body parser refuses a body over the limit, or one that is not UTF-8 JSON).
@@ -81,6 +83,15 @@ export const OPERATION_ERRORS = {
   changeMaintenanceOccurrence: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
   endMaintenanceSeries: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
   maintenanceCalendar: [UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  createWebhookEndpoint: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  listWebhookEndpoints: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE],
+  getWebhookEndpoint: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  changeWebhookEndpoint: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  deleteWebhookEndpoint: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  rotateWebhookSecret: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, UNAVAILABLE],
+  pingWebhookEndpoint: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  listWebhookDeliveries: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  resendWebhookDelivery: [INVALID_ARGUMENT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
 } as const satisfies Record<string, readonly DomainErrorCode[]>;
 
 export type OperationId = keyof typeof OPERATION_ERRORS;

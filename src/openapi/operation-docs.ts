@@ -15,6 +15,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'diagnosis (Agrajag)', description: "The diagnosis engine's verdicts: recordDiagnosis and the four role-gated Agrajag tools." },
   { name: 'cooldowns', description: 'Cooldowns per error signature, their repair, and the DOWN entries due for a probe.' },
   { name: 'maintenance', description: 'Planned outages: a window makes a tool read DOWN until its end, and the LLM plans around it.' },
+  { name: 'webhooks', description: 'Signed webhooks (Standard Webhooks): endpoints, their deliveries and attempts, resend and ping.' },
   { name: 'events', description: 'The outbox of status changes, cooldowns and inbox items, read in order with a cursor.' },
   { name: 'tenant settings', description: "A tenant's settings (the history limit)." },
   { name: 'ops', description: 'Prometheus metrics.' },
@@ -66,6 +67,15 @@ export const SUCCESS_DESCRIPTION: Record<OperationId, string> = {
   changeMaintenanceOccurrence: 'The series, with the occurrence among its overrides.',
   endMaintenanceSeries: 'The series with its end.',
   maintenanceCalendar: 'An RFC 5545 calendar (text/calendar).',
+  createWebhookEndpoint: 'The endpoint and its signing secret, shown this once (201 Created).',
+  listWebhookEndpoints: 'The endpoints, oldest first.',
+  getWebhookEndpoint: 'The endpoint.',
+  changeWebhookEndpoint: 'The endpoint after the change.',
+  deleteWebhookEndpoint: 'The endpoint removed.',
+  rotateWebhookSecret: 'The endpoint and its new signing secret, shown this once.',
+  pingWebhookEndpoint: 'The ping delivery with its attempt.',
+  listWebhookDeliveries: 'The deliveries, newest first.',
+  resendWebhookDelivery: 'The delivery with the new attempt.',
 };
 
 /** Real answers (as the service sends them for the operation's own example request), by operationId. */

@@ -28,6 +28,13 @@ import { MongoMaintenanceWindowRepository } from './maintenance-windows/mongo-ma
 import { MongoWiderEvidenceRepository } from './wider-evidence/mongo-wider-evidence.repository';
 import { WiderEvidenceBucketRecord, WiderEvidenceBucketSchema } from './wider-evidence/wider-evidence-bucket.schema';
 import { WiderEvidenceRepository } from './wider-evidence/wider-evidence.repository';
+// D24 (webhooks).
+import { MongoWebhookEndpointRepository } from './webhook-endpoints/mongo-webhook-endpoint.repository';
+import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint.repository';
+import { WebhookEndpointRecord, WebhookEndpointSchema } from './webhook-endpoints/webhook-endpoint.schema';
+import { MongoWebhookDeliveryRepository } from './webhook-deliveries/mongo-webhook-delivery.repository';
+import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery.repository';
+import { WebhookDeliveryRecord, WebhookDeliverySchema } from './webhook-deliveries/webhook-delivery.schema';
 
 // No `$` operator or unknown path can reach a query from client input.
 mongoose.set('sanitizeFilter', true);
@@ -62,6 +69,8 @@ installMongodbWriteGuard();
       { name: ToolPresenceRecord.name, schema: ToolPresenceSchema },
       { name: MaintenanceWindowRecord.name, schema: MaintenanceWindowSchema },
       { name: WiderEvidenceBucketRecord.name, schema: WiderEvidenceBucketSchema },
+      { name: WebhookEndpointRecord.name, schema: WebhookEndpointSchema },
+      { name: WebhookDeliveryRecord.name, schema: WebhookDeliverySchema },
     ]),
   ],
   providers: [
@@ -72,6 +81,8 @@ installMongodbWriteGuard();
     { provide: MaintenanceWindowRepository, useClass: MongoMaintenanceWindowRepository },
     { provide: WiderEvidenceRepository, useClass: MongoWiderEvidenceRepository },
     { provide: EventRelayRepository, useClass: MongoEventRelayRepository },
+    { provide: WebhookEndpointRepository, useClass: MongoWebhookEndpointRepository },
+    { provide: WebhookDeliveryRepository, useClass: MongoWebhookDeliveryRepository },
     ConnectionWatchdog,
     IndexBootstrap,
     PresenceBackfill,
@@ -86,6 +97,8 @@ installMongodbWriteGuard();
     WiderEvidenceRepository,
     DatabaseLiveness,
     EventRelayRepository,
+    WebhookEndpointRepository,
+    WebhookDeliveryRepository,
   ],
 })
 export class PersistenceModule {}

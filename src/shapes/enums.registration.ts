@@ -85,6 +85,7 @@ registerEnumType(HealthEventType, {
       description: 'A maintenance window (or an occurrence of a recurring one) starts within MAINTENANCE_WARNING_LEAD_MINUTES.',
     },
     WIDER_EVIDENCE: { description: 'Failures of one tool and error crossed the thresholds for wider evidence.' },
+    WEBHOOK_ENDPOINT_DISABLED: { description: 'A webhook endpoint whose deliveries failed for 24 hours was disabled (it names no tool).' },
   },
 });
 registerEnumType(FailureReason, {

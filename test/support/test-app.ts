@@ -93,10 +93,11 @@ export async function resetDatabase(connection: Connection): Promise<void> {
 
 /**
  * The event relay's own background commands (lease, pending events, outbox inserts) carry this
- * comment (P53): a test counting the commands of one request leaves them out.
+ * comment (P53), and the webhook worker's look for endpoints to serve theirs (P183): a test
+ * counting the commands of one request leaves them out.
  */
 export function isBackgroundCommand(event: { command: { comment?: unknown } }): boolean {
-  return event.command.comment === 'event-relay';
+  return event.command.comment === 'event-relay' || event.command.comment === 'webhook-delivery';
 }
 
 export { KEYS };

@@ -2,6 +2,7 @@ import { Float, ID, Int } from '@nestjs/graphql';
 import { CooldownPayload, DeletedPayload, InboxItemPayload, PinPayload, StatusChangedPayload } from '../../domain/health-events';
 import { MaintenancePayload } from '../../domain/maintenance-window';
 import { WiderEvidencePayload } from '../../domain/wider-evidence';
+import { WebhookEndpointDisabledPayload } from '../../domain/webhook-disabled';
 import { ToolErrorCode, ToolHealthClassification, ToolStatus } from '../../shapes/enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
@@ -80,4 +81,15 @@ export class WiderEvidencePayloadView implements WiderEvidencePayload {
   @ViewField('Distinct projects among them.', INTEGER) distinctProjects: number;
   @ViewField('The start of the window counted.', INSTANT) since: Date;
   @ViewField("The diagnosis queue's key for the wider scope.") coalescingKey: string;
+}
+
+@ViewType(
+  'WebhookEndpointDisabledPayload',
+  'The payload of a WEBHOOK_ENDPOINT_DISABLED event: a webhook endpoint whose delivery kept failing for 24 hours was disabled.',
+)
+export class WebhookEndpointDisabledPayloadView implements WebhookEndpointDisabledPayload {
+  @ViewField('The endpoint disabled.', { type: () => ID, openapi: { type: String } }) endpointId: string;
+  @ViewField('Why, in words: the last failure.') reason: string;
+  @ViewField('When the first failed attempt of the delivery that gave up was made.', INSTANT) failingSince: Date;
+  @ViewField('How many attempts that delivery had.', INTEGER) attempts: number;
 }

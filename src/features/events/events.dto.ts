@@ -10,6 +10,7 @@ import {
   PinPayloadView,
   StatusChangedPayloadView,
   WiderEvidencePayloadView,
+  WebhookEndpointDisabledPayloadView,
 } from './event-payloads.view';
 import { HealthEventType } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
@@ -81,6 +82,11 @@ export class WiderEvidenceEventView extends HealthEventBaseView {
   @ApiProperty({ type: WiderEvidencePayloadView }) payload: WiderEvidencePayloadView;
 }
 
+export class WebhookEndpointDisabledEventView extends HealthEventBaseView {
+  @ApiProperty({ enum: [HealthEventType.WEBHOOK_ENDPOINT_DISABLED] }) type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED;
+  @ApiProperty({ type: WebhookEndpointDisabledPayloadView }) payload: WebhookEndpointDisabledPayloadView;
+}
+
 /** One view per payload shape; the event's `type` picks it (a discriminated union in the OpenAPI document). */
 export const EVENT_VIEW_OF: Record<HealthEventType, new () => HealthEventBaseView> = {
   [HealthEventType.STATUS_CHANGED]: StatusChangedEventView,
@@ -95,6 +101,7 @@ export const EVENT_VIEW_OF: Record<HealthEventType, new () => HealthEventBaseVie
   [HealthEventType.MAINTENANCE_ENDED]: MaintenanceEventView,
   [HealthEventType.MAINTENANCE_STARTING]: MaintenanceEventView,
   [HealthEventType.WIDER_EVIDENCE]: WiderEvidenceEventView,
+  [HealthEventType.WEBHOOK_ENDPOINT_DISABLED]: WebhookEndpointDisabledEventView,
 };
 
 export type HealthEventView =
@@ -104,7 +111,8 @@ export type HealthEventView =
   | PinEventView
   | DeletedEventView
   | MaintenanceEventView
-  | WiderEvidenceEventView;
+  | WiderEvidenceEventView
+  | WebhookEndpointDisabledEventView;
 
 const EVENT_VIEWS = [
   StatusChangedEventView,
@@ -114,6 +122,7 @@ const EVENT_VIEWS = [
   DeletedEventView,
   MaintenanceEventView,
   WiderEvidenceEventView,
+  WebhookEndpointDisabledEventView,
 ];
 
 @ApiExtraModels(...EVENT_VIEWS)

@@ -10,6 +10,7 @@ import {
   PinPayloadView,
   StatusChangedPayloadView,
   WiderEvidencePayloadView,
+  WebhookEndpointDisabledPayloadView,
 } from './event-payloads.view';
 
 /** Internal tag set by the resolver so the union can tell its members apart. */
@@ -27,6 +28,7 @@ export const HealthEventPayload = createUnionType({
       DeletedPayloadView,
       MaintenancePayloadView,
       WiderEvidencePayloadView,
+      WebhookEndpointDisabledPayloadView,
     ] as const,
   resolveType(value: Record<string, unknown>) {
     switch (value[PAYLOAD_KIND]) {
@@ -49,6 +51,8 @@ export const HealthEventPayload = createUnionType({
         return MaintenancePayloadView;
       case HealthEventType.WIDER_EVIDENCE:
         return WiderEvidencePayloadView;
+      case HealthEventType.WEBHOOK_ENDPOINT_DISABLED:
+        return WebhookEndpointDisabledPayloadView;
       default:
         return null;
     }

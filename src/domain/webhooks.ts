@@ -1,0 +1,355 @@
+import { createHash, createHmac } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { formatClock } from './clock-format';
+import { DomainError } from './domain-error';
+import { HealthEvent, HealthEventType } from './health-events';
+import { Scope } from './scope';
+
+/**
+ * D24: signed webhooks, as pure rules (P180–P189). Which event goes to which endpoint,
+ * the Standard Webhooks signature, the retry schedule, the targets refused, the Slack text.
+ */
+
+/** The body an endpoint receives: Standard Webhooks' JSON envelope, or `{ text }` for a Slack incoming webhook. */
+export enum WebhookFormat {
+  STANDARD = 'STANDARD',
+  SLACK = 'SLACK',
+}
+
+/** What an endpoint wants; an empty list means "every" (P181). */
+export interface WebhookFilter {
+  eventTypes: HealthEventType[];
+  toolNames: string[];
+  scopes: Scope[];
+  tenantIds: string[];
+}
+
+export const MAX_WEBHOOK_URL_LENGTH = 2000;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
+export const MAX_WEBHOOK_FILTER_ITEMS = 100;
+/** How much of a receiver's answer an attempt keeps (P184). */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+/** The Standard Webhooks secret prefix; the rest is base64 of the key bytes. */
+export const SECRET_PREFIX = 'whsec_';
+/** Bytes of a generated key (the spec asks for 24 to 64). */
+export const SECRET_BYTES = 32;
+/** P182: a rotated-out secret still signs for this long. */
+export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * P181: does `event` go to an endpoint with this filter? Every non-empty list must hold the event's
+ * value. The tenant of an event is its scope id at TENANT scope, else the stored tenant of its
+ * document (`documentTenant`, null when unknown or none): an endpoint filtered by tenant never
+ * receives an event whose tenant is unknown.
+ */
+export function matchesFilter(
+  filter: WebhookFilter,
+  event: Pick<HealthEvent, 'type' | 'toolName' | 'scope' | 'scopeId'>,
+  documentTenant: string | null,
+): boolean {
+  if (filter.eventTypes.length > 0 && !filter.eventTypes.includes(event.type)) return false;
+  if (filter.toolNames.length > 0 && !filter.toolNames.includes(event.toolName)) return false;
+  if (filter.scopes.length > 0 && !filter.scopes.includes(event.scope)) return false;
+  if (filter.tenantIds.length > 0) {
+    const tenant = event.scope === Scope.TENANT ? event.scopeId : documentTenant;
+    if (tenant === null || !filter.tenantIds.includes(tenant)) return false;
+  }
+  return true;
+}
+
+// ---- secrets and signatures (Standard Webhooks v1) -----------------------------------------------
+
+/** `whsec_` + base64 of the key bytes (the caller draws them: the domain takes no randomness). */
+export function secretOf(keyBytes: Uint8Array): string {
+  if (keyBytes.length < 24 || keyBytes.length > 64) throw new Error('a webhook secret has 24 to 64 bytes');
+  return SECRET_PREFIX + Buffer.from(keyBytes).toString('base64');
+}
+
+/** The key bytes of a `whsec_` secret. */
+export function keyOf(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+}
+
+/** One `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with one secret. */
+export function signatureOf(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
+  const mac = createHmac('sha256', keyOf(secret)).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
+  return `v1,${mac}`;
+}
+
+/** The `webhook-signature` header: one signature per secret still valid, space-separated (P182). */
+export function signatureHeader(secrets: readonly string[], webhookId: string, timestampSeconds: number, body: string): string {
+  return secrets.map((secret) => signatureOf(secret, webhookId, timestampSeconds, body)).join(' ');
+}
+
+export interface StoredSecret {
+  secret: string;
+  createdAt: Date;
+  /** null while it is the current secret; set (now + 24 h) when rotated out. */
+  expiresAt: Date | null;
+}
+
+/** The secrets that sign at `now`: the current one and any rotated out less than 24 h ago, newest first. */
+export function signingSecrets(secrets: readonly StoredSecret[], now: Date): string[] {
+  return secrets
+    .filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now.getTime())
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+    .map((s) => s.secret);
+}
+
+/** P182: rotation — the current secret expires in 24 h, the new one becomes current; expired ones are dropped. */
+export function rotateSecrets(secrets: readonly StoredSecret[], fresh: string, now: Date): StoredSecret[] {
+  const kept = secrets
+    .filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now.getTime())
+    .map((s) => (s.expiresAt === null ? { ...s, expiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS) } : s));
+  return [{ secret: fresh, createdAt: now, expiresAt: null }, ...kept];
+}
+
+/**
+ * P183: the `webhook-id` of an event at an endpoint — the same on every retry and resend, so a
+ * receiver deduplicates by it; different per endpoint, so two endpoints of one receiver do not
+ * collide. `msg_` + 32 hex digits of SHA-256 over both ids.
+ */
+export function webhookIdOf(endpointId: string, eventId: string): string {
+  return `msg_${createHash('sha256').update(`${endpointId}\n${eventId}`).digest('hex').slice(0, 32)}`;
+}
+
+// ---- retries (P184) ------------------------------------------------------------------------------
+
+/** The first retry follows a failure after this long; each next one waits twice as long… */
+export const RETRY_BASE_MS = 10_000;
+/** …up to this… */
+export const RETRY_MAX_MS = 4 * 3_600_000;
+/** …each delay shifted at random by up to ±20 %… */
+export const RETRY_JITTER = 0.2;
+/** …and no attempt later than this after the first failed one: then the endpoint is disabled. */
+export const RETRY_GIVE_UP_MS = 24 * 3_600_000;
+
+/** The delay before retry number `retry` (1 = the first retry), without jitter. */
+export function retryDelayMs(retry: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, retry - 1), RETRY_MAX_MS);
+}
+
+/**
+ * When to try a failing delivery again, or null to give up (disable the endpoint). `failures` is
+ * how many attempts failed so far (≥ 1), `firstFailedAt` when the first of them failed; `random`
+ * in [0, 1) picks the jitter. The last retry is due exactly 24 h after the first failure.
+ */
+export function nextRetryAt(firstFailedAt: Date, failures: number, now: Date, random: number): Date | null {
+  const giveUpAt = firstFailedAt.getTime() + RETRY_GIVE_UP_MS;
+  if (now.getTime() >= giveUpAt) return null;
+  const jitter = 1 + RETRY_JITTER * (2 * random - 1);
+  const at = now.getTime() + Math.round(retryDelayMs(failures) * jitter);
+  return new Date(Math.min(at, giveUpAt));
+}
+
+// ---- targets (P185) ------------------------------------------------------------------------------
+
+const PRIVATE = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], // "this" network
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata endpoints)
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15], // benchmarking
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const)
+  PRIVATE.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+  ['64:ff9b::', 96], // NAT64 (reaches IPv4 addresses)
+  ['2002::', 16], // 6to4 (embeds an IPv4 address)
+] as const)
+  PRIVATE.addSubnet(net, bits, 'ipv6');
+
+/** True for an address in a private, loopback, link-local or otherwise non-public range (IPv4-mapped IPv6 judged as its IPv4). */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isPrivateAddress(mapped[1]);
+  const family = isIP(address);
+  if (family === 0) return true; // not an address: never a public one
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * P185: a URL an endpoint may have — http or https, a host, no credentials in it. When private
+ * targets are not allowed, a host that is an address literal in a private range is refused here
+ * (a name is resolved and checked at every delivery). Returns the normalised URL.
+ */
+export function validateWebhookUrl(field: string, raw: string, allowPrivate: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw DomainError.invalid(field, 'is not an absolute URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw DomainError.invalid(field, 'must be an http or https URL');
+  if (url.username || url.password) throw DomainError.invalid(field, 'must not carry a user name or password');
+  if (!url.hostname) throw DomainError.invalid(field, 'has no host');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (
+    !allowPrivate &&
+    (isIP(host) !== 0 ? isPrivateAddress(host) : host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost'))
+  ) {
+    throw DomainError.invalid(field, 'points at a private or loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)');
+  }
+  return url.toString();
+}
+
+/** Why resolved addresses may not be used, or null when they may (every one must be public unless allowed). */
+export function refusedTarget(addresses: readonly string[], allowPrivate: boolean): string | null {
+  if (addresses.length === 0) return 'the host name resolved to no address';
+  if (allowPrivate) return null;
+  const bad = addresses.find(isPrivateAddress);
+  return bad === undefined ? null : `the host resolves to ${bad}, a private or loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)`;
+}
+
+// ---- bodies (P186) -------------------------------------------------------------------------------
+
+/** The JSON an event is delivered as: `{ type, timestamp, data }` (Standard Webhooks), data = the event as /v1/events gives it. */
+export function standardBody(event: HealthEvent & { position: string }): string {
+  return JSON.stringify({ type: event.type, timestamp: event.at, data: event });
+}
+
+/** The test ping's body (P187). */
+export function pingBody(endpointId: string, now: Date): string {
+  return JSON.stringify({ type: 'WEBHOOK_PING', timestamp: now, data: { endpointId } });
+}
+
+const NOTE_MAX = 300;
+
+function clip(text: string): string {
+  return text.length > NOTE_MAX ? `${text.slice(0, NOTE_MAX - 1)}…` : text;
+}
+
+function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
+  return event.scope === Scope.GLOBAL || event.scopeId === null ? event.scope : `${event.scope} ${event.scopeId}`;
+}
+
+/**
+ * P186: one line a person reads in a Slack channel, e.g. "jira_search is DOWN at GLOBAL — expected
+ * back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)". Times in `timeZone`, as D15 writes them.
+ */
+export function slackText(event: HealthEvent, now: Date, timeZone: string): string {
+  const clock = (at: Date) => formatClock(at, now, timeZone);
+  const head = `${event.toolName} is ${event.status} at ${where(event)}`;
+  switch (event.type) {
+    case HealthEventType.STATUS_CHANGED: {
+      const back = event.payload.expectedRecoveryAt ? ` — expected back at ${clock(event.payload.expectedRecoveryAt)}` : '';
+      const was = event.payload.previousStatus ? `, was ${event.payload.previousStatus}` : '';
+      return `${head}${back} (${event.payload.code ?? 'status changed'}${was})`;
+    }
+    case HealthEventType.INBOX_ITEM:
+      return `${head} (${event.payload.classification}${event.payload.note ? `: ${clip(event.payload.note)}` : ''})`;
+    case HealthEventType.COOLDOWN_SET:
+      return `${head} — no new diagnosis of ${event.payload.errorSignature} before ${clock(event.payload.nextSpawnAllowedAt)} (${event.payload.lastClassification})`;
+    case HealthEventType.COOLDOWN_EXPIRED:
+      return `${head} — the cooldown of ${event.payload.errorSignature} is over`;
+    case HealthEventType.PIN_SET:
+      return `${head} — pinned ${event.payload.pinnedStatus} until ${clock(event.payload.until)} by ${event.payload.by} (${clip(event.payload.reason)})`;
+    case HealthEventType.PIN_CLEARED:
+      return `${head} — pin removed (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`;
+    case HealthEventType.PIN_ENDED:
+      return `${head} — pin ended (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`;
+    case HealthEventType.DELETED:
+      return `${event.toolName} at ${where(event)}: entry deleted by ${event.payload.by} (was ${event.payload.previousStatus})`;
+    case HealthEventType.MAINTENANCE_STARTING:
+      return `${event.toolName} at ${where(event)}: maintenance starts at ${clock(event.payload.from)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
+    case HealthEventType.MAINTENANCE_STARTED:
+      return `${head} — under maintenance, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
+    case HealthEventType.MAINTENANCE_ENDED:
+      return `${head} — maintenance ${event.payload.cancelledAt ? 'cancelled' : 'ended'} (${clip(event.payload.reason)})`;
+    case HealthEventType.WIDER_EVIDENCE:
+      return `${event.toolName}: ${event.payload.errorSignature} seen by ${event.payload.distinctUsers} users in ${event.payload.distinctProjects} projects since ${clock(event.payload.since)}`;
+    case HealthEventType.WEBHOOK_ENDPOINT_DISABLED:
+      return `Webhook endpoint ${event.payload.endpointId} disabled: ${clip(event.payload.reason)}`;
+  }
+}
+
+// ---- the stored shapes -----------------------------------------------------------------------------
+
+/** A failing delivery the endpoint waits on (P184): its queue stands still until this event is delivered or given up. */
+export interface WebhookRetry {
+  eventId: string;
+  position: string;
+  failures: number;
+  firstFailedAt: Date;
+  nextAttemptAt: Date;
+}
+
+export interface WebhookEndpoint extends WebhookFilter {
+  id: string;
+  url: string;
+  description: string;
+  format: WebhookFormat;
+  /** IANA time zone of the times in Slack texts. */
+  timeZone: string;
+  enabled: boolean;
+  secrets: StoredSecret[];
+  createdAt: Date;
+  updatedAt: Date;
+  /** "admin:<key name>" of the last change. */
+  by: string;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  /** The outbox position of the last event handled (delivered or not wanted); null: from the start. */
+  cursor: string | null;
+  retry: WebhookRetry | null;
+  /** Bumped by every admin change (optimistic writes); the delivery worker's writes leave it alone. */
+  version: number;
+}
+
+/** What made an attempt. */
+export enum WebhookTrigger {
+  DELIVERY = 'DELIVERY',
+  RETRY = 'RETRY',
+  RESEND = 'RESEND',
+  PING = 'PING',
+}
+
+export enum WebhookDeliveryState {
+  /** The last attempt failed; another is due at `nextAttemptAt`. */
+  RETRYING = 'RETRYING',
+  DELIVERED = 'DELIVERED',
+  /** The last attempt failed and no retry follows (given up, or a ping or resend that failed). */
+  FAILED = 'FAILED',
+}
+
+export interface WebhookAttempt {
+  at: Date;
+  trigger: WebhookTrigger;
+  /** The receiver's HTTP status; null when none came (timeout, refused, not resolved). */
+  statusCode: number | null;
+  latencyMs: number;
+  /** Why it failed, in words; null on a 2xx. */
+  error: string | null;
+  /** The first RESPONSE_EXCERPT_BYTES of the answer's body (as UTF-8 text). */
+  responseExcerpt: string | null;
+}
+
+export interface WebhookDelivery {
+  /** The `webhook-id` sent. */
+  id: string;
+  endpointId: string;
+  /** The outbox event delivered; null for a ping. */
+  eventId: string | null;
+  eventType: string;
+  state: WebhookDeliveryState;
+  attempts: WebhookAttempt[];
+  createdAt: Date;
+  updatedAt: Date;
+  nextAttemptAt: Date | null;
+}
+
+/** A 2xx, and only a 2xx, delivers (a 3xx is not followed: it fails). */
+export function isDelivered(statusCode: number | null): boolean {
+  return statusCode !== null && statusCode >= 200 && statusCode < 300;
+}

@@ -1,0 +1,290 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { AppConfig } from '../../config/app-config';
+import { HealthEvent, HealthEventType } from '../../domain/health-events';
+import { Scope } from '../../domain/scope';
+import { ToolStatus } from '../../domain/tool-status';
+import {
+  WebhookAttempt,
+  WebhookDeliveryState,
+  WebhookEndpoint,
+  WebhookFormat,
+  WebhookTrigger,
+  matchesFilter,
+  nextRetryAt,
+  pingBody,
+  signatureHeader,
+  signingSecrets,
+  slackText,
+  standardBody,
+  webhookIdOf,
+} from '../../domain/webhooks';
+import { Clock } from '../../runtime/clock';
+import { HealthEventOutbox, PositionedEvent } from '../../persistence/health-events/health-event.outbox';
+import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+import { WebhookDeliveryRepository } from '../../persistence/webhook-deliveries/webhook-delivery.repository';
+import { HeldLease, WebhookEndpointRepository } from '../../persistence/webhook-endpoints/webhook-endpoint.repository';
+import { EventRelay } from '../../write-path/event-relay.service';
+import { SendResult, WebhookSender } from './webhook-sender';
+
+/** Events read from the outbox per page… */
+const BATCH = 100;
+/** …and at most this many pages per endpoint and pass (2 000 events a second at the default poll). */
+const MAX_PAGES = 20;
+/** Endpoints served per pass (each is one small read when nothing is due). */
+const MAX_ENDPOINTS = 1000;
+
+/**
+ * D24 / P183: delivers the outbox (D19: the same log `/v1/events` reads, by the same cursor) to
+ * every enabled endpoint. Each endpoint has its own cursor and its own lease in Mongo: one
+ * instance at a time delivers to it, so with any number of instances an event goes to an endpoint
+ * once in normal operation. Every write of the holder (cursor, retry, disable) names the lease's
+ * fence token, so an instance that lost the lease while paused cannot move the cursor. Events go
+ * one after the other in outbox order (so in order per document); the cursor moves past an event
+ * only after the receiver's 2xx (at least once: a crash between the send and that write sends it
+ * again, with the same `webhook-id`). A failing event holds the endpoint's queue and is retried on
+ * the schedule of P184 until delivered, or for 24 h; then the endpoint is disabled and a
+ * WEBHOOK_ENDPOINT_DISABLED event says so. Retry times follow the injected clock.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
+  private failing = false;
+  /** Endpoints whose lease this instance took: released at shutdown, so another instance goes on at once. */
+  private readonly held = new Set<string>();
+  /** The random source of the retry jitter (a test may fix it). */
+  random: () => number = Math.random;
+
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly outbox: HealthEventOutbox,
+    private readonly documents: ToolHealthRepository,
+    private readonly relay: EventRelay,
+    private readonly sender: WebhookSender,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.webhookPollMs > 0) {
+      this.timer = setInterval(() => void this.runOnce(), this.config.webhookPollMs);
+      this.timer.unref();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.stopping.abort();
+    await this.running;
+    await Promise.all([...this.held].map((id) => this.endpoints.releaseLease(id, this.holder).catch(() => undefined)));
+  }
+
+  /** One pass over the enabled endpoints (the timer's work; tests call it directly). Passes never overlap. */
+  runOnce(): Promise<void> {
+    if (this.stopping.signal.aborted) return Promise.resolve();
+    if (!this.running) {
+      this.running = this.pass().finally(() => (this.running = null));
+    }
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      for (const id of await this.endpoints.findEnabledIds(MAX_ENDPOINTS)) {
+        if (this.stopping.signal.aborted) return;
+        await this.serve(id);
+      }
+      if (this.failing) this.logger.log('webhook delivery works again');
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing)
+        this.logger.warn(`webhook delivery failed, retrying every ${this.config.webhookPollMs} ms: ${(error as Error).message}`);
+      this.failing = true;
+    }
+  }
+
+  private async lease(id: string): Promise<HeldLease | null> {
+    const now = Date.now(); // lease time is wall-clock time, not domain time (as the relay's, P53)
+    const lease = await this.endpoints.acquireLease(id, this.holder, now, now + this.config.webhookLeaseMs);
+    if (lease) this.held.add(id);
+    else this.held.delete(id);
+    return lease;
+  }
+
+  /** Delivers what is due at one endpoint, while this instance holds its lease. */
+  private async serve(id: string): Promise<void> {
+    let lease = await this.lease(id);
+    if (!lease) return;
+    const endpoint = lease.endpoint;
+    let retry = endpoint.retry;
+    if (retry && retry.nextAttemptAt.getTime() > this.clock.now().getTime()) return;
+    // Page after page while pages come full, so an endpoint keeps up with a busy log (MAX_PAGES a pass).
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await this.outbox.readAfter(endpoint.cursor, BATCH);
+      let cursor = endpoint.cursor;
+      for (const event of page.events) {
+        if (this.stopping.signal.aborted) return;
+        if (!(await this.wants(endpoint, event))) {
+          cursor = event.position;
+          continue;
+        }
+        // Renewed before every send: a lease lost meanwhile stops the pass (its holder goes on).
+        lease = await this.lease(id);
+        if (!lease) return;
+        if (cursor !== endpoint.cursor && !(await this.endpoints.advance(lease, cursor, null))) return;
+        const isRetry = retry !== null && retry.eventId === event.id;
+        const webhookId = webhookIdOf(endpoint.id, event.id);
+        const now = this.clock.now();
+        const result = await this.send(endpoint, webhookId, this.bodyOf(endpoint, event, now), now);
+        // Cut short by this instance's shutdown: no verdict on the receiver; the next holder sends it again.
+        if (this.stopping.signal.aborted) return;
+        const attempt = attemptOf(now, isRetry ? WebhookTrigger.RETRY : WebhookTrigger.DELIVERY, result);
+        const record = { id: webhookId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, attempt };
+        if (result.error === null) {
+          await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.DELIVERED, nextAttemptAt: null });
+          // The receiver has it: only now does the cursor pass it (P183).
+          if (!(await this.endpoints.advance(lease, event.position, null))) return;
+          cursor = event.position;
+          endpoint.cursor = cursor;
+          retry = null;
+          continue;
+        }
+        const failures = isRetry ? retry!.failures + 1 : 1;
+        const firstFailedAt = isRetry ? retry!.firstFailedAt : now;
+        const next = nextRetryAt(firstFailedAt, failures, now, this.random());
+        if (next) {
+          await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.RETRYING, nextAttemptAt: next });
+          await this.endpoints.advance(lease, cursor, {
+            eventId: event.id,
+            position: event.position,
+            failures,
+            firstFailedAt,
+            nextAttemptAt: next,
+          });
+          return;
+        }
+        await this.deliveries.recordAttempt({ ...record, state: WebhookDeliveryState.FAILED, nextAttemptAt: null });
+        const reason = `deliveries failed for 24 h; the last attempt: ${result.error}`;
+        if (await this.endpoints.disable(lease, now, reason)) {
+          this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
+          await this.relay.publish([disabledEvent(endpoint.id, reason, firstFailedAt, failures, now)]);
+        }
+        return;
+      }
+      // The rest of the page was not wanted: the cursor passes it without a send.
+      if (cursor !== endpoint.cursor) {
+        if (!(await this.endpoints.advance(lease, cursor, null))) return;
+        endpoint.cursor = cursor;
+        retry = null;
+      }
+      if (page.events.length < BATCH) return;
+      lease = await this.lease(id);
+      if (!lease) return;
+    }
+  }
+
+  private async wants(endpoint: WebhookEndpoint, event: HealthEvent): Promise<boolean> {
+    // The tenant of a document below TENANT scope is on the document (D20), read only when a tenant filter asks.
+    const needsTenant = endpoint.tenantIds.length > 0 && event.scope !== Scope.TENANT;
+    const tenant = needsTenant ? ((await this.documents.findById(event.docId))?.tenantId ?? null) : null;
+    return matchesFilter(endpoint, event, tenant);
+  }
+
+  private bodyOf(endpoint: WebhookEndpoint, event: PositionedEvent, now: Date): string {
+    return endpoint.format === WebhookFormat.SLACK
+      ? JSON.stringify({ text: slackText(event, now, endpoint.timeZone) })
+      : standardBody(event);
+  }
+
+  /** Signs with every secret still valid at `now` and sends (P182). The secrets appear in the headers only. */
+  private send(endpoint: WebhookEndpoint, webhookId: string, body: string, now: Date): Promise<SendResult> {
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const headers = {
+      'webhook-id': webhookId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(signingSecrets(endpoint.secrets, now), webhookId, timestamp, body),
+    };
+    return this.sender.send(endpoint.url, headers, body, this.stopping.signal);
+  }
+
+  /** P187: sends an event again now, with its own `webhook-id`, outside the queue; the attempt is logged. */
+  async resend(endpoint: WebhookEndpoint, webhookId: string, event: PositionedEvent): Promise<WebhookAttempt> {
+    const now = this.clock.now();
+    const result = await this.send(endpoint, webhookId, this.bodyOf(endpoint, event, now), now);
+    const attempt = attemptOf(now, WebhookTrigger.RESEND, result);
+    await this.deliveries.recordAttempt({
+      id: webhookId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      attempt,
+      // A resend never changes what the queue waits for: a delivery still retrying stays so.
+      ...(await this.stateAfterResend(webhookId, result)),
+    });
+    return attempt;
+  }
+
+  /** P187: a test ping to the endpoint (a `WEBHOOK_PING` body); the attempt is logged like a delivery. */
+  async ping(endpoint: WebhookEndpoint, webhookId: string): Promise<WebhookAttempt> {
+    const now = this.clock.now();
+    const result = await this.send(endpoint, webhookId, pingBody(endpoint.id, now), now);
+    const attempt = attemptOf(now, WebhookTrigger.PING, result);
+    const state = result.error === null ? WebhookDeliveryState.DELIVERED : WebhookDeliveryState.FAILED;
+    await this.deliveries.recordAttempt({
+      id: webhookId,
+      endpointId: endpoint.id,
+      eventId: null,
+      eventType: 'WEBHOOK_PING',
+      attempt,
+      state,
+      nextAttemptAt: null,
+    });
+    return attempt;
+  }
+
+  private async stateAfterResend(
+    webhookId: string,
+    result: SendResult,
+  ): Promise<{ state: WebhookDeliveryState; nextAttemptAt: Date | null }> {
+    const stored = await this.deliveries.findById(webhookId);
+    if (result.error === null) return { state: WebhookDeliveryState.DELIVERED, nextAttemptAt: stored?.nextAttemptAt ?? null };
+    if (stored?.state === WebhookDeliveryState.RETRYING) return { state: stored.state, nextAttemptAt: stored.nextAttemptAt };
+    return { state: stored?.state ?? WebhookDeliveryState.FAILED, nextAttemptAt: null };
+  }
+}
+
+function attemptOf(at: Date, trigger: WebhookTrigger, result: SendResult): WebhookAttempt {
+  return {
+    at,
+    trigger,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    responseExcerpt: result.responseExcerpt,
+  };
+}
+
+/**
+ * The event of an endpoint disabled (P184). It concerns no tool: its docId is `webhook:<endpoint>`,
+ * its scope GLOBAL, its toolName empty and its status OK. The id is fixed per endpoint and moment.
+ */
+function disabledEvent(endpointId: string, reason: string, failingSince: Date, attempts: number, at: Date): HealthEvent {
+  const docId = `webhook:${endpointId}`;
+  return {
+    id: `${docId}:${at.getTime()}:${HealthEventType.WEBHOOK_ENDPOINT_DISABLED}`,
+    docId,
+    scope: Scope.GLOBAL,
+    scopeId: null,
+    toolName: '',
+    status: ToolStatus.OK,
+    at,
+    type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED,
+    payload: { endpointId, reason, failingSince, attempts },
+  };
+}

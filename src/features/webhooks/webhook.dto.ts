@@ -1,0 +1,163 @@
+import { applyDecorators } from '@nestjs/common';
+import { InputType } from '@nestjs/graphql';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ID_PATTERN } from '../../domain/health-key';
+import { HealthEventType } from '../../domain/health-events';
+import { Scope } from '../../domain/scope';
+import { MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_FILTER_ITEMS, MAX_WEBHOOK_URL_LENGTH, WebhookFormat } from '../../domain/webhooks';
+import { ShapeField } from '../../shapes/shape-field';
+import { IsId } from '../../shapes/health-key.dto';
+import { IANA_TIME_ZONE } from '../../shapes/request-formats';
+
+const EVERY = 'empty or absent: every';
+
+function UrlField(optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(
+      `Where deliveries are POSTed: an http(s) URL without credentials. Private and loopback targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS${optional ? '; unchanged when absent' : ''}.`,
+      {
+        type: () => String,
+        optional,
+        openapi: {
+          type: String,
+          maxLength: MAX_WEBHOOK_URL_LENGTH,
+          pattern: '^https?://',
+          example: 'https://hooks.example.com/tool-health',
+        },
+      },
+    ),
+    IsString(),
+    MaxLength(MAX_WEBHOOK_URL_LENGTH),
+  );
+}
+
+function DescriptionField(change: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(`What the endpoint is for${change ? '; unchanged when absent' : ' (default empty)'}.`, {
+      type: () => String,
+      optional: true,
+      openapi: { type: String, maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH, example: 'on-call channel' },
+    }),
+    IsString(),
+    MaxLength(MAX_WEBHOOK_DESCRIPTION_LENGTH),
+  );
+}
+
+function EventTypesField(optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(`The event types to deliver (${EVERY})${optional ? '; unchanged when absent' : ''}.`, {
+      type: () => [HealthEventType],
+      optional: true,
+      openapi: { enum: HealthEventType, enumName: 'HealthEventType', isArray: true, maxItems: MAX_WEBHOOK_FILTER_ITEMS },
+    }),
+    IsArray(),
+    ArrayMaxSize(MAX_WEBHOOK_FILTER_ITEMS),
+    IsEnum(HealthEventType, { each: true }),
+  );
+}
+
+function ScopesField(optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(`Only events of entries at these scopes (${EVERY})${optional ? '; unchanged when absent' : ''}.`, {
+      type: () => [Scope],
+      optional: true,
+      openapi: { enum: Scope, enumName: 'Scope', isArray: true, maxItems: MAX_WEBHOOK_FILTER_ITEMS },
+    }),
+    IsArray(),
+    ArrayMaxSize(MAX_WEBHOOK_FILTER_ITEMS),
+    IsEnum(Scope, { each: true }),
+  );
+}
+
+function IdsField(description: string, optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(`${description} (${EVERY})${optional ? '; unchanged when absent' : ''}.`, {
+      type: () => [String],
+      optional: true,
+      openapi: { type: 'array', items: { type: 'string', pattern: ID_PATTERN.source }, maxItems: MAX_WEBHOOK_FILTER_ITEMS },
+    }),
+    IsArray(),
+    ArrayMaxSize(MAX_WEBHOOK_FILTER_ITEMS),
+    IsId({ each: true }),
+  );
+}
+
+function FormatField(optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(
+      `STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … })${optional ? '; unchanged when absent' : ''}.`,
+      {
+        type: () => WebhookFormat,
+        optional: true,
+        openapi: { enum: WebhookFormat, enumName: 'WebhookFormat' },
+      },
+    ),
+    IsEnum(WebhookFormat),
+  );
+}
+
+function TimeZoneField(optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(`The IANA time zone of the times in SLACK texts (default UTC)${optional ? '; unchanged when absent' : ''}.`, {
+      type: () => String,
+      optional: true,
+      openapi: { type: String, maxLength: 64, example: 'Europe/Berlin', ...IANA_TIME_ZONE },
+    }),
+    IsString(),
+    MaxLength(64),
+  );
+}
+
+function EnabledField(optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ShapeField(
+      optional
+        ? 'Enable or disable deliveries; enabling a disabled endpoint resumes where it stopped. Unchanged when absent.'
+        : 'Deliver at once (default true).',
+      { type: () => Boolean, optional: true, openapi: { type: Boolean } },
+    ),
+    IsBoolean(),
+  );
+}
+
+/** A webhook endpoint to register: one definition (P112), REST body and CreateWebhookEndpointInput. */
+@InputType({ isAbstract: true })
+export class CreateWebhookEndpointDto {
+  @UrlField(false) url: string;
+  @DescriptionField(false) description?: string | null;
+  @EventTypesField(false) eventTypes?: HealthEventType[] | null;
+  @IdsField('Only events of these tools', false) toolNames?: string[] | null;
+  @ScopesField(false) scopes?: Scope[] | null;
+  @IdsField('Only events of these tenants (an entry at TENANT scope, or one whose stored tenant it is)', false) tenantIds?: string[] | null;
+  @FormatField(false) format?: WebhookFormat | null;
+  @TimeZoneField(false) timeZone?: string | null;
+  @EnabledField(false) enabled?: boolean | null;
+}
+
+/** What changes in an endpoint; absent fields stay. REST PATCH body and, with the id, ChangeWebhookEndpointInput (P112). */
+@InputType({ isAbstract: true })
+export class ChangeWebhookEndpointDto {
+  @UrlField(true) url?: string | null;
+  @DescriptionField(true) description?: string | null;
+  @EventTypesField(true) eventTypes?: HealthEventType[] | null;
+  @IdsField('Only events of these tools', true) toolNames?: string[] | null;
+  @ScopesField(true) scopes?: Scope[] | null;
+  @IdsField('Only events of these tenants', true) tenantIds?: string[] | null;
+  @FormatField(true) format?: WebhookFormat | null;
+  @TimeZoneField(true) timeZone?: string | null;
+  @EnabledField(true) enabled?: boolean | null;
+}
+
+export const MAX_WEBHOOK_LIST = 500;
+
+export class WebhookListQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_WEBHOOK_LIST, default: 100, description: 'How many at most.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_WEBHOOK_LIST)
+  limit?: number;
+}

@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Principal } from '../../auth/principal';
+import { AppConfig } from '../../config/app-config';
+import { assertTimeZone } from '../../domain/clock-format';
+import { DomainError } from '../../domain/domain-error';
+import {
+  SECRET_BYTES,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookFormat,
+  rotateSecrets,
+  secretOf,
+  validateWebhookUrl,
+} from '../../domain/webhooks';
+import { Clock } from '../../runtime/clock';
+import { adminActor } from '../../shapes/admin-actor';
+import { HealthEventOutbox } from '../../persistence/health-events/health-event.outbox';
+import { WebhookDeliveryRepository } from '../../persistence/webhook-deliveries/webhook-delivery.repository';
+import { WebhookEndpointChange, WebhookEndpointRepository } from '../../persistence/webhook-endpoints/webhook-endpoint.repository';
+import { CreateWebhookEndpointDto, ChangeWebhookEndpointDto } from './webhook.dto';
+import { WebhookDispatcher } from './webhook-dispatcher.service';
+
+const MAX_WRITE_ATTEMPTS = 8;
+
+/** An endpoint with the secret just made: the one answer that carries it (P182). */
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+/**
+ * D24: the admin side of webhooks (P180): register, change, rotate, remove endpoints; read their
+ * deliveries; resend one; ping. Delivery itself is the WebhookDispatcher's.
+ */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly outbox: HealthEventOutbox,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async create(dto: CreateWebhookEndpointDto, principal: Principal): Promise<EndpointWithSecret> {
+    const now = this.clock.now();
+    const secret = newSecret();
+    const endpoint: WebhookEndpoint = {
+      id: randomUUID(),
+      url: validateWebhookUrl('url', dto.url, this.config.webhookAllowPrivateTargets),
+      description: dto.description ?? '',
+      eventTypes: unique(dto.eventTypes),
+      toolNames: unique(dto.toolNames),
+      scopes: unique(dto.scopes),
+      tenantIds: unique(dto.tenantIds),
+      format: dto.format ?? WebhookFormat.STANDARD,
+      timeZone: validTimeZone(dto.timeZone ?? 'UTC'),
+      enabled: dto.enabled ?? true,
+      secrets: [{ secret, createdAt: now, expiresAt: null }],
+      createdAt: now,
+      updatedAt: now,
+      by: adminActor(principal),
+      disabledAt: null,
+      disabledReason: null,
+      // P183: an endpoint receives the events that follow its registration, not the log's past.
+      cursor: await this.outbox.lastPosition(),
+      retry: null,
+      version: 1,
+    };
+    await this.endpoints.insert(endpoint);
+    return { endpoint, secret };
+  }
+
+  async list(limit = 100): Promise<WebhookEndpoint[]> {
+    return this.endpoints.list(limit);
+  }
+
+  async get(id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.findById(id);
+    if (!endpoint) throw DomainError.notFound(`no webhook endpoint ${id}`);
+    return endpoint;
+  }
+
+  async update(id: string, dto: ChangeWebhookEndpointDto, principal: Principal): Promise<WebhookEndpoint> {
+    const change: WebhookEndpointChange = {};
+    if (dto.url != null) change.url = validateWebhookUrl('url', dto.url, this.config.webhookAllowPrivateTargets);
+    if (dto.description != null) change.description = dto.description;
+    if (dto.eventTypes != null) change.eventTypes = unique(dto.eventTypes);
+    if (dto.toolNames != null) change.toolNames = unique(dto.toolNames);
+    if (dto.scopes != null) change.scopes = unique(dto.scopes);
+    if (dto.tenantIds != null) change.tenantIds = unique(dto.tenantIds);
+    if (dto.format != null) change.format = dto.format;
+    if (dto.timeZone != null) change.timeZone = validTimeZone(dto.timeZone);
+    return this.change(id, principal, (current) => {
+      const next: WebhookEndpointChange = { ...change };
+      if (dto.enabled != null && dto.enabled !== current.enabled) {
+        next.enabled = dto.enabled;
+        // Enabled again: the queue resumes at its cursor, the event that failed first (P184).
+        if (dto.enabled) Object.assign(next, { disabledAt: null, disabledReason: null, retry: null });
+      }
+      return next;
+    });
+  }
+
+  /** P182: a new secret; the old one signs on for 24 h beside it. */
+  async rotateSecret(id: string, principal: Principal): Promise<EndpointWithSecret> {
+    const secret = newSecret();
+    const endpoint = await this.change(id, principal, (current) => ({ secrets: rotateSecrets(current.secrets, secret, this.clock.now()) }));
+    return { endpoint, secret };
+  }
+
+  async delete(id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.get(id);
+    if (!(await this.endpoints.delete(id))) throw DomainError.notFound(`no webhook endpoint ${id}`);
+    await this.deliveries.deleteByEndpoint(id);
+    return endpoint;
+  }
+
+  async deliveriesOf(endpointId: string, limit = 100): Promise<WebhookDelivery[]> {
+    await this.get(endpointId);
+    return this.deliveries.listByEndpoint(endpointId, limit);
+  }
+
+  /** P187: a test ping now, whatever the endpoint's filters or state; the delivery with its attempt. */
+  async ping(id: string): Promise<WebhookDelivery> {
+    const endpoint = await this.get(id);
+    const webhookId = `msg_ping_${randomUUID().replace(/-/g, '')}`;
+    await this.dispatcher.ping(endpoint, webhookId);
+    return (await this.deliveries.findById(webhookId))!;
+  }
+
+  /** P187: sends one delivery again now, with its `webhook-id` (a ping is pinged again). */
+  async resend(deliveryId: string): Promise<WebhookDelivery> {
+    const delivery = await this.deliveries.findById(deliveryId);
+    if (!delivery) throw DomainError.notFound(`no webhook delivery ${deliveryId}`);
+    const endpoint = await this.get(delivery.endpointId);
+    if (delivery.eventId === null) {
+      await this.dispatcher.ping(endpoint, delivery.id);
+    } else {
+      const event = await this.outbox.findById(delivery.eventId);
+      if (!event) throw DomainError.notFound(`the event ${delivery.eventId} is no longer in the outbox`);
+      await this.dispatcher.resend(endpoint, delivery.id, event);
+    }
+    return (await this.deliveries.findById(delivery.id))!;
+  }
+
+  private async change(
+    id: string,
+    principal: Principal,
+    changeOf: (current: WebhookEndpoint) => WebhookEndpointChange,
+  ): Promise<WebhookEndpoint> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const current = await this.get(id);
+      const updated = await this.endpoints.update(id, current.version, {
+        ...changeOf(current),
+        updatedAt: this.clock.now(),
+        by: adminActor(principal),
+      });
+      if (updated) return updated;
+    }
+    throw DomainError.conflict(`webhook endpoint ${id} changed under this write too often; try again`);
+  }
+}
+
+function newSecret(): string {
+  return secretOf(randomBytes(SECRET_BYTES));
+}
+
+function unique<T>(values: readonly T[] | null | undefined): T[] {
+  return [...new Set(values ?? [])];
+}
+
+function validTimeZone(timeZone: string): string {
+  try {
+    assertTimeZone(timeZone);
+  } catch {
+    throw DomainError.invalid('timeZone', `"${timeZone}" is not an IANA time zone`);
+  }
+  return timeZone;
+}

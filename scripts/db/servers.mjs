@@ -236,9 +236,12 @@ function childEnv() {
 
 /**
  * The MVStore settings of the embedded H2 server (MVStore.Builder.fromString; H2_SETTINGS in the
- * environment overrides them for an experiment). Null: the library's defaults.
+ * environment overrides them for an experiment). P161: the background writer rewrites a chunk
+ * once less than half of it is live, not below 90 % (the library's default), which after a bulk
+ * of inserts kept it rewriting chunks for minutes and made every lookup pay for it
+ * (bench/h2-threads.mjs; docs/performance.md, "The embedded H2 server after a million inserts").
  */
-const H2_SETTINGS = null;
+const H2_SETTINGS = 'autoCompactFillRate:50';
 
 function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings }) {
   if (kind === 'ferretdb') {

@@ -287,7 +287,8 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
     for (const item of Object.values(doc.paths) as Record<string, any>[]) {
       for (const [method, op] of Object.entries(item)) {
         if (!['post', 'put', 'patch', 'delete'].includes(method)) continue;
-        if (!['annotateManifest', 'explainTool', 'lookupAvailabilityBatch'].includes(op.operationId)) writes.push(op.operationId);
+        if (!['annotateManifest', 'annotateManifestChanges', 'explainTool', 'lookupAvailabilityBatch'].includes(op.operationId))
+          writes.push(op.operationId);
         if ((op.parameters ?? []).some((p: any) => p.in === 'header' && p.name === KEY_HEADER)) {
           keyed.push(op.operationId);
           expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422', '429']));

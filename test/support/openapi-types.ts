@@ -263,7 +263,7 @@ export interface paths {
         put?: never;
         /**
          * Mark many tools down at one scope
-         * @description markToolUnavailable for many tools of one scope key in one request and one database write (D22): e.g. an MCP server whose connection closed, all its tools at PROJECT. The same body with toolNames instead of toolName; each tool gets the result and events its single write would. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         * @description markToolUnavailable for many tools of one scope key in one request and one database write: e.g. an MCP server whose connection closed, all its tools at PROJECT. The same body with toolNames instead of toolName; each tool gets the result and events its single write would. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["markToolsUnavailable"];
         delete?: never;
@@ -283,7 +283,7 @@ export interface paths {
         put?: never;
         /**
          * Mark many tools intermittent at one scope
-         * @description markToolIntermittent for many tools of one scope key in one request and one database write (D22). Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         * @description markToolIntermittent for many tools of one scope key in one request and one database write. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["markToolsIntermittent"];
         delete?: never;
@@ -303,7 +303,7 @@ export interface paths {
         put?: never;
         /**
          * Mark many tools available again at one scope
-         * @description markToolAvailable for many tools of one scope key in one request and one database write (D22): e.g. the MCP server is connected again. A tool with nothing stored gets status 404 in its result; the others are written. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         * @description markToolAvailable for many tools of one scope key in one request and one database write: e.g. the MCP server is connected again. A tool with nothing stored gets status 404 in its result; the others are written. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["markToolsAvailable"];
         delete?: never;
@@ -523,7 +523,7 @@ export interface paths {
         put?: never;
         /**
          * Report many tool calls at once
-         * @description Up to 500 success and failure reports in one request (D22), each the body of its single route plus `outcome`. They are applied in order and answered in order, each exactly as its single route would answer it: a bad report gets its own error answer (status 400 naming the field) and the others are applied all the same. One request costs the service far less than one request per report: send what piled up since the last batch, e.g. every 50 ms or 50 reports. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         * @description Up to 500 success and failure reports in one request, each the body of its single route plus `outcome`. They are applied in order and answered in order, each exactly as its single route would answer it: a bad report gets its own error answer (status 400 naming the field) and the others are applied all the same. One request costs the service far less than one request per report: send what piled up since the last batch, e.g. every 50 ms or 50 reports. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["reportOutcomes"];
         delete?: never;
@@ -723,7 +723,7 @@ export interface paths {
         put?: never;
         /**
          * Annotate a turn's tool manifest by difference
-         * @description The same turn as annotateManifest, for a caller that already holds the descriptions (D23): tools may come without them, and the answer lists only the tools that are not plainly usable — those with a suffix or not to be called — each exactly as annotateManifest lists it, plus how many were plain, the departed client tools and what was filtered. In a typical turn that is a few hundred bytes instead of the whole manifest echoed back. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
+         * @description The same turn as annotateManifest, for a caller that already holds the descriptions: tools may come without them, and the answer lists only the tools that are not plainly usable — those with a suffix or not to be called — each exactly as annotateManifest lists it, plus how many were plain, the departed client tools and what was filtered. In a typical turn that is a few hundred bytes instead of the whole manifest echoed back. Needs an API key (header `x-api-key`) with the role `dispatcher` or `admin`.
          */
         post: operations["annotateManifestChanges"];
         delete?: never;
@@ -1375,14 +1375,14 @@ export interface components {
             /**
              * @description The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.
              * @example [
-             *       "jira_search",
-             *       "jira_create_issue"
+             *       "example-tool",
+             *       "example-tool-2"
              *     ]
              */
             toolNames: string[];
         };
         BulkWriteResultView: {
-            /** @example jira_search */
+            /** @example example-tool */
             toolName: string;
             /**
              * @description The status this tool's single system write would have answered: 200, or the error's (404: nothing stored to mark available; 409).
@@ -1428,8 +1428,8 @@ export interface components {
             /**
              * @description The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.
              * @example [
-             *       "jira_search",
-             *       "jira_create_issue"
+             *       "example-tool",
+             *       "example-tool-2"
              *     ]
              */
             toolNames: string[];
@@ -1457,8 +1457,8 @@ export interface components {
             /**
              * @description The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.
              * @example [
-             *       "jira_search",
-             *       "jira_create_issue"
+             *       "example-tool",
+             *       "example-tool-2"
              *     ]
              */
             toolNames: string[];

@@ -41,7 +41,7 @@ export class ManifestController {
   @ApiContract(
     'annotateManifestChanges',
     "Annotate a turn's tool manifest by difference",
-    'The same turn as annotateManifest, for a caller that already holds the descriptions (D23): tools may come without them, and the answer lists only the tools that are not plainly usable — those with a suffix or not to be called — each exactly as annotateManifest lists it, plus how many were plain, the departed client tools and what was filtered. In a typical turn that is a few hundred bytes instead of the whole manifest echoed back.',
+    'The same turn as annotateManifest, for a caller that already holds the descriptions: tools may come without them, and the answer lists only the tools that are not plainly usable — those with a suffix or not to be called — each exactly as annotateManifest lists it, plus how many were plain, the departed client tools and what was filtered. In a typical turn that is a few hundred bytes instead of the whole manifest echoed back.',
   )
   annotateChanges(
     @SchemaBody(AnnotateChangesDto, ANNOTATE_CHANGES.schema, ANNOTATE_CHANGES.patternMessages) dto: AnnotateChangesDto,

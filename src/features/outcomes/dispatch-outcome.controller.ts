@@ -66,7 +66,7 @@ export class DispatchOutcomeController {
   @ApiContract(
     'reportOutcomes',
     'Report many tool calls at once',
-    'Up to 500 success and failure reports in one request (D22), each the body of its single route plus `outcome`. They are applied in order and answered in order, each exactly as its single route would answer it: a bad report gets its own error answer (status 400 naming the field) and the others are applied all the same. One request costs the service far less than one request per report: send what piled up since the last batch, e.g. every 50 ms or 50 reports.',
+    'Up to 500 success and failure reports in one request, each the body of its single route plus `outcome`. They are applied in order and answered in order, each exactly as its single route would answer it: a bad report gets its own error answer (status 400 naming the field) and the others are applied all the same. One request costs the service far less than one request per report: send what piled up since the last batch, e.g. every 50 ms or 50 reports.',
   )
   reportBatch(@SchemaBody(OutcomeBatchDto, OUTCOME_BATCH_SCHEMA) dto: OutcomeBatchDto): Promise<OutcomeBatchView> {
     return this.batch.reportBatch(dto.items);

@@ -17,7 +17,7 @@ function ToolNamesField(): PropertyDecorator {
       maxItems: MAX_BULK_TOOLS,
       uniqueItems: true,
       items: { type: 'string', pattern: ID_PATTERN.source },
-      example: ['jira_search', 'jira_create_issue'],
+      example: ['example-tool', 'example-tool-2'],
       description: 'The tools to mark at this scope, e.g. every tool of an MCP server whose connection closed.',
     }),
     IsArray(),
@@ -47,7 +47,7 @@ export class BulkMarkAvailableDto extends OmitType(MarkAvailableDto, ['toolName'
 }
 
 export class BulkWriteResultView {
-  @ApiProperty({ example: 'jira_search' }) toolName: string;
+  @ApiProperty({ example: 'example-tool' }) toolName: string;
   @ApiProperty({
     type: 'integer',
     example: 200,

@@ -60,7 +60,7 @@ export class SystemWritesController {
   @ApiContract(
     'markToolsUnavailable',
     'Mark many tools down at one scope',
-    'markToolUnavailable for many tools of one scope key in one request and one database write (D22): e.g. an MCP server whose connection closed, all its tools at PROJECT. The same body with toolNames instead of toolName; each tool gets the result and events its single write would.',
+    'markToolUnavailable for many tools of one scope key in one request and one database write: e.g. an MCP server whose connection closed, all its tools at PROJECT. The same body with toolNames instead of toolName; each tool gets the result and events its single write would.',
   )
   markManyUnavailable(@Body() dto: BulkMarkUnavailableDto): Promise<BulkSystemWriteView> {
     return this.service.markManyUnavailable(dto);
@@ -72,7 +72,7 @@ export class SystemWritesController {
   @ApiContract(
     'markToolsIntermittent',
     'Mark many tools intermittent at one scope',
-    'markToolIntermittent for many tools of one scope key in one request and one database write (D22).',
+    'markToolIntermittent for many tools of one scope key in one request and one database write.',
   )
   markManyIntermittent(@Body() dto: BulkMarkIntermittentDto): Promise<BulkSystemWriteView> {
     return this.service.markManyIntermittent(dto);
@@ -84,7 +84,7 @@ export class SystemWritesController {
   @ApiContract(
     'markToolsAvailable',
     'Mark many tools available again at one scope',
-    'markToolAvailable for many tools of one scope key in one request and one database write (D22): e.g. the MCP server is connected again. A tool with nothing stored gets status 404 in its result; the others are written.',
+    'markToolAvailable for many tools of one scope key in one request and one database write: e.g. the MCP server is connected again. A tool with nothing stored gets status 404 in its result; the others are written.',
   )
   markManyAvailable(@Body() dto: BulkMarkAvailableDto): Promise<BulkSystemWriteView> {
     return this.service.markManyAvailable(dto);

@@ -948,7 +948,7 @@ export interface components {
              */
             reason: string;
             /**
-             * @description P190: makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.
+             * @description Makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.
              * @example FREQ=WEEKLY;BYDAY=SA
              */
             rrule?: string | null;
@@ -963,7 +963,7 @@ export interface components {
          * @enum {string}
          */
         MaintenancePhase: "UPCOMING" | "IN_FORCE" | "ENDED" | "CANCELLED";
-        /** @description One occurrence of a recurring window changed alone (P191). */
+        /** @description One occurrence of a recurring window changed alone. */
         OccurrenceOverrideView: {
             /**
              * Format: date-time
@@ -983,7 +983,7 @@ export interface components {
             /** @description Its own reason; null: the series' reason. */
             reason: string | null;
         };
-        /** @description How a maintenance window recurs (P190): an RRULE in an IANA zone, with its exceptions. */
+        /** @description How a maintenance window recurs: an RRULE in an IANA zone, with its exceptions. */
         RecurrenceView: {
             /** @description The RFC 5545 RRULE value. */
             rrule: string;
@@ -1042,7 +1042,7 @@ export interface components {
             cancelledAt: string | null;
             /** @description Who cancelled it; null when nobody did. */
             cancelledBy: string | null;
-            /** @description P190: how the window recurs (from/until are then its first occurrence); null for a one-off window. */
+            /** @description How the window recurs (from/until are then its first occurrence); null for a one-off window. */
             recurrence: components["schemas"]["RecurrenceView"] | null;
             /** @description On an occurrence of a recurring window: the series id; else null. */
             seriesId: string | null;

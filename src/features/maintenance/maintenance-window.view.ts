@@ -17,7 +17,7 @@ registerEnumType(MaintenancePhase, {
   },
 });
 
-@ViewType('MaintenanceOccurrenceOverride', 'One occurrence of a recurring window changed alone (P191).')
+@ViewType('MaintenanceOccurrenceOverride', 'One occurrence of a recurring window changed alone.')
 export class OccurrenceOverrideView {
   @ViewField('The start the rule gives the occurrence (its RECURRENCE-ID).', INSTANT) occurrence: Date;
   @ViewField('When it begins instead.', INSTANT) from: Date;
@@ -28,7 +28,7 @@ export class OccurrenceOverrideView {
 const INSTANTS: ViewFieldOptions = { type: () => [Date], openapi: { type: [String], format: 'date-time' } };
 const OVERRIDES: ViewFieldOptions = { type: () => [OccurrenceOverrideView], openapi: { type: [OccurrenceOverrideView] } };
 
-@ViewType('MaintenanceRecurrence', 'How a maintenance window recurs (P190): an RRULE in an IANA zone, with its exceptions.')
+@ViewType('MaintenanceRecurrence', 'How a maintenance window recurs: an RRULE in an IANA zone, with its exceptions.')
 export class RecurrenceView {
   @ViewField('The RFC 5545 RRULE value.') rrule: string;
   @ViewField("The IANA zone the rule's local times are read in.") timeZone: string;
@@ -56,7 +56,7 @@ export class MaintenanceWindowView {
   @ViewField('When the window last changed.', INSTANT) updatedAt: Date;
   @ViewField('When the window was cancelled; null when it was not.', { ...INSTANT, nullable: true }) cancelledAt: Date | null;
   @ViewField('Who cancelled it; null when nobody did.', NULLABLE_STRING) cancelledBy: string | null;
-  @ViewField('P190: how the window recurs (from/until are then its first occurrence); null for a one-off window.', RECURRENCE)
+  @ViewField('How the window recurs (from/until are then its first occurrence); null for a one-off window.', RECURRENCE)
   recurrence: RecurrenceView | null;
   @ViewField('On an occurrence of a recurring window: the series id; else null.', NULLABLE_STRING) seriesId: string | null;
   @ViewField("On an occurrence of a recurring window: the start the series' rule gives it; else null.", { ...INSTANT, nullable: true })

@@ -26,7 +26,7 @@ export class ScheduleMaintenanceDto extends HealthKeyDto {
   reason: string;
 
   @ShapeField(
-    'P190: makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.',
+    'Makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.',
     { type: () => String, optional: true, openapi: { type: String, maxLength: MAX_RRULE_LENGTH, example: 'FREQ=WEEKLY;BYDAY=SA' } },
   )
   @IsString()

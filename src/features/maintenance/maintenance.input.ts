@@ -28,21 +28,21 @@ export class MaintenanceWindowsFilter extends KeyFilterInput {
   first: number;
 }
 
-@InputType('SkipMaintenanceOccurrenceInput', { description: 'One occurrence of a recurring window to skip (P191).' })
+@InputType('SkipMaintenanceOccurrenceInput', { description: 'One occurrence of a recurring window to skip.' })
 export class SkipMaintenanceOccurrenceInput extends SkipOccurrenceDto {
   @Field(() => ID, { description: 'The series.' })
   @IsId()
   id: string;
 }
 
-@InputType('ChangeMaintenanceOccurrenceInput', { description: 'One occurrence of a recurring window to change alone (P191).' })
+@InputType('ChangeMaintenanceOccurrenceInput', { description: 'One occurrence of a recurring window to change alone.' })
 export class ChangeMaintenanceOccurrenceInput extends ChangeOccurrenceDto {
   @Field(() => ID, { description: 'The series.' })
   @IsId()
   id: string;
 }
 
-@InputType('EndMaintenanceSeriesInput', { description: 'A recurring window to end (P191).' })
+@InputType('EndMaintenanceSeriesInput', { description: 'A recurring window to end.' })
 export class EndMaintenanceSeriesInput extends EndSeriesDto {
   @Field(() => ID, { description: 'The series.' })
   @IsId()

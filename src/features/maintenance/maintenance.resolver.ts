@@ -72,7 +72,7 @@ export class MaintenanceResolver {
     return toMaintenanceWindowView(await this.service.cancel(id, by), this.clock.now());
   }
 
-  @Mutation(() => MaintenanceWindowView, { description: 'Skip one occurrence of a recurring window that has not begun (P191).' })
+  @Mutation(() => MaintenanceWindowView, { description: 'Skip one occurrence of a recurring window that has not begun.' })
   @Roles(Role.ADMIN)
   async skipMaintenanceOccurrence(
     @Args('input', { description: 'The series and the occurrence.' }) input: SkipMaintenanceOccurrenceInput,
@@ -81,7 +81,7 @@ export class MaintenanceResolver {
     return toMaintenanceWindowView(await this.service.skipOccurrence(input.id, input.occurrence, by), this.clock.now());
   }
 
-  @Mutation(() => MaintenanceWindowView, { description: 'Change one occurrence of a recurring window alone (P191).' })
+  @Mutation(() => MaintenanceWindowView, { description: 'Change one occurrence of a recurring window alone.' })
   @Roles(Role.ADMIN)
   async changeMaintenanceOccurrence(
     @Args('input', { description: 'The series, the occurrence and what changes.' }) input: ChangeMaintenanceOccurrenceInput,
@@ -91,7 +91,7 @@ export class MaintenanceResolver {
     return toMaintenanceWindowView(await this.service.changeOccurrence(id, occurrence, change, by), this.clock.now());
   }
 
-  @Mutation(() => MaintenanceWindowView, { description: 'End a recurring window: no occurrence starts at or after `at` (P191).' })
+  @Mutation(() => MaintenanceWindowView, { description: 'End a recurring window: no occurrence starts at or after `at`.' })
   @Roles(Role.ADMIN)
   async endMaintenanceSeries(
     @Args('input', { description: 'The series and when it ends.' }) input: EndMaintenanceSeriesInput,

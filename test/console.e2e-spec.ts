@@ -6,6 +6,7 @@ import { BrowserContext, Page, chromium } from 'playwright-core';
 import { CONSOLE_BUNDLE_DIR } from '../src/console/console-page';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp } from './support/test-app';
+import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 /**
  * The operator console (D26, P170–P175) in Debian's headless Chromium driven by playwright-core:
@@ -13,17 +14,6 @@ import { KEYS, TestApp, createTestApp } from './support/test-app';
  * API with the key typed into the page. Screenshots and the measured figures are written to
  * .cache/test-reports/console/ (not committed); timings are logged, never asserted.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const REPORTS = join(__dirname, '..', '.cache', 'test-reports', 'console');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -4,23 +4,13 @@ import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
 import { DEFAULT_QUERY } from '../src/graphql/playground/playground.page';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 /**
  * The offline playground (GraphiQL + Explorer at GET /graphql, every asset from node_modules) in
  * Debian's headless Chromium driven by playwright-core. Never `npx playwright install`: it
  * downloads a browser, which fails offline; scripts/install-chromium.sh installs the package.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ASSETS = [
   '/graphql-assets/react/react.production.min.js',
   '/graphql-assets/react-dom/react-dom.production.min.js',

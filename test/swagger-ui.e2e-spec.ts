@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 /**
  * P140: Swagger UI's Try-it-out works wherever the service runs. The page is served from a port
@@ -11,17 +12,6 @@ import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app'
  * is a 200 — and every request the page made went to its own origin (with the old
  * `servers: http://localhost:3000` the call went to :3000 and failed).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('Swagger UI Try-it-out from any host and port', () => {
   let t: TestApp;

@@ -216,15 +216,12 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     }
     for (const i of duplicates) results[writes[i].index] = null;
     if (applied + duplicates.size === writes.length) return results;
-    // Some guarded replace matched nothing, and the server does not say which: read them again;
-    // a document that is not exactly what we wrote was written by someone else first.
+    // Some guarded replace matched nothing, and the server does not say which: read them again.
     const replaced = writes.filter((w, i) => w.before !== null && !duplicates.has(i));
     const now = await this.coalescer.read(replaced.map((w) => w.after.id));
     for (const w of replaced) {
       const record = now.get(w.after.id);
-      // Pending events aside: the relay may already have moved ours to the outbox.
-      if (!record || stableJson({ ...record, pendingEvents: null }) !== stableJson({ ...toRecord(w.after), pendingEvents: null }))
-        results[w.index] = null;
+      if (!record || !holdsWrite(toDomain(record), w.after)) results[w.index] = null;
     }
     return results;
   }
@@ -302,6 +299,22 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       .toArray();
     return records.map(toDomain);
   }
+}
+
+/**
+ * Whether `stored` (read after a bulk write) holds the write that made `written`: at the same
+ * version, exactly it (pending events aside — the relay may already have moved them); at a later
+ * version — a flush's counts or another write built on it — its newest history item, which a
+ * write that lost the race never stored. A write found in neither way lost, and is redone by
+ * `mutate` (P159).
+ */
+function holdsWrite(stored: ToolHealthDocument, written: ToolHealthDocument): boolean {
+  if (stored.version === written.version) {
+    const content = (doc: ToolHealthDocument) => stableJson({ ...toRecord(doc), pendingEvents: null, life: null });
+    return content(stored) === content(written);
+  }
+  const mine = written.history[written.history.length - 1];
+  return stored.version > written.version && mine !== undefined && stored.history.some((item) => stableJson(item) === stableJson(mine));
 }
 
 /** JSON with object keys sorted, so two records compare by content whatever their field order. */

@@ -6,7 +6,7 @@ import { BrowserContext, Page, chromium } from 'playwright-core';
 import { CONSOLE_BUNDLE_DIR } from '../src/console/console-page';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp } from './support/test-app';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
+import { CHROMIUM, CHROMIUM_FLAGS, watchPage } from './support/chromium';
 
 /**
  * The operator console (D26, P170–P175) in Debian's headless Chromium driven by playwright-core:
@@ -156,13 +156,7 @@ describe('operator console in headless Chromium (D26)', () => {
       viewport: { width: 1280, height: 900 },
     });
     context.on('request', (request) => requests.push(request.url()));
-    context.on('page', (page) => {
-      page.on('websocket', (socket) => sockets.push(socket.url()));
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
-      });
-    });
+    context.on('page', (page) => watchPage(page, { sockets, problems }));
   }, 60_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
 import { DEFAULT_QUERY } from '../src/graphql/playground/playground.page';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
+import { CHROMIUM, CHROMIUM_FLAGS, watchPage } from './support/chromium';
 
 /**
  * The offline playground (GraphiQL + Explorer at GET /graphql, every asset from node_modules) in
@@ -142,11 +142,7 @@ describe('GraphQL playground in headless Chromium, offline', () => {
     });
     context.on('request', (request) => requests.push(request.url()));
     page = context.pages()[0] ?? (await context.newPage());
-    page.on('websocket', (socket) => sockets.push(socket.url()));
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
+    watchPage(page, { sockets, problems });
   }, 60_000);
 
   afterAll(async () => {

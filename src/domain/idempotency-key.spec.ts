@@ -64,6 +64,9 @@ describe('request fingerprint (D21)', () => {
 
   it('is the same for the same body spelt with another key order', () => {
     expect(canonicalJson({ b: { d: null, c: [1, 2] }, a: 1 })).toBe(canonicalJson(base.body));
+    // A Date reads as its instant, not as an empty object: two instants never read the same.
+    expect(canonicalJson({ at: new Date(0) })).toBe('{"at":"1970-01-01T00:00:00.000Z"}');
+    expect(canonicalJson({ at: new Date(0) })).not.toBe(canonicalJson({ at: new Date(1) }));
     expect(requestFingerprint({ ...base, body: { b: { d: null, c: [1, 2] }, a: 1 } })).toBe(requestFingerprint(base));
   });
 

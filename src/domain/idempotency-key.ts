@@ -44,10 +44,14 @@ function invalid(message: string): DomainError {
   return DomainError.invalid(IDEMPOTENCY_KEY_HEADER, message);
 }
 
-/** JSON with object keys sorted at every level, so two spellings of one body read the same. */
+/**
+ * JSON with object keys sorted at every level, so two spellings of one body read the same. A value
+ * that says how it is written (a Date's `toJSON`) is written so, not as its (empty) own keys.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.keys(value as object)
     .filter((k) => (value as Record<string, unknown>)[k] !== undefined)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../domain/domain-error';
-import { tenantOf, validateId, validateKey } from '../../domain/health-key';
+import { describeKey, tenantOf, validateId, validateKey } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
 import { markAvailable, markIntermittent, markUnavailable } from '../../domain/system-writes';
 import { ToolErrorCode } from '../../domain/tool-error-code';
@@ -30,7 +30,7 @@ export class SystemWritesService {
   /** 404 when nothing is stored: there is nothing to mark available. */
   async markAvailable(dto: MarkAvailableDto): Promise<ToolHealthDocument> {
     const result = await this.writeOne(dto, available(dto));
-    if (!result.after) throw DomainError.notFound(`no health entry for ${describe(validateKey(dto))}`);
+    if (!result.after) throw DomainError.notFound(`no health entry for ${describeKey(validateKey(dto))}`);
     return result.after;
   }
 
@@ -72,7 +72,7 @@ export class SystemWritesService {
           : {
               toolName: keys[i].toolName,
               status: 404,
-              error: { ...errorBody(DomainError.notFound(`no health entry for ${describe(keys[i])}`)) },
+              error: { ...errorBody(DomainError.notFound(`no health entry for ${describeKey(keys[i])}`)) },
             },
       ),
     };
@@ -162,8 +162,4 @@ function intermittent(dto: Omit<MarkIntermittentDto, 'toolName' | 'scope'>): Red
 
 function available(dto: Omit<MarkAvailableDto, 'toolName' | 'scope'>): ReducerOf {
   return (env, key, tenantId) => markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId });
-}
-
-function describe(key: HealthKey): string {
-  return `${key.scope}${key.scopeId ? ` ${key.scopeId}` : ''} / ${key.toolName}`;
 }

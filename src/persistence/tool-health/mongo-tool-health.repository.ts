@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
 import { Model } from 'mongoose';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
+import { canonicalJson } from '../../domain/idempotency-key';
 import { HealthReducer } from '../../domain/health-entry';
 import { cascadeScopes, encodeKey, scopePrefix } from '../../domain/health-key';
 import { Scope } from '../../domain/scope';
@@ -310,18 +311,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
  */
 function holdsWrite(stored: ToolHealthDocument, written: ToolHealthDocument): boolean {
   if (stored.version === written.version) {
-    const content = (doc: ToolHealthDocument) => stableJson({ ...toRecord(doc), pendingEvents: null, life: null });
+    const content = (doc: ToolHealthDocument) => canonicalJson({ ...toRecord(doc), pendingEvents: null, life: null });
     return content(stored) === content(written);
   }
   const mine = written.history[written.history.length - 1];
-  return stored.version > written.version && mine !== undefined && stored.history.some((item) => stableJson(item) === stableJson(mine));
-}
-
-/** JSON with object keys sorted, so two records compare by content whatever their field order. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
+  return (
+    stored.version > written.version && mine !== undefined && stored.history.some((item) => canonicalJson(item) === canonicalJson(mine))
   );
 }

@@ -82,6 +82,11 @@ export class AppConfig {
   webhookTimeoutMs: number;
   /** P183: how long an instance's delivery lease on an endpoint lasts unless renewed. */
   webhookLeaseMs: number;
+  /**
+   * How many endpoints are delivered to at once. Each endpoint's queue advances on its own, so a
+   * receiver that hangs holds one of these slots (for at most WEBHOOK_TIMEOUT_MS), never the others.
+   */
+  webhookConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +237,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.webhookPollMs = r.int('WEBHOOK_POLL_MS', 1000, 0, 600_000);
   config.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000);
   config.webhookLeaseMs = r.int('WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000);
+  config.webhookConcurrency = r.int('WEBHOOK_CONCURRENCY', 32, 1, 256);
   // A lease must outlast an attempt with room to renew it before the next one (P183).
   if (config.webhookLeaseMs < 3 * config.webhookTimeoutMs) {
     r.problems.push(`WEBHOOK_LEASE_MS (${config.webhookLeaseMs}) must be at least 3 × WEBHOOK_TIMEOUT_MS (${3 * config.webhookTimeoutMs})`);

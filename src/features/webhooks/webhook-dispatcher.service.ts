@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config';
 import { HealthEvent, HealthEventType } from '../../domain/health-events';
@@ -32,7 +33,7 @@ import { SendResult, WebhookSender } from './webhook-sender';
 const BATCH = 100;
 /** …and at most this many pages per endpoint and pass (2 000 events a second at the default poll). */
 const MAX_PAGES = 20;
-/** Endpoints served per pass (each is one small read when nothing is due). */
+/** Endpoints listed per pass (each is one small read when nothing is due). */
 const MAX_ENDPOINTS = 1000;
 
 /**
@@ -52,7 +53,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger(WebhookDispatcher.name);
   readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
+  /** The running listing of enabled endpoints: one at a time, however slow the database is. */
+  private listing: Promise<void> | null = null;
+  /** Each endpoint's delivery in progress: at most one per endpoint, so its events stay in order. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Where the next listing starts to hand out free slots, so no endpoint is always served last. */
+  private rotation = 0;
   private readonly stopping = new AbortController();
   private failing = false;
   /** Endpoints whose lease this instance took: released at shutdown, so another instance goes on at once. */
@@ -69,7 +75,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    // Every delivery in flight listens for the stop: up to WEBHOOK_CONCURRENCY of them at once.
+    setMaxListeners(config.webhookConcurrency + 16, this.stopping.signal);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.webhookPollMs > 0) {
@@ -81,32 +90,62 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.stopping.abort();
-    await this.running;
+    await this.listing;
+    await Promise.all(this.inFlight.values());
     await Promise.all([...this.held].map((id) => this.endpoints.releaseLease(id, this.holder).catch(() => undefined)));
   }
 
-  /** One pass over the enabled endpoints (the timer's work; tests call it directly). Passes never overlap. */
-  runOnce(): Promise<void> {
-    if (this.stopping.signal.aborted) return Promise.resolve();
-    if (!this.running) {
-      this.running = this.pass().finally(() => (this.running = null));
+  /**
+   * Starts a delivery for every enabled endpoint that has none running, up to WEBHOOK_CONCURRENCY
+   * at once, and settles when the deliveries it started have (the timer does not wait; tests do).
+   * Each endpoint's queue advances on its own: a receiver that hangs, answers slowly or fails
+   * keeps only its own slot busy, and the next listing hands the other endpoints theirs (P220).
+   */
+  async runOnce(): Promise<void> {
+    if (this.stopping.signal.aborted) return;
+    if (this.listing) {
+      await this.listing;
+      await Promise.all(this.inFlight.values());
+      return;
     }
-    return this.running;
+    const started: Promise<void>[] = [];
+    this.listing = this.startDeliveries(started).finally(() => (this.listing = null));
+    await this.listing;
+    await Promise.all(started);
   }
 
-  private async pass(): Promise<void> {
+  private async startDeliveries(started: Promise<void>[]): Promise<void> {
+    let ids: string[];
     try {
-      for (const id of await this.endpoints.findEnabledIds(MAX_ENDPOINTS)) {
-        if (this.stopping.signal.aborted) return;
-        await this.serve(id);
-      }
-      if (this.failing) this.logger.log('webhook delivery works again');
-      this.failing = false;
+      ids = await this.endpoints.findEnabledIds(MAX_ENDPOINTS);
     } catch (error) {
-      if (!this.failing)
-        this.logger.warn(`webhook delivery failed, retrying every ${this.config.webhookPollMs} ms: ${(error as Error).message}`);
-      this.failing = true;
+      this.noteFailure(error);
+      return;
     }
+    const offset = ids.length > 0 ? this.rotation % ids.length : 0;
+    for (let i = 0; i < ids.length; i++) {
+      if (this.inFlight.size >= this.config.webhookConcurrency || this.stopping.signal.aborted) break;
+      const id = ids[(offset + i) % ids.length];
+      if (this.inFlight.has(id)) continue;
+      const delivery = this.serve(id)
+        .then(() => this.noteSuccess())
+        .catch((error: unknown) => this.noteFailure(error))
+        .finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, delivery);
+      started.push(delivery);
+    }
+    this.rotation = offset + 1;
+  }
+
+  private noteSuccess(): void {
+    if (this.failing) this.logger.log('webhook delivery works again');
+    this.failing = false;
+  }
+
+  private noteFailure(error: unknown): void {
+    if (!this.failing)
+      this.logger.warn(`webhook delivery failed, retrying every ${this.config.webhookPollMs} ms: ${(error as Error).message}`);
+    this.failing = true;
   }
 
   private async lease(id: string): Promise<HeldLease | null> {

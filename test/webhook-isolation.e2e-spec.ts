@@ -76,8 +76,7 @@ describe('webhook deliveries are isolated per endpoint', () => {
   });
   afterEach(() => receivers.stop());
 
-  const register = (url: string) =>
-    t.http.post('/v1/webhook-endpoints').set('x-api-key', KEYS.admin).send({ url }).expect(201);
+  const register = (url: string) => t.http.post('/v1/webhook-endpoints').set('x-api-key', KEYS.admin).send({ url }).expect(201);
   const markDown = (toolName: string) =>
     t.http
       .post('/v1/health/mark-unavailable')
@@ -92,7 +91,8 @@ describe('webhook deliveries are isolated per endpoint', () => {
     }
     return Date.now() - started;
   };
-  const tools = (path: string) => (receivers.received.get(path) ?? []).map((r) => (JSON.parse(r.body) as { data: { toolName: string } }).data.toolName);
+  const tools = (path: string) =>
+    (receivers.received.get(path) ?? []).map((r) => (JSON.parse(r.body) as { data: { toolName: string } }).data.toolName);
 
   it('a healthy endpoint gets its event promptly beside 20 hanging ones, a slow one and a failing one', async () => {
     for (let i = 0; i < 20; i++) await register(receivers.url(`/hang-${i}`, 'hang'));

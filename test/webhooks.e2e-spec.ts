@@ -7,6 +7,7 @@ import { HostResolver, ResolvedAddress } from '../src/features/webhooks/webhook-
 import { WebhookEndpointRepository } from '../src/persistence/webhook-endpoints/webhook-endpoint.repository';
 import { RETRY_GIVE_UP_MS, RETRY_JITTER, retryDelayMs } from '../src/domain/webhooks';
 import { FakeClock } from './support/fake-clock';
+import { HOSTILE_RESOLVED_ADDRESSES, HOSTILE_URL_HOSTS } from './factories/hostile-targets';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -563,6 +564,36 @@ describe('webhook targets in production (P185)', () => {
     expect(refused.attempts[0].error).toBe(
       'refused: the host resolves to 127.0.0.1, a private or loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)',
     );
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('every spelling of an internal or special-purpose target is refused at save, and every such resolved address at the attempt', async () => {
+    for (const host of HOSTILE_URL_HOSTS) {
+      const res = await t.http
+        .post('/v1/webhook-endpoints')
+        .set('x-api-key', KEYS.admin)
+        .send({ url: `http://${host}:8080/hook` });
+      expect([host, res.status, res.body.message]).toEqual([
+        host,
+        400,
+        expect.stringMatching(/^url: points at a private or loopback address/),
+      ]);
+    }
+    const port = new URL(url).port;
+    const created = await t.http
+      .post('/v1/webhook-endpoints')
+      .set('x-api-key', KEYS.admin)
+      .send({ url: `http://Rebind.Example.Test.:${port}/hook` })
+      .expect(201);
+    for (const address of HOSTILE_RESOLVED_ADDRESSES) {
+      TableResolver.table.set('rebind.example.test', [address]);
+      const attempt = (await t.http.post(`/v1/webhook-endpoints/${created.body.endpoint.id}/ping`).set('x-api-key', KEYS.admin).expect(200))
+        .body.attempts[0];
+      expect([address, attempt.error]).toEqual([
+        address,
+        expect.stringMatching(/^refused: the host resolves to .*, a private or loopback address/),
+      ]);
+    }
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -227,7 +227,9 @@ describe('loadConfig', () => {
       webhookConcurrency: 32,
     });
     expect(loadConfig({ ...BASE, WEBHOOK_CONCURRENCY: '4' }).webhookConcurrency).toBe(4);
-    expect(problemsOf({ ...BASE, WEBHOOK_CONCURRENCY: '0' })).toEqual([expect.stringMatching(/^WEBHOOK_CONCURRENCY must be an integer between 1 and 256/)]);
+    expect(problemsOf({ ...BASE, WEBHOOK_CONCURRENCY: '0' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_CONCURRENCY must be an integer between 1 and 256/),
+    ]);
     expect(loadConfig({ ...BASE, NODE_ENV: 'production' }).webhookAllowPrivateTargets).toBe(false);
     expect(loadConfig({ ...BASE, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
     expect(loadConfig({ ...BASE, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhookAllowPrivateTargets).toBe(false);

@@ -9,6 +9,7 @@ import {
   SECRET_OVERLAP_MS,
   WebhookFilter,
   isPrivateAddress,
+  normalizedHostName,
   matchesFilter,
   nextRetryAt,
   refusedTarget,
@@ -21,6 +22,7 @@ import {
   validateWebhookUrl,
   webhookIdOf,
 } from './webhooks';
+import { HOSTILE_RESOLVED_ADDRESSES, HOSTILE_URL_HOSTS, PUBLIC_ADDRESSES, PUBLIC_URL_HOSTS } from '../../test/factories/hostile-targets';
 
 const NOW = new Date('2026-05-23T14:00:00.000Z');
 const EVERYTHING: WebhookFilter = { eventTypes: [], toolNames: [], scopes: [], tenantIds: [] };
@@ -181,6 +183,36 @@ describe('targets (P185)', () => {
     expect(() => validateWebhookUrl('url', 'http://[::1]/', false)).toThrow(/private or loopback/);
     expect(() => validateWebhookUrl('url', 'http://localhost/', false)).toThrow(/private or loopback/);
     expect(validateWebhookUrl('url', 'http://127.0.0.1:8080/', true)).toBe('http://127.0.0.1:8080/');
+  });
+
+  it('every spelling of an internal or special-purpose target is refused at save when private targets are off', () => {
+    expect(HOSTILE_URL_HOSTS.length).toBeGreaterThanOrEqual(70);
+    const refusal = (host: string): string => {
+      try {
+        return `accepted as ${validateWebhookUrl('url', `http://${host}:8080/hook`, false)}`;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    for (const host of HOSTILE_URL_HOSTS) {
+      expect([host, refusal(host)]).toEqual([host, expect.stringMatching(/url: points at a private or loopback address/)]);
+      expect(validateWebhookUrl('url', `http://${host}:8080/hook`, true)).toMatch(/^http:/);
+    }
+    for (const host of PUBLIC_URL_HOSTS) expect(validateWebhookUrl('url', `https://${host}/hook`, false)).toMatch(/^https:/);
+  });
+
+  it('every internal or special-purpose address a name may resolve to is refused at the attempt', () => {
+    for (const address of HOSTILE_RESOLVED_ADDRESSES) {
+      expect([address, isPrivateAddress(address)]).toEqual([address, true]);
+      expect(refusedTarget(['93.184.216.34', address], false)).toContain(address);
+    }
+    for (const address of PUBLIC_ADDRESSES) expect([address, isPrivateAddress(address)]).toEqual([address, false]);
+  });
+
+  it('a host name is compared without case or trailing dots', () => {
+    expect(normalizedHostName('LocalHost.')).toBe('localhost');
+    expect(normalizedHostName('localhost..')).toBe('localhost');
+    expect(normalizedHostName('Hooks.Example.COM.')).toBe('hooks.example.com');
   });
 
   it('resolved addresses are refused when any is private (unless allowed) or there are none', () => {

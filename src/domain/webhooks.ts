@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import * as ipaddr from 'ipaddr.js';
 import { formatClock } from './clock-format';
 import { DomainError } from './domain-error';
 import { HealthEvent, HealthEventType } from './health-events';
@@ -144,39 +145,44 @@ export function nextRetryAt(firstFailedAt: Date, failures: number, now: Date, ra
 
 // ---- targets (P185) ------------------------------------------------------------------------------
 
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata endpoints)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b::', 96], // NAT64 (reaches IPv4 addresses)
-  ['2002::', 16], // 6to4 (embeds an IPv4 address)
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv6');
+/**
+ * Whether an address is on the public internet is the special-purpose registries' call, not ours:
+ * ipaddr.js keeps them (loopback, private, link-local, carrier-grade NAT, documentation,
+ * benchmarking, multicast, reserved; for IPv6 also site-local, discard, SIIT, NAT64 well-known and
+ * local-use prefixes, 6to4, Teredo, ORCHID…). An address is public only when it is plain unicast.
+ * An IPv4-mapped address is judged as the IPv4 address it carries. The deprecated IPv4-compatible
+ * block (::a.b.c.d, which ipaddr.js files as unicast) reaches IPv4 space on hosts that still route
+ * it, so it is refused too (P221).
+ */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
-/** True for an address in a private, loopback, link-local or otherwise non-public range (IPv4-mapped IPv6 judged as its IPv4). */
+/** True for an address that is not plain public unicast (IPv4-mapped IPv6 judged as its IPv4); also for a string that is no address. */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]);
-  const family = isIP(address);
-  if (family === 0) return true; // not an address: never a public one
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (!ipaddr.isValid(address)) return true; // not an address: never a public one
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return isPrivateAddress(v6.toIPv4Address().toString());
+    if (v6.match(IPV4_COMPATIBLE)) return true;
+  } else if (!ipaddr.IPv4.isValidFourPartDecimal(address)) {
+    // A short or octal/hex spelling (127.1, 0x7f.1) is judged by the address it means, as a client would connect.
+    return isPrivateAddress(parsed.toString());
+  }
+  return parsed.range() !== 'unicast';
+}
+
+/**
+ * A host name as it is compared: lower case, without the trailing dots that make it absolute
+ * (`LocalHost.` and `localhost..` name the same host as `localhost`).
+ */
+export function normalizedHostName(host: string): string {
+  return host.toLowerCase().replace(/\.+$/, '');
+}
+
+/** Names that stand for this machine whatever a resolver says (RFC 6761). */
+function isLoopbackName(host: string): boolean {
+  const name = normalizedHostName(host);
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /**
@@ -195,10 +201,7 @@ export function validateWebhookUrl(field: string, raw: string, allowPrivate: boo
   if (url.username || url.password) throw DomainError.invalid(field, 'must not carry a user name or password');
   if (!url.hostname) throw DomainError.invalid(field, 'has no host');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (
-    !allowPrivate &&
-    (isIP(host) !== 0 ? isPrivateAddress(host) : host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost'))
-  ) {
+  if (!allowPrivate && (isIP(host) !== 0 ? isPrivateAddress(host) : isLoopbackName(host))) {
     throw DomainError.invalid(field, 'points at a private or loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)');
   }
   return url.toString();

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { LookupFunction, isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '../../config/app-config';
-import { RESPONSE_EXCERPT_BYTES, isDelivered, refusedTarget } from '../../domain/webhooks';
+import { RESPONSE_EXCERPT_BYTES, isDelivered, normalizedHostName, refusedTarget } from '../../domain/webhooks';
 
 /** What one attempt gave: the receiver's status (null when none came), how long it took, why it failed. */
 export interface SendResult {
@@ -66,7 +66,8 @@ export class WebhookSender {
     } catch {
       return failed('the endpoint URL is not valid');
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+    // Trailing dots and case are dropped before any check, as at save (P221).
+    const host = normalizedHostName(target.hostname.replace(/^\[|\]$/g, ''));
     let address: ResolvedAddress;
     try {
       const addresses =

@@ -5,7 +5,7 @@
 // with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
 // the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
 //
-//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g] [--quick]
+//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i] [--quick]
 //                      [--duration 8] [--warmup 2] [--connections 32] [--latency-connections 8]
 //                      [--rounds 4] [--jit-warmup 16] [--large 1000000] [--ferretdb-large 5000]
 //                      [--ferretdb-connections 4]
@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
+import { calendarFeedBench } from './calendar-feed.mjs';
 import { BASE, contextIds, failToolOfUser, growTo, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,7 +32,7 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 function parseArgs(argv) {
   const o = {
     servers: ['mongo-java-server', 'mongo-java-server-h2'],
-    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i'],
     duration: 8,
     warmup: 2,
     connections: 32,
@@ -1037,6 +1038,8 @@ async function main() {
   const measuredRows = (result) =>
     Object.fromEntries(Object.entries(result?.rows ?? {}).filter(([, row]) => row.rps > 0 && row.p50 !== null && row.requests >= 20));
   for (const kind of o.servers) report.servers.push(await benchServer(kind, o, encodeKey));
+  // i: the calendar feed with 150 daily series (its own database and service, bench/calendar-feed.mjs).
+  if (o.only.includes('i')) report.calendarFeed = await calendarFeedBench({ log });
   const memory = measuredRows(report.servers.find((s) => s.server === 'mongo-java-server'));
   for (const result of report.servers) {
     const rows = measuredRows(result);

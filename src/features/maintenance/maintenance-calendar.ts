@@ -46,31 +46,57 @@ function fold(line: string): string {
   return out.join('\r\n ');
 }
 
-export function maintenanceCalendar(windows: readonly MaintenanceWindow[], now: Date): string {
-  const lines = [
+/** One VEVENT, folded, around its DTSTAMP line: the only part that changes from one request to the next. */
+export interface CalendarEvent {
+  /** Sort key: the occurrence's start (ms). */
+  from: number;
+  until: number;
+  id: string;
+  head: string;
+  tail: string;
+}
+
+/** A window or occurrence as its VEVENT text, built once per version of its series (P222). */
+export function calendarEvent(w: MaintenanceWindow): CalendarEvent {
+  const where = w.scopeId === null ? w.scope : `${w.scope} ${w.scopeId}`;
+  const head = ['BEGIN:VEVENT', `UID:${w.id}@${CALENDAR_UID_DOMAIN}`];
+  const tail = [
+    `DTSTART:${utc(w.from)}`,
+    `DTEND:${utc(w.until)}`,
+    `SUMMARY:${text(`${w.toolName} under maintenance (${where})`)}`,
+    `DESCRIPTION:${text(w.reason)}`,
+    ...(w.seriesId ? [`RELATED-TO:${w.seriesId}@${CALENDAR_UID_DOMAIN}`] : []),
+    'STATUS:CONFIRMED',
+    'TRANSP:OPAQUE',
+    'END:VEVENT',
+  ];
+  return {
+    from: w.from.getTime(),
+    until: w.until.getTime(),
+    id: w.id,
+    head: head.map(fold).join('\r\n'),
+    tail: tail.map(fold).join('\r\n'),
+  };
+}
+
+/** The calendar of `events` (already chosen and sorted), stamped `now`. */
+export function calendarText(events: readonly CalendarEvent[], now: Date): string {
+  const header = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     `PRODID:-//${CALENDAR_UID_DOMAIN}//maintenance windows//EN`,
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     'X-WR-CALNAME:Tool maintenance',
-  ];
-  for (const w of windows) {
-    const where = w.scopeId === null ? w.scope : `${w.scope} ${w.scopeId}`;
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${w.id}@${CALENDAR_UID_DOMAIN}`,
-      `DTSTAMP:${utc(now)}`,
-      `DTSTART:${utc(w.from)}`,
-      `DTEND:${utc(w.until)}`,
-      `SUMMARY:${text(`${w.toolName} under maintenance (${where})`)}`,
-      `DESCRIPTION:${text(w.reason)}`,
-      ...(w.seriesId ? [`RELATED-TO:${w.seriesId}@${CALENDAR_UID_DOMAIN}`] : []),
-      'STATUS:CONFIRMED',
-      'TRANSP:OPAQUE',
-      'END:VEVENT',
-    );
-  }
-  lines.push('END:VCALENDAR');
-  return lines.map(fold).join('\r\n') + '\r\n';
+  ].join('\r\n');
+  const stamp = `DTSTAMP:${utc(now)}`;
+  const parts = [header];
+  for (const e of events) parts.push(e.head, stamp, e.tail);
+  parts.push('END:VCALENDAR');
+  return parts.join('\r\n') + '\r\n';
+}
+
+/** The calendar of whole windows (one-off windows and occurrences), in the order given. */
+export function maintenanceCalendar(windows: readonly MaintenanceWindow[], now: Date): string {
+  return calendarText(windows.map(calendarEvent), now);
 }

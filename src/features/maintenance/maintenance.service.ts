@@ -32,7 +32,8 @@ import { ToolStatus } from '../../domain/tool-status';
 import { EventRelay } from '../../write-path/event-relay.service';
 import { MaintenanceWindowRepository } from '../../persistence/maintenance-windows/maintenance-window.repository';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
-import { maintenanceCalendar } from './maintenance-calendar';
+import { CalendarExpansions } from './calendar-expansions';
+import { calendarText } from './maintenance-calendar';
 import { maintenanceEvent } from './maintenance-events';
 
 /**
@@ -68,6 +69,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
   private loading: Promise<Snapshot> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private refresher: NodeJS.Timeout | undefined;
+  private readonly expansions = new CalendarExpansions(CALENDAR_DAYS, MAX_CALENDAR_EVENTS);
 
   constructor(
     private readonly windows: MaintenanceWindowRepository,
@@ -159,11 +161,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     const now = this.clock.now();
     const until = new Date(now.getTime() + CALENDAR_DAYS * 86_400_000);
     const current = await this.windows.findCurrent(now, until);
-    const coming = expandWindows(current, now, until)
-      .filter((w) => w.until.getTime() > now.getTime() && w.from.getTime() < until.getTime())
-      .sort((a, b) => a.from.getTime() - b.from.getTime() || (a.id < b.id ? -1 : 1))
-      .slice(0, MAX_CALENDAR_EVENTS);
-    return maintenanceCalendar(coming, now);
+    return calendarText(this.expansions.coming(current, now, until, MAX_CALENDAR_EVENTS), now);
   }
 
   /** P193 (`/metrics`): how many windows (one-off or occurrences) are in force at `now`, across all tools. */

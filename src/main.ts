@@ -6,7 +6,7 @@ import { configureApp, fastifyOptions } from './app.setup';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { JsonLogger } from './runtime/json-logger';
 import { retiredSettingsIn } from './config/retired-settings';
-import { markShuttingDown } from './ops/close-on-shutdown.response';
+import { DrainOnCloseHook } from './ops/drain-on-close.hook';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -24,9 +24,11 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(fastifyOptions(config)), { logger });
   configureApp(app, config);
   await app.listen(config.port, config.host);
-  // P127: at the signal itself, before Nest's shutdown hooks run, every answer starts closing its
-  // connection (Connection: close), so keep-alive callers stop reusing connections about to close.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => markShuttingDown(app.getHttpServer()));
+  // At the signal itself, before Nest's shutdown hooks run, the listener closes and every answer
+  // starts closing its connection (Connection: close), so keep-alive callers stop reusing
+  // connections about to close and find the port closed rather than a queue about to be reset (P127, P223).
+  const drain = app.get(DrainOnCloseHook);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => drain.stopAccepting());
   const address = app.getHttpServer().address(); // the bound port, also when PORT=0
   logger.log(`listening on ${config.host}:${typeof address === 'object' && address ? address.port : config.port}`, 'Bootstrap');
 }

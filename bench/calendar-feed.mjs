@@ -6,23 +6,18 @@
 //     on one event loop, that is the loop time a request takes),
 //   - /health/ready's latency while 4 clients read the feed in a loop.
 // Prints one JSON object; everything it starts, it stops.
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startDatabase } from '../scripts/db/servers.mjs';
+import { BENCH_KEYS, call, startOwnService } from './own-service.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const SERIES = arg('--series', 150);
 const REQUESTS = arg('--requests', 60);
-const ADMIN = 'calendar-bench-admin-key';
-const AUDIT = 'calendar-bench-audit-key';
-const sha = (s) => createHash('sha256').update(s).digest('hex');
+const ADMIN = BENCH_KEYS.admin;
+const AUDIT = BENCH_KEYS.audit;
 
 /** utime + stime of a process, in ms (Linux /proc; clock ticks of 10 ms). */
 function cpuMs(pid) {
@@ -30,42 +25,11 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function call(port, method, pathname, key, body) {
-  const started = performance.now();
-  const res = await fetch(`http://127.0.0.1:${port}${pathname}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text, ms: performance.now() - started };
-}
-
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 export async function calendarFeedBench({ series = SERIES, requests = REQUESTS, log = console.error } = {}) {
-  const db = await startDatabase('mongo-java-server');
-  const port = await freePort();
-  const service = spawn(process.execPath, ['dist/main.js'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MONGODB_URI: db.uri,
-      API_KEYS: `bench-admin:admin:${sha(ADMIN)},bench-audit:audit-reader:${sha(AUDIT)}`,
-    },
-  });
+  const { port, pid, stop } = await startOwnService();
   try {
-    for (let i = 0; ; i++) {
-      if (i > 300) throw new Error('the service did not become ready');
-      const ready = await call(port, 'GET', '/health/ready', AUDIT).catch(() => null);
-      if (ready?.status === 200) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
     // Daily series starting at the next full hour, one per tool, 30 minutes each.
     const first = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000);
     for (let i = 0; i < series; i++) {
@@ -86,10 +50,10 @@ export async function calendarFeedBench({ series = SERIES, requests = REQUESTS, 
     const events = (warm.text.match(/BEGIN:VEVENT/g) ?? []).length;
     if (warm.status !== 200 || events === 0) throw new Error(`feed → ${warm.status}`);
 
-    const before = cpuMs(service.pid);
+    const before = cpuMs(pid);
     const latencies = [];
     for (let i = 0; i < requests; i++) latencies.push((await call(port, 'GET', '/v1/maintenance-windows.ics', AUDIT)).ms);
-    const cpuPerRequest = (cpuMs(service.pid) - before) / requests;
+    const cpuPerRequest = (cpuMs(pid) - before) / requests;
 
     // Readiness while 4 clients read the feed back to back.
     let stop = false;
@@ -117,9 +81,7 @@ export async function calendarFeedBench({ series = SERIES, requests = REQUESTS, 
     );
     return result;
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((r) => service.once('exit', r));
-    await db.stop();
+    await stop();
   }
 }
 

@@ -5,7 +5,7 @@
 // with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
 // the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
 //
-//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i] [--quick]
+//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i,w] [--quick]
 //                      [--duration 8] [--warmup 2] [--connections 32] [--latency-connections 8]
 //                      [--rounds 4] [--jit-warmup 16] [--large 1000000] [--ferretdb-large 5000]
 //                      [--ferretdb-connections 4]
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
 import { calendarFeedBench } from './calendar-feed.mjs';
+import { webhookIsolationBench } from './webhook-isolation.mjs';
 import { BASE, contextIds, failToolOfUser, growTo, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +33,7 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 function parseArgs(argv) {
   const o = {
     servers: ['mongo-java-server', 'mongo-java-server-h2'],
-    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i'],
+    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'w'],
     duration: 8,
     warmup: 2,
     connections: 32,
@@ -1040,6 +1041,8 @@ async function main() {
   for (const kind of o.servers) report.servers.push(await benchServer(kind, o, encodeKey));
   // i: the calendar feed with 150 daily series (its own database and service, bench/calendar-feed.mjs).
   if (o.only.includes('i')) report.calendarFeed = await calendarFeedBench({ log });
+  // w: a healthy webhook endpoint beside 20 that hang (bench/webhook-isolation.mjs).
+  if (o.only.includes('w')) report.webhookIsolation = await webhookIsolationBench({ log });
   const memory = measuredRows(report.servers.find((s) => s.server === 'mongo-java-server'));
   for (const result of report.servers) {
     const rows = measuredRows(result);

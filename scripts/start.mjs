@@ -8,7 +8,11 @@
 //   4. development API keys unless API_KEYS is set (kept in $START_DATA_DIR/dev-api-keys.json);
 //   5. the service (dist/main.js) on that database.
 // SIGINT or SIGTERM to this process stops the service (through Nest's shutdown hooks), then the
-// database, then exits; a second signal kills the service at once. If the embedded database dies
+// database, then exits. A terminal's Ctrl-C reaches this script twice (from the terminal, to the
+// whole foreground process group, and forwarded by npm): a second signal within
+// SECOND_SIGNAL_GRACE_MS is the same stop; only one after that kills the service at once. The
+// service and the database run in process groups of their own, so the terminal's signal reaches
+// them only through this script, in order: the service first (its final flush), then the database. If the embedded database dies
 // on its own, the service stays up (answering 503 meanwhile, P21/P41) and the database is started
 // again on the same port and file with backoff; after repeated failures this gives up (P126).
 // If this process is killed
@@ -27,6 +31,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(process.env.START_DATA_DIR || join(ROOT, '.data'));
 const ROLES = ['admin', 'dispatcher', 'tool-health-writer', 'audit-reader'];
 const STOP_TIMEOUT_MS = 10_000;
+/** A second signal sooner than this after the first is the same stop, delivered twice (P224). */
+const SECOND_SIGNAL_GRACE_MS = 2_000;
 // P126: restarts of a database that died on its own: 0.5 s, 1 s, 2 s, 4 s, then every 8 s; a
 // database that stays up a minute has recovered (the next death starts at 0.5 s again); ten
 // deaths or failed starts in a row without that are a database that cannot run here: give up.
@@ -41,6 +47,7 @@ let step = null; // the preparation child running now
 let database = null;
 let service = null;
 let signalled = null;
+let signalledAt = 0;
 let databaseDied = false;
 let exiting = false;
 let restarting = null; // the restart loop of a database that died, while it runs
@@ -98,6 +105,10 @@ async function restartDatabase(options, diedAt) {
 
 function onSignal(signal) {
   if (signalled) {
+    if (Date.now() - signalledAt < SECOND_SIGNAL_GRACE_MS) {
+      log(`${signal} again within ${SECOND_SIGNAL_GRACE_MS / 1000} s: the same stop (send it again later to kill the service)`);
+      return;
+    }
     if (service && service.exitCode === null && service.signalCode === null) {
       log(`second ${signal}: killing the service`);
       service.kill('SIGKILL');
@@ -105,9 +116,10 @@ function onSignal(signal) {
     return;
   }
   signalled = signal;
+  signalledAt = Date.now();
   if (service) {
     log(`${signal}: stopping the service and the database`);
-    service.kill(signal);
+    service.kill('SIGTERM');
     setTimeout(() => {
       log(`the service did not stop within ${STOP_TIMEOUT_MS / 1000} s: killing it`);
       service.kill('SIGKILL');
@@ -209,7 +221,13 @@ async function main() {
   if (!env.MONGODB_URI) {
     const dataDir = join(DATA, 'h2');
     try {
-      database = await startDatabase('mongo-java-server-h2', { dataDir, port: dbPort || undefined, commitIntervalMs, commitPerWrite });
+      database = await startDatabase('mongo-java-server-h2', {
+        dataDir,
+        port: dbPort || undefined,
+        commitIntervalMs,
+        commitPerWrite,
+        ownProcessGroup: true,
+      });
     } catch (error) {
       if (error?.addressInUse) error.message += ` (set EMBEDDED_DB_PORT to another port, or 0 for any free one)`;
       else if (/lock/i.test(String(error?.message)))
@@ -223,13 +241,14 @@ async function main() {
         (commitPerWrite ? `commit per write (+ every ${commitIntervalMs} ms)` : `commit every ${commitIntervalMs} ms`),
     );
     // Restarted on the port it got (the service's MONGODB_URI names it) and on the same file.
-    superviseDatabase(database, { dataDir, port: database.port, commitIntervalMs, commitPerWrite });
+    superviseDatabase(database, { dataDir, port: database.port, commitIntervalMs, commitPerWrite, ownProcessGroup: true });
   }
 
   service = spawn(process.execPath, ['--require', join(ROOT, 'scripts', 'exit-with-parent.cjs'), distMain], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached: true, // a process group of its own: see the head of this file
   });
   service.once('error', (error) => {
     log(`cannot start the service: ${error.message}`);

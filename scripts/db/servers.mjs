@@ -243,7 +243,7 @@ function childEnv() {
  */
 const H2_SETTINGS = 'autoCompactFillRate:50';
 
-function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings }) {
+function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings, ownProcessGroup }) {
   if (kind === 'ferretdb') {
     const args = [
       '--handler=sqlite',
@@ -270,6 +270,10 @@ function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2
     cwd: ROOT,
     env: process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
+    // In a process group of its own, a terminal's Ctrl-C (sent to the whole foreground group)
+    // does not stop the database under a service that still has to write its final flush; its
+    // parent stops it after the service (and it stops by itself when its stdin closes).
+    detached: ownProcessGroup === true,
   });
 }
 
@@ -277,8 +281,8 @@ function spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2
  * One attempt: spawn, wait for readiness. Resolves to the handle, or rejects with an Error
  * carrying `.addressInUse` when the port was taken.
  */
-async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings }) {
-  const child = spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings });
+async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings, ownProcessGroup }) {
+  const child = spawnServer(kind, { dataDir, port, commitIntervalMs, commitPerWrite, h2Settings, ownProcessGroup });
   trackChild(child);
   if (kind === 'ferretdb') watchdog(child);
 
@@ -443,7 +447,7 @@ async function startOnce(kind, { dataDir, port, log, timeoutMs, commitIntervalMs
  */
 export async function startDatabase(
   kind,
-  { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs, commitPerWrite, h2Settings } = {},
+  { dataDir, port, log, timeoutMs = READY_TIMEOUT_MS, commitIntervalMs, commitPerWrite, h2Settings, ownProcessGroup } = {},
 ) {
   checkKind(kind);
   if (port !== undefined && port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
@@ -460,17 +464,17 @@ export async function startDatabase(
 
   if (port) {
     await assertPortFree(port);
-    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings });
+    return startOnce(kind, { dataDir: dir, port, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings, ownProcessGroup });
   }
   if (isJava(kind)) {
     // The launcher binds port 0 and reports the port it got: no race with other processes.
-    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings });
+    return startOnce(kind, { dataDir: dir, port: 0, log, timeoutMs, commitIntervalMs, commitPerWrite, h2Settings, ownProcessGroup });
   }
   // FerretDB: pick a free port; retry if someone else took it in between.
   for (let attempt = 1; ; attempt++) {
     const picked = await freePort();
     try {
-      return await startOnce(kind, { dataDir: dir, port: picked, log, timeoutMs });
+      return await startOnce(kind, { dataDir: dir, port: picked, log, timeoutMs, ownProcessGroup });
     } catch (err) {
       if (!err.addressInUse || attempt >= PORT_RETRIES) throw err;
     }

@@ -99,12 +99,14 @@ export class StartScript {
     this.exited = new Promise((resolve) => proc.once('exit', (code, sig) => resolve({ code, signal: sig })));
   }
 
-  static async start(dataDir: string, extraEnv: Record<string, string> = {}): Promise<StartScript> {
+  /** `ownProcessGroup`: the script leads a process group, as in a terminal, so a test can signal the whole group. */
+  static async start(dataDir: string, extraEnv: Record<string, string> = {}, ownProcessGroup = false): Promise<StartScript> {
     const port = await freePort();
     const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
       cwd: ROOT,
       env: startEnv(port, dataDir, extraEnv),
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: ownProcessGroup,
     });
     const script = new StartScript(proc, port, dataDir);
     await script.waitReady();

@@ -30,7 +30,17 @@ interface ClientResult {
   errors: string[];
 }
 
-describe('SIGTERM to `npm start` under keep-alive load with a trickling body', () => {
+/**
+ * How the stop reaches the start script: SIGTERM to it alone (a process manager), or a terminal's
+ * Ctrl-C — SIGINT to the whole foreground process group, then once more to the script, as npm
+ * forwards it a few milliseconds later (P224).
+ */
+const STOPS = [
+  { how: 'SIGTERM to the start script', group: false },
+  { how: "Ctrl-C: SIGINT to the process group, then npm's forwarded copy", group: true },
+] as const;
+
+describe.each(STOPS)('$how, under keep-alive load with a trickling body', ({ group }) => {
   let dataDir: string;
   let start: StartScript | undefined;
   let database: EmbeddedServer | undefined;
@@ -46,7 +56,7 @@ describe('SIGTERM to `npm start` under keep-alive load with a trickling body', (
   });
 
   it('exits within the limit, answers what it read and stores the final flush exactly', async () => {
-    start = await StartScript.start(dataDir, { BOOKKEEPING_FLUSH_MS: '60000' });
+    start = await StartScript.start(dataDir, { BOOKKEEPING_FLUSH_MS: '60000' }, group);
     const s = start;
     const keys = s.keys();
     const cooldown = await fetch(s.url('/v1/cooldowns'), {
@@ -133,7 +143,11 @@ describe('SIGTERM to `npm start` under keep-alive load with a trickling body', (
     await sleep(2_000);
 
     const sentAt = Date.now();
-    process.kill(s.proc.pid!, 'SIGTERM');
+    if (group) {
+      process.kill(-s.proc.pid!, 'SIGINT');
+      await sleep(10);
+      process.kill(s.proc.pid!, 'SIGINT');
+    } else process.kill(s.proc.pid!, 'SIGTERM');
     const how = await s.exited;
     const exitedAfter = Date.now() - sentAt;
     stop = true;
@@ -162,6 +176,7 @@ describe('SIGTERM to `npm start` under keep-alive load with a trickling body', (
         `${tricklerAnswer ? ` with ${JSON.stringify(tricklerAnswer.split('\r\n')[0])}` : ' without an answer'}\n`,
     );
     expect(s.output).not.toContain('did not stop within');
+    expect(s.output).not.toContain('killing the service');
     expect(how).toEqual({ code: 0, signal: null });
     expect(answered).toBeGreaterThan(CLIENTS);
     expect(hits).toBe(answered);

@@ -331,6 +331,28 @@ describe('MAINTENANCE_STARTING (P192): once per occurrence, with two instances',
     expect(warning).toMatchObject({ id: `maintenance:${occurrence}:MAINTENANCE_STARTING`, toolName: TOOL, status: 'OK' });
   });
 
+  it("an occurrence moved earlier, even before the series' first start, is warned and started at its new time", async () => {
+    a.clock.set('2026-05-23T14:00:00Z');
+    b.clock.set('2026-05-23T14:00:00Z');
+    const { body: series } = await a.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send(SERIES).expect(201);
+    // 14:00: the first occurrence (16:00) is moved to start in 3 seconds.
+    await a.http
+      .post(`/v1/maintenance-windows/${series.id}/occurrence`)
+      .set('x-api-key', KEYS.admin)
+      .send({ occurrence: '2026-05-23T16:00:00.000Z', from: '2026-05-23T14:00:03.000Z', until: '2026-05-23T15:00:00.000Z' })
+      .expect(200);
+    await tickBoth('2026-05-23T14:00:01Z');
+    const occurrence = `${series.id}@20260523T160000Z`;
+    expect(await maintenanceEvents()).toEqual([`MAINTENANCE_STARTING ${occurrence} 2026-05-23T14:00:03.000Z`]);
+    await tickBoth('2026-05-23T14:00:04Z');
+    await tickBoth('2026-05-23T15:00:01Z');
+    expect(await maintenanceEvents()).toEqual([
+      `MAINTENANCE_STARTING ${occurrence} 2026-05-23T14:00:03.000Z`,
+      `MAINTENANCE_STARTED ${occurrence} 2026-05-23T14:00:03.000Z`,
+      `MAINTENANCE_ENDED ${occurrence} 2026-05-23T14:00:03.000Z`,
+    ]);
+  });
+
   it('a lead time of 0 writes no warning', async () => {
     const c = await createTestApp({
       env: { MAINTENANCE_TICK_MS: '0', MAINTENANCE_WARNING_LEAD_MINUTES: '0' },

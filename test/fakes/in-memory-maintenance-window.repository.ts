@@ -79,7 +79,7 @@ export class InMemoryMaintenanceWindowRepository extends MaintenanceWindowReposi
 
   async findOwingEvents(now: Date, limit: number, leadMs = 0): Promise<MaintenanceWindow[]> {
     return [...this.windows.values()]
-      .filter((w) => !w.eventsDone && w.from.getTime() <= now.getTime() + leadMs)
+      .filter((w) => !w.eventsDone && earliestStart(w) <= now.getTime() + leadMs)
       .sort((a, b) => a.from.getTime() - b.from.getTime())
       .slice(0, limit)
       .map(toDomain);
@@ -108,4 +108,9 @@ export class InMemoryMaintenanceWindowRepository extends MaintenanceWindowReposi
     stored.eventMarks = [...marks.eventMarks];
     stored.eventsDone = marks.eventsDone;
   }
+}
+
+/** A window's first start: a series' first occurrence may have been moved earlier than its `from` alone. */
+function earliestStart(w: MaintenanceWindow): number {
+  return Math.min(w.from.getTime(), ...(w.recurrence?.overrides ?? []).map((o) => o.from.getTime()));
 }

@@ -23,7 +23,7 @@ export abstract class MaintenanceWindowRepository {
    */
   abstract findCurrent(now: Date, horizon: Date): Promise<MaintenanceWindow[]>;
   abstract list(filter: MaintenanceListFilter): Promise<MaintenanceWindow[]>;
-  /** Windows that may owe a warning, start or end event at `now` (P77, P192): `from <= now + leadMs`. */
+  /** Windows that may owe a warning, start or end event at `now` (P77, P192): a start (the series' own, or an occurrence moved earlier) at or before `now + leadMs`. */
   abstract findOwingEvents(now: Date, limit: number, leadMs?: number): Promise<MaintenanceWindow[]>;
   /** Records that an event was written; only the first writer of each field wins. */
   abstract markEvents(

@@ -39,5 +39,8 @@ export const MaintenanceWindowSchema = SchemaFactory.createForClass(MaintenanceW
 MaintenanceWindowSchema.index({ cancelledAt: 1, until: 1 });
 // The event tick (P77, P192): windows still owing an event whose start (less the warning's lead time) has come (`eventsDone: false, from <= now + lead`).
 MaintenanceWindowSchema.index({ eventsDone: 1, from: 1 });
+// The same tick's second branch: a series whose first occurrence was moved earlier than the series'
+// `from` (`eventsDone: false, 'recurrence.overrides.from' <= now + lead`), P225.
+MaintenanceWindowSchema.index({ eventsDone: 1, 'recurrence.overrides.from': 1 });
 // The admin list filtered by tool (and scope, scope id), newest start first.
 MaintenanceWindowSchema.index({ toolName: 1, scope: 1, scopeId: 1, from: -1 });

@@ -91,10 +91,16 @@ export class MongoMaintenanceWindowRepository extends MaintenanceWindowRepositor
     return records.map(toDomain);
   }
 
-  // Served by { eventsDone: 1, from: 1 }.
+  // Served by { eventsDone: 1, from: 1 } and { eventsDone: 1, 'recurrence.overrides.from': 1 }. A
+  // series' `from` is its first occurrence as the rule gives it; that occurrence may have been
+  // moved earlier alone, and then its warning and start are owed before `from` (P225).
   async findOwingEvents(now: Date, limit: number, leadMs = 0): Promise<MaintenanceWindow[]> {
+    const horizon = new Date(now.getTime() + leadMs);
     const records = await this.records
-      .find({ eventsDone: false, from: { $lte: new Date(now.getTime() + leadMs) } })
+      .find({
+        eventsDone: false,
+        $or: [{ from: { $lte: horizon } }, { 'recurrence.overrides.from': { $lte: horizon } }],
+      } as Filter<MaintenanceWindowRecord>)
       .sort({ from: 1 })
       .limit(limit)
       .toArray();

@@ -149,6 +149,58 @@ describe('recurring maintenance windows (D25)', () => {
     await t.http.post(`/v1/maintenance-windows/${series.id}/end`).set('x-api-key', KEYS.admin).send({}).expect(409);
   });
 
+  it('a read shows the occurrence in force or the next one, never a past one, over REST and GraphQL', async () => {
+    const { body: created } = await schedule().expect(201);
+    expect(created.current).toEqual({
+      occurrence: '2026-05-23T16:00:00.000Z',
+      from: '2026-05-23T16:00:00.000Z',
+      until: '2026-05-23T18:00:00.000Z',
+      reason: 'Jira backup',
+    });
+    const read = async () =>
+      (await t.http.get(`/v1/maintenance-windows?toolName=${TOOL}`).set('x-api-key', KEYS.audit).expect(200)).body.find(
+        (w: { id: string }) => w.id === created.id,
+      );
+    t.clock.set('2026-05-23T17:00:00.000Z');
+    expect(await read()).toMatchObject({ phase: 'IN_FORCE', current: { from: '2026-05-23T16:00:00.000Z' } });
+    // The first occurrence is over: the series is coming again, at the next Saturday's times.
+    t.clock.set('2026-05-23T18:30:00.000Z');
+    expect(await read()).toMatchObject({
+      phase: 'UPCOMING',
+      from: '2026-05-23T16:00:00.000Z', // the series' first occurrence, as stored
+      current: { occurrence: '2026-05-30T16:00:00.000Z', from: '2026-05-30T16:00:00.000Z', until: '2026-05-30T18:00:00.000Z' },
+    });
+    // A skipped occurrence is passed over; a changed one shows its own times and reason.
+    await t.http
+      .post(`/v1/maintenance-windows/${created.id}/skip`)
+      .set('x-api-key', KEYS.admin)
+      .send({ occurrence: '2026-05-30T16:00:00Z' })
+      .expect(200);
+    await t.http
+      .post(`/v1/maintenance-windows/${created.id}/occurrence`)
+      .set('x-api-key', KEYS.admin)
+      .send({ occurrence: '2026-06-06T16:00:00Z', from: '2026-06-06T15:00:00Z', reason: 'Jira upgrade' })
+      .expect(200);
+    const viaGql = await gql(`{ maintenanceWindows(filter: { toolName: "${TOOL}" }) { phase current { occurrence from until reason } } }`);
+    expect(viaGql.data?.maintenanceWindows[0]).toEqual({
+      phase: 'UPCOMING',
+      current: {
+        occurrence: '2026-06-06T16:00:00.000Z',
+        from: '2026-06-06T15:00:00.000Z',
+        until: '2026-06-06T18:00:00.000Z',
+        reason: 'Jira upgrade',
+      },
+    });
+    const { body: oneOff } = await schedule({
+      toolName: 'confluence_read',
+      rrule: undefined,
+      timeZone: undefined,
+      from: '2026-05-24T10:00:00Z',
+      until: '2026-05-24T11:00:00Z',
+    }).expect(201);
+    expect(oneOff.current).toBeNull();
+  });
+
   it('bad rules, zones and occurrences are a 400 naming the field, never a 500', async () => {
     const field = async (body: Record<string, unknown>) => (await schedule(body).expect(400)).body.field;
     expect(await field({ rrule: 'FREQ=WEEKLY;INTERVAL=-1' })).toBe('rrule');

@@ -218,6 +218,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
       cancelledAt: null,
       cancelledBy: null,
       recurrence: null,
+      current: null,
       seriesId: null,
       occurrence: null,
     });

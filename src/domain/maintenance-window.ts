@@ -114,11 +114,21 @@ export const MAX_EXCEPTIONS = 500;
 /** Longer outages are not "maintenance": a pin (D4b) or a verdict says that. */
 export const MAX_MAINTENANCE_DURATION_MS = 31 * 24 * 3_600_000;
 
+/**
+ * A series' occurrence in force at `now`, else its next one (skips, changes and the end applied);
+ * null for a one-off window and for a series with none left. What a read shows as the series'
+ * times: its `from`/`until` are its first occurrence, long past for an old series.
+ */
+export function currentOccurrence(window: MaintenanceWindow, now: Date): Occurrence | null {
+  if (!isSeries(window) || window.cancelledAt) return null;
+  return nextOccurrence(seriesShape(window), now);
+}
+
 export function phaseOf(window: MaintenanceWindow, now: Date): MaintenancePhase {
   if (window.cancelledAt) return MaintenancePhase.CANCELLED;
   if (isSeries(window)) {
     // A series: in force while one of its occurrences is, coming while one is ahead.
-    const next = nextOccurrence(seriesShape(window), now);
+    const next = currentOccurrence(window, now);
     if (!next) return MaintenancePhase.ENDED;
     return next.from.getTime() <= now.getTime() ? MaintenancePhase.IN_FORCE : MaintenancePhase.UPCOMING;
   }

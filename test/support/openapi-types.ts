@@ -999,6 +999,26 @@ export interface components {
             /** @description Occurrences changed alone. */
             overrides: components["schemas"]["OccurrenceOverrideView"][];
         };
+        /** @description One occurrence of a recurring window, at its own times (skips and changes applied). */
+        OccurrenceView: {
+            /**
+             * Format: date-time
+             * @description The start the rule gives the occurrence (its RECURRENCE-ID).
+             */
+            occurrence: string;
+            /**
+             * Format: date-time
+             * @description When it begins.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description When the tool is expected back.
+             */
+            until: string;
+            /** @description Why, in words an LLM may read. */
+            reason: string;
+        };
         /** @description A planned outage of one tool at one key. */
         MaintenanceWindowView: {
             /** @description The window's id. */
@@ -1044,6 +1064,8 @@ export interface components {
             cancelledBy: string | null;
             /** @description How the window recurs (from/until are then its first occurrence); null for a one-off window. */
             recurrence: components["schemas"]["RecurrenceView"] | null;
+            /** @description For a recurring window: the occurrence in force now or, when none is, the next one — the times to show for the series; null for a one-off window and for a series with none left. */
+            current: components["schemas"]["OccurrenceView"] | null;
             /** @description On an occurrence of a recurring window: the series id; else null. */
             seriesId: string | null;
             /**

@@ -1,5 +1,6 @@
 import { ID, registerEnumType } from '@nestjs/graphql';
-import { MaintenancePhase, MaintenanceView, MaintenanceWindow, phaseOf } from '../../domain/maintenance-window';
+import { MaintenancePhase, MaintenanceView, MaintenanceWindow, currentOccurrence, phaseOf } from '../../domain/maintenance-window';
+import { Occurrence } from '../../domain/recurrence';
 import { Scope } from '../../shapes/enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
@@ -24,6 +25,16 @@ export class OccurrenceOverrideView {
   @ViewField('When it ends instead.', INSTANT) until: Date;
   @ViewField("Its own reason; null: the series' reason.", NULLABLE_STRING) reason: string | null;
 }
+
+@ViewType('MaintenanceOccurrence', 'One occurrence of a recurring window, at its own times (skips and changes applied).')
+export class OccurrenceView {
+  @ViewField('The start the rule gives the occurrence (its RECURRENCE-ID).', INSTANT) occurrence: Date;
+  @ViewField('When it begins.', INSTANT) from: Date;
+  @ViewField('When the tool is expected back.', INSTANT) until: Date;
+  @ViewField('Why, in words an LLM may read.') reason: string;
+}
+
+const OCCURRENCE: ViewFieldOptions = { type: () => OccurrenceView, nullable: true, openapi: { type: OccurrenceView } };
 
 const INSTANTS: ViewFieldOptions = { type: () => [Date], openapi: { type: [String], format: 'date-time' } };
 const OVERRIDES: ViewFieldOptions = { type: () => [OccurrenceOverrideView], openapi: { type: [OccurrenceOverrideView] } };
@@ -58,6 +69,11 @@ export class MaintenanceWindowView {
   @ViewField('Who cancelled it; null when nobody did.', NULLABLE_STRING) cancelledBy: string | null;
   @ViewField('How the window recurs (from/until are then its first occurrence); null for a one-off window.', RECURRENCE)
   recurrence: RecurrenceView | null;
+  @ViewField(
+    'For a recurring window: the occurrence in force now or, when none is, the next one — the times to show for the series; null for a one-off window and for a series with none left.',
+    OCCURRENCE,
+  )
+  current: OccurrenceView | null;
   @ViewField('On an occurrence of a recurring window: the series id; else null.', NULLABLE_STRING) seriesId: string | null;
   @ViewField("On an occurrence of a recurring window: the start the series' rule gives it; else null.", { ...INSTANT, nullable: true })
   occurrence: Date | null;
@@ -96,9 +112,14 @@ export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): M
           overrides: window.recurrence.overrides.map((o) => ({ ...o })),
         }
       : null,
+    current: occurrenceView(window, currentOccurrence(window, now)),
     seriesId: window.seriesId ?? null,
     occurrence: window.occurrence ?? null,
   };
+}
+
+function occurrenceView(window: MaintenanceWindow, o: Occurrence | null): OccurrenceView | null {
+  return o && { occurrence: o.occurrence, from: o.from, until: o.until, reason: o.reason ?? window.reason };
 }
 
 export function toMaintenanceSummaryView(view: Pick<MaintenanceView, 'inForce' | 'upcoming'>, now: Date): MaintenanceSummaryView {

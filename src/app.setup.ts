@@ -33,8 +33,8 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
 }
 
 /**
- * P63: `application/json` (UTF-8) is the only body the service reads, on every route, GraphQL
- * included. Fastify's own text/plain parser and Nest's form-urlencoded one are removed (a form
+ * `application/json` (UTF-8) is the only body the service reads, on every route, GraphQL
+ * included (P63). Fastify's own text/plain parser and Nest's form-urlencoded one are removed (a form
  * body was parsed and written), so another content type is a 415; the JSON parser refuses
  * duplicate and prototype keys and deep nesting with a 400 naming the field (json-body.ts), and
  * bytes that are not UTF-8 or strings with lone surrogates (P137).
@@ -59,9 +59,9 @@ export function fastifyOptions(config: AppConfig) {
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH }, // D3a ids fit, encoded (found by the fuzzer)
     frameworkErrors, // the router's own refusals answer with ErrorBody
-    // P127: a request (headers and body) must arrive within HTTP_REQUEST_TIMEOUT_MS, else 408 and
+    // A request (headers and body) must arrive within HTTP_REQUEST_TIMEOUT_MS, else 408 and
     // closed: the only timeout that ends a body trickled a byte at a time (connectionTimeout is
-    // inactivity). Node applies it only with headersTimeout no longer than it, and checks every
+    // inactivity) (P127). Node applies it only with headersTimeout no longer than it, and checks every
     // connectionsCheckingInterval (30 s by default).
     requestTimeout: config.httpRequestTimeoutMs,
     keepAliveTimeout: config.httpKeepAliveTimeoutMs,

@@ -15,8 +15,8 @@ export function carriesBody(headers: OnRequestRequest['headers']): boolean {
 }
 
 /**
- * P135: a request with a body to a route that needs a key is answered 401 before a byte of the
- * body is read, with the same body as the guard's 401 (D17). Fastify reads and parses the body
+ * A request with a body to a route that needs a key is answered 401 before a byte of the
+ * body is read, with the same body as the guard's 401 (D17) (P135). Fastify reads and parses the body
  * before Nest's guard runs: a 3.7 MiB body without a key cost ~450 ms of event loop before its
  * 401. The principal found here stays on the request; ApiKeyGuard uses it and still decides the
  * role (403). A route the router does not know (404) reads no body and is left alone; /graphql

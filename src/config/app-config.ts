@@ -15,18 +15,18 @@ export class AppConfig {
   dbServerSelectionTimeoutMs: number;
   /** Driver command events, so tests can prove a path issues no write. Off in production. */
   dbMonitorCommands: boolean;
-  /** P41: a silent connection (black hole, frozen database) is dropped after this long. */
+  /** A silent connection (black hole, frozen database) is dropped after this long (P41). */
   dbSocketTimeoutMs: number;
-  /** P41: how often the database is pinged for readiness, and how long one ping may take. */
+  /** How often the database is pinged for readiness, and how long one ping may take (P41). */
   dbPingIntervalMs: number;
   dbPingTimeoutMs: number;
-  /** P41: the longest a request waits for the database before it answers 503. */
+  /** The longest a request waits for the database before it answers 503 (P41). */
   requestDeadlineMs: number;
-  /** P122: live Idempotency-Keys one API key may hold; past it a keyed write is a 429. */
+  /** Live Idempotency-Keys one API key may hold; past it a keyed write is a 429 (P122). */
   idempotencyKeysPerCaller: number;
-  /** P122: how long an in-flight key stays locked if its request never finishes (crash); a bound on a stuck key. */
+  /** How long an in-flight key stays locked if its request never finishes (crash); a bound on a stuck key (P122). */
   idempotencyLockMs: number;
-  /** P122: how long a retry waits for the first request with its key before answering 409. */
+  /** How long a retry waits for the first request with its key before answering 409 (P122). */
   idempotencyWaitMs: number;
   apiKeys: ApiKeyEntry[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,15 +36,15 @@ export class AppConfig {
   probeDueAfterMs: number;
   bookkeepingFlushMs: number;
   bodyLimitBytes: number;
-  /** P136: the host names /mcp answers under (Host and Origin); `*` = any. */
+  /** The host names /mcp answers under (Host and Origin); `*` = any (P136). */
   mcpAllowedHosts: string[];
-  /** P127: the longest a client may take to send a whole request (headers and body): then 408 and closed. */
+  /** The longest a client may take to send a whole request (headers and body): then 408 and closed (P127). */
   httpRequestTimeoutMs: number;
-  /** P127: an idle keep-alive connection is closed after this. */
+  /** An idle keep-alive connection is closed after this (P127). */
   httpKeepAliveTimeoutMs: number;
-  /** P127: at shutdown, connections still busy after this are destroyed, so the final flush runs. */
+  /** At shutdown, connections still busy after this are destroyed, so the final flush runs (P127). */
   shutdownGraceMs: number;
-  /** P151: at shutdown, a keep-alive connection idle at that moment may bring one more request for this long. */
+  /** At shutdown, a keep-alive connection idle at that moment may bring one more request for this long (P151). */
   shutdownIdleDrainMs: number;
   docsEnabled: boolean;
   playgroundEnabled: boolean;
@@ -52,11 +52,11 @@ export class AppConfig {
   outboxPollMs: number;
   /** Issue 16 (P75): how far ahead lookups and the annotation show a coming maintenance window. */
   maintenanceLookaheadMs: number;
-  /** P75: how long an instance reuses its read of the windows (another instance's change shows within this). */
+  /** How long an instance reuses its read of the windows (another instance's change shows within this) (P75). */
   maintenanceCacheMs: number;
-  /** P77: how often window start/end events are written (0 = never on a timer). */
+  /** How often window start/end events are written (0 = never on a timer) (P77). */
   maintenanceTickMs: number;
-  /** P192: how long before each maintenance start its MAINTENANCE_STARTING event is written (0 = none). */
+  /** How long before each maintenance start its MAINTENANCE_STARTING event is written (0 = none) (P192). */
   maintenanceWarningLeadMs: number;
   /** Issue 16 (P79): thresholds and window of the wider-evidence counting. */
   widerEvidenceUsers: number;
@@ -64,23 +64,23 @@ export class AppConfig {
   widerEvidenceTenants: number;
   widerEvidenceBuckets: number;
   widerEvidenceBucketMs: number;
-  /** P79: the counts are flushed to (and re-read from) the shared buckets this often (0 = at once). */
+  /** The counts are flushed to (and re-read from) the shared buckets this often (0 = at once) (P79). */
   widerEvidenceFlushMs: number;
   /** How often the event relay's lease holder moves pending events to the outbox (P53). */
   eventRelayPollMs: number;
   /** How long the relay lease lasts unless renewed (renewed every lease/5). */
   eventRelayLeaseMs: number;
-  /** P114: how many tool_health ids per second the relay's sweep checks for events a lost marker hides. */
+  /** How many tool_health ids per second the relay's sweep checks for events a lost marker hides (P114). */
   eventRelaySweepIdsPerSecond: number;
   /** How often ended pins are looked for, to emit PIN_ENDED (P55); 0 = never on a timer. */
   pinWatchMs: number;
-  /** D24 (P185): may webhook targets resolve to private or loopback addresses? Default: only outside production. */
+  /** May webhook targets resolve to private or loopback addresses? Default: only outside production (D24 (P185)). */
   webhookAllowPrivateTargets: boolean;
-  /** P183: how often the delivery worker looks for events to deliver (0 = never on a timer). */
+  /** How often the delivery worker looks for events to deliver (0 = never on a timer) (P183). */
   webhookPollMs: number;
-  /** P184: the longest one delivery attempt may take, name resolution included (at most 10 s). */
+  /** The longest one delivery attempt may take, name resolution included (at most 10 s) (P184). */
   webhookTimeoutMs: number;
-  /** P183: how long an instance's delivery lease on an endpoint lasts unless renewed. */
+  /** How long an instance's delivery lease on an endpoint lasts unless renewed (P183). */
   webhookLeaseMs: number;
   /**
    * How many endpoints are delivered to at once. Each endpoint's queue advances on its own, so a
@@ -143,7 +143,7 @@ class Reader {
 }
 
 /**
- * P136: the names a DNS-rebinding page cannot use against /mcp. Unset: the loopback names, this
+ * The names a DNS-rebinding page cannot use against /mcp (P136). Unset: the loopback names, this
  * machine's host name and HOST when it names one address; set: exactly its comma-separated list.
  */
 function mcpAllowedHosts(list: string, host: string): string[] {
@@ -172,13 +172,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.dbPingTimeoutMs = r.int('DB_PING_TIMEOUT_MS', 500, 20, 60_000);
   config.requestDeadlineMs = r.int('REQUEST_DEADLINE_MS', 700, 50, 600_000);
   config.idempotencyKeysPerCaller = r.int('IDEMPOTENCY_KEYS_PER_CALLER', 10_000, 1, 10_000_000);
-  // P123: by default long enough for a write abandoned at its deadline to end (see the check below),
-  // so raising DB_SOCKET_TIMEOUT_MS or REQUEST_DEADLINE_MS alone never stops the service from starting.
+  // By default long enough for a write abandoned at its deadline to end (see the check below),
+  // so raising DB_SOCKET_TIMEOUT_MS or REQUEST_DEADLINE_MS alone never stops the service from starting (P123).
   const lockFloorMs = 3 * config.dbSocketTimeoutMs + config.requestDeadlineMs;
   config.idempotencyLockMs = r.int('IDEMPOTENCY_LOCK_MS', Math.max(60_000, lockFloorMs), 1000, 24 * 3600_000);
   config.idempotencyWaitMs = r.int('IDEMPOTENCY_WAIT_MS', 2000, 0, 60_000);
-  // P123: a write abandoned at its deadline runs on for at most a few database round trips, each
-  // bounded by the socket timeout; its key must stay locked until it ends, or a retry runs it twice.
+  // A write abandoned at its deadline runs on for at most a few database round trips, each
+  // bounded by the socket timeout; its key must stay locked until it ends, or a retry runs it twice (P123).
   if (config.idempotencyLockMs < lockFloorMs) {
     r.problems.push(
       `IDEMPOTENCY_LOCK_MS (${config.idempotencyLockMs}) must be at least 3 × DB_SOCKET_TIMEOUT_MS + REQUEST_DEADLINE_MS (${lockFloorMs}), so a write abandoned at its deadline ends before its key is free again`,

@@ -9,7 +9,7 @@ const MAX_IN_FLIGHT = 3;
 const RENEW_CLIENT_AFTER_MS = 5000;
 
 /**
- * P41: whether the database answers, known before a request needs it. A `ping` every
+ * Whether the database answers, known before a request needs it (P41). A `ping` every
  * DB_PING_INTERVAL_MS on a client of its own (two connections), so a busy request pool never
  * delays it; the database counts as answering while the last successful ping is younger than
  * one interval plus DB_PING_TIMEOUT_MS and the service's own connection is open. A ping that

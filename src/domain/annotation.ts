@@ -46,7 +46,7 @@ function storedSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZo
     const minutes = Math.max(1, Math.floor((now.getTime() - lastFailure.getTime()) / MINUTE_MS));
     return `intermittent — last failure ${minutes} min ago, retry tolerated`;
   }
-  // D20: the evaluation's back-at — the first instant nothing in reach blocks the call.
+  // The evaluation's back-at — the first instant nothing in reach blocks the call (D20).
   const back = effective.backAt.at;
   if (back) return `currently unavailable — expected back at ${formatClock(back, now, timeZone)}`;
   return `unavailable since ${formatClock(effectiveSince(effective) ?? now, now, timeZone)}`;
@@ -59,7 +59,7 @@ function storedSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZo
  */
 function maintenanceSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string, stored: string | null): string | null {
   if (effective.reason === CascadeReason.MAINTENANCE) {
-    // D20: back when nothing in reach blocks — chained windows, and the outages the window covers.
+    // Back when nothing in reach blocks — chained windows, and the outages the window covers (D20).
     const back = effective.backAt.at;
     return back ? `under maintenance — expected back at ${formatClock(back, now, timeZone)}` : 'under maintenance — end unknown';
   }
@@ -106,8 +106,8 @@ export function annotateTool(manifest: ToolManifest, effective: CallEvaluation<C
 }
 
 /**
- * D23: whether the LLM may see a tool exactly as the caller already describes it — no suffix and
- * not "do not call" (OK, a cooldown only, RETESTING). Annotation by difference leaves these out
+ * Whether the LLM may see a tool exactly as the caller already describes it — no suffix and
+ * not "do not call" (OK, a cooldown only, RETESTING) (D23). Annotation by difference leaves these out
  * and only counts them; everything else (a suffix, do-not-call) is listed as annotateTool reads it.
  */
 export function isPlainlyUsable(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): boolean {
@@ -115,15 +115,15 @@ export function isPlainlyUsable(effective: CallEvaluation<CascadeEntry>, now: Da
 }
 
 /**
- * D15b: client tools that left with their client. The caller no longer sends them, but the LLM
+ * Client tools that left with their client (D15b). The caller no longer sends them, but the LLM
  * must still learn they exist and are down (§1 problem 1), so each SESSION entry that is DOWN
  * and not RETESTING (a pin counts) and is missing from the input is listed with the description
  * stored at disconnect. Rendered like any other DOWN entry, which for a disconnect (no estimate)
  * is "unavailable since HH:MM". Sorted by name for a stable manifest.
- * P102: which entries departed is the stored evidence's answer; how each reads is the cascade's
+ * Which entries departed is the stored evidence's answer; how each reads is the cascade's
  * with the maintenance windows laid over (withMaintenance, P75): a window in force at SESSION
  * scope beats the disconnect ("under maintenance — expected back at …"), a wider one does not
- * (the narrower disconnect wins, as in the cascade), and a coming one is appended.
+ * (the narrower disconnect wins, as in the cascade), and a coming one is appended (P102).
  */
 export function departedClientTools(
   sessionDocs: readonly CascadeEntry[],

@@ -6,7 +6,7 @@ import { ToolStatus } from './tool-status';
 
 export const AUTO_CLEAR_ACTOR = 'auto-clear';
 
-/** D10: without named signatures, one success disproves only these; the others are not technical or not one-off. */
+/** Without named signatures, one success disproves only these; the others are not technical or not one-off (D10). */
 const DISPROVEN_BY_ANY_SUCCESS: ReadonlySet<ToolHealthClassification> = new Set([
   ToolHealthClassification.USER_SPECIFIC_TECHNICAL,
   ToolHealthClassification.TECHNICALLY_BROKEN,
@@ -51,7 +51,7 @@ export function applySuccess(doc: ToolHealthDocument, s: SuccessReport): ToolHea
       diagnosis: { classification: ToolHealthClassification.WORKING, code: null, note: null, by: AUTO_CLEAR_ACTOR, at: s.now },
     });
   } else if (next !== doc) {
-    // D12: lastCheckedAt moves on any success that writes.
+    // LastCheckedAt moves on any success that writes (D12).
     next = { ...next, lastCheckedAt: s.now };
   }
   return next;

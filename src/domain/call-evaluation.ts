@@ -8,7 +8,7 @@ import { cooldownBindsCaller } from './scope-of-evidence';
 import { CallContext, CascadeEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
 
 /**
- * D20 — one evaluation of a call. Every answer about one (tool, context, now) — failure check,
+ * One evaluation of a call (D20). Every answer about one (tool, context, now) — failure check,
  * auto-clear, annotation, explain, REST lookup, GraphQL effectiveHealth, the MCP readers, retryAt,
  * wider evidence — reads this, never its own walk of the cascade. Pure: time is an argument.
  *
@@ -50,7 +50,7 @@ export interface CallEvaluation<E extends CascadeEntry = ToolHealthDocument> ext
   boundary: E | null;
   /** Windows in force whose key lies in reach. */
   windowsInReach: MaintenanceWindow[];
-  /** D20: failures are governed by maintenance (no spawn, no writes, no wider evidence). */
+  /** Failures are governed by maintenance (no spawn, no writes, no wider evidence) (D20). */
   underMaintenance: boolean;
   /** The stored entry that governs status and text; null for the default OK and for a window. */
   governing: E | null;

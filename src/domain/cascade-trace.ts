@@ -31,7 +31,7 @@ export interface CascadeTrace {
   reason: CascadeReason;
   matched: CascadeMatch | null;
   shadowed: ShadowedEntry[];
-  /** D20: the call evaluation's steps (reach, what governs, maintenance, back-at); empty when not evaluated. */
+  /** The call evaluation's steps (reach, what governs, maintenance, back-at); empty when not evaluated (D20). */
   why: string[];
 }
 

@@ -8,14 +8,14 @@ export enum ToolHealthClassification {
   WORKING = 'WORKING',
 }
 
-/** D11: the classes that describe a technical fault of the tool (a probe can disprove them). */
+/** The classes that describe a technical fault of the tool (a probe can disprove them) (D11). */
 export const TECHNICAL_CLASSES: ReadonlySet<ToolHealthClassification> = new Set([
   ToolHealthClassification.TECHNICALLY_BROKEN,
   ToolHealthClassification.USER_SPECIFIC_TECHNICAL,
   ToolHealthClassification.INTERMITTENT,
 ]);
 
-/** D11: classes that concern one user's rights or input, never the shared status. */
+/** Classes that concern one user's rights or input, never the shared status (D11). */
 export const USER_CLASSES: ReadonlySet<ToolHealthClassification> = new Set([
   ToolHealthClassification.USER_PERMISSION,
   ToolHealthClassification.USER_INPUT,

@@ -6,9 +6,9 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** D7: more entries than this in one document is a 409 once none of them has expired. */
+/** More entries than this in one document is a 409 once none of them has expired (D7). */
 export const MAX_COOLDOWN_ENTRIES = 200;
-/** D9: a write this long after expiry still counts as a repetition; the sweep keeps entries this long. */
+/** A write this long after expiry still counts as a repetition; the sweep keeps entries this long (D9). */
 export const DEFAULT_COOLDOWN_GRACE_MS = 24 * HOUR;
 
 /** The classes that describe a failure; WORKING is a verdict that something works. */
@@ -129,7 +129,7 @@ export function applyCooldown(doc: ToolHealthDocument, w: CooldownWrite): ToolHe
     // An explicit duration is a deliberate decision (admin, Agrajag): it wins even while active.
     windowMs = w.durationMs;
   } else if (isCooldownActive(existing, w.now)) {
-    // D9: a write while active refreshes the classification only; expiry and window stay.
+    // A write while active refreshes the classification only; expiry and window stay (D9).
     windowMs = null;
   } else if (now - existing.nextSpawnAllowedAt.getTime() <= w.graceMs) {
     windowMs = nextWindowMs(classification, existing, doc, w.now);
@@ -149,8 +149,8 @@ export function applyCooldown(doc: ToolHealthDocument, w: CooldownWrite): ToolHe
 }
 
 /**
- * D7: whether `applyCooldown` can write this entry without the 409 of the cap — it exists already,
- * or there is room (after dropping expired ones). The hot failure path asks first and, when the
+ * Whether `applyCooldown` can write this entry without the 409 of the cap — it exists already,
+ * or there is room (after dropping expired ones) (D7). The hot failure path asks first and, when the
  * document is full, answers without a cooldown instead of failing after its hits were counted.
  */
 export function hasRoomForCooldown(doc: ToolHealthDocument, errorSignature: string, userId: string | null, now: Date): boolean {
@@ -159,7 +159,7 @@ export function hasRoomForCooldown(doc: ToolHealthDocument, errorSignature: stri
   return excess <= 0 || doc.cooldowns.filter((e) => !isCooldownActive(e, now)).length >= excess;
 }
 
-/** D7: room for one more entry, dropping the oldest expired ones; 409 when none has expired. */
+/** Room for one more entry, dropping the oldest expired ones; 409 when none has expired (D7). */
 function makeRoom(cooldowns: CooldownEntry[], now: Date): CooldownEntry[] {
   const excess = cooldowns.length + 1 - MAX_COOLDOWN_ENTRIES;
   if (excess <= 0) return cooldowns;

@@ -13,8 +13,8 @@ export function sweepCooldowns(doc: ToolHealthDocument, now: Date, graceMs: numb
 }
 
 /**
- * D11: a DOWN verdict without an estimate never turns RETESTING by itself, so once nobody has
- * looked at it for `probeAfterMs` it is listed for a probe. A pinned entry is left out: a
+ * A DOWN verdict without an estimate never turns RETESTING by itself, so once nobody has
+ * looked at it for `probeAfterMs` it is listed for a probe (D11). A pinned entry is left out: a
  * verdict cannot change its status until the pin ends (D4b).
  */
 export function isDueForProbe(doc: ToolHealthDocument, now: Date, probeAfterMs: number): boolean {

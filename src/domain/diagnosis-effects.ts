@@ -57,7 +57,7 @@ function validate(v: DiagnosisVerdict): void {
  */
 export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
   validate(v);
-  // D18: a user-class cooldown names its user (400 when it cannot).
+  // A user-class cooldown names its user (400 when it cannot) (D18).
   const owner = v.errorSignature ? cooldownOwner(v.key, v.classification, v.userId) : null;
   return (current) => {
     let doc = current ?? newDocument(v.key, v.now, v.tenantId ?? null);
@@ -78,8 +78,8 @@ export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
       // A probe disproves technical faults, not another user's missing right or bad input.
       return expireCooldowns(doc, (e) => TECHNICAL_CLASSES.has(e.lastClassification), v.now);
     }
-    // D20: the verdict's status is recorded even when the cooldown list is full (D7); only the
-    // cooldown is refused (cooldownRefused tells the caller). A verdict that is nothing but a
+    // The verdict's status is recorded even when the cooldown list is full (D7); only the
+    // cooldown is refused (cooldownRefused tells the caller) (D20). A verdict that is nothing but a
     // cooldown (user classes) still gets the cap's 409.
     if (v.errorSignature && status !== undefined && !hasRoomForCooldown(doc, v.errorSignature, owner, v.now)) return doc;
     if (v.errorSignature) {
@@ -98,8 +98,8 @@ export function applyDiagnosis(v: DiagnosisVerdict): HealthReducer {
 }
 
 /**
- * D20: whether a verdict's cooldown was refused by the cap (its status was still recorded): it
- * named a signature, its class sets a cooldown, and the stored document has no such entry.
+ * Whether a verdict's cooldown was refused by the cap (its status was still recorded): it
+ * named a signature, its class sets a cooldown, and the stored document has no such entry (D20).
  */
 export function cooldownRefused(
   v: Pick<DiagnosisVerdict, 'key' | 'classification' | 'errorSignature' | 'userId'>,

@@ -13,11 +13,11 @@ export enum DomainErrorCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   /** The body is not JSON, or not UTF-8 JSON (P63). */
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
-  /** D21: the Idempotency-Key was used before with another request (method, route, caller or body). */
+  /** The Idempotency-Key was used before with another request (method, route, caller or body) (D21). */
   IDEMPOTENCY_KEY_MISMATCH = 'IDEMPOTENCY_KEY_MISMATCH',
-  /** D21: the first request with this Idempotency-Key is still being answered. */
+  /** The first request with this Idempotency-Key is still being answered (D21). */
   IDEMPOTENCY_KEY_IN_FLIGHT = 'IDEMPOTENCY_KEY_IN_FLIGHT',
-  /** P122: the caller holds as many live Idempotency-Keys as allowed. */
+  /** The caller holds as many live Idempotency-Keys as allowed (P122). */
   IDEMPOTENCY_KEY_LIMIT = 'IDEMPOTENCY_KEY_LIMIT',
   /** The path exists, but not for this HTTP method (P144). */
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
@@ -29,7 +29,7 @@ export class DomainError extends Error {
     message: string,
     /** The request field the error is about, when there is one (e.g. "scopeId"). */
     readonly field?: string,
-    /** P123: on a 503 at the request deadline, whether the request's write may still be applied. */
+    /** On a 503 at the request deadline, whether the request's write may still be applied (P123). */
     readonly writeMayHaveApplied?: boolean,
   ) {
     super(message);

@@ -28,14 +28,14 @@ export interface Explanation {
 }
 
 /**
- * D16: answer "Unknown tool" honestly. NOT_REGISTERED only when neither the registry nor the
+ * Answer "Unknown tool" honestly (D16). NOT_REGISTERED only when neither the registry nor the
  * health store knows the name in this context; a tool that left with its client, or whose
  * backend is down, is explained as such, with when and for how long.
  */
 export function explainUnknownTool(input: ExplainInput): Explanation {
   const { toolName, registryKnows, effective, now, timeZone } = input;
   const trace = explainCascade(effective, effective.why);
-  // P103: a window coming within the lookahead is named in every answer, rendered as in the annotation.
+  // A window coming within the lookahead is named in every answer, rendered as in the annotation (P103).
   const planned = plannedRange(effective, now, timeZone);
   const plannedSentence = planned === null ? '' : ` Maintenance is planned ${planned}.`;
 
@@ -78,7 +78,7 @@ export function explainUnknownTool(input: ExplainInput): Explanation {
   }
 
   if (effective.considered.length === 0) {
-    // P103: no stored entry, but an admin scheduled maintenance for the name: it is known, not unknown.
+    // No stored entry, but an admin scheduled maintenance for the name: it is known, not unknown (P103).
     return {
       code: ToolErrorCode.BACKEND_UNREACHABLE,
       usable: false,

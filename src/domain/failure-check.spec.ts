@@ -67,7 +67,7 @@ describe('checkFailure: the §4 story', () => {
       coalescingKey: 'jira:http-403',
     });
     expect(d.effective.status).toBe(ToolStatus.DOWN);
-    // D18: a failure that met its cooldown is a repetition: it marks no lastFailureAt.
+    // A failure that met its cooldown is a repetition: it marks no lastFailureAt (D18).
     expect(d.failureMarks).toEqual([]);
   });
 
@@ -221,7 +221,7 @@ describe('checkFailure: checker classification (§7 second row)', () => {
     },
   );
 
-  // D20: USER_SPECIFIC_TECHNICAL is one user's problem too; without a userId no cooldown, and the answer says so.
+  // USER_SPECIFIC_TECHNICAL is one user's problem too; without a userId no cooldown, and the answer says so (D20).
   it.each([[{ projectId: 'p1', tenantId: 't1' }], [{}]])(
     'USER_SPECIFIC_TECHNICAL without a userId (%j) → no cooldown, said so',
     (context) => {

@@ -65,7 +65,7 @@ export interface FailureDecision {
   cooldownWrite: CheckerCooldownWrite | null;
   /** Ids of stored cascade documents whose lastFailureAt becomes `now` (recordFailure). */
   failureMarks: string[];
-  /** D20: the wider scopes (TENANT, GLOBAL) this failure may count as evidence at; none under maintenance. */
+  /** The wider scopes (TENANT, GLOBAL) this failure may count as evidence at; none under maintenance (D20). */
   evidenceScopes: (Scope.TENANT | Scope.GLOBAL)[];
   /** The evaluation every part of this decision was read off. */
   effective: CallEvaluation;
@@ -73,7 +73,7 @@ export interface FailureDecision {
   why: string[];
 }
 
-/** D8: the narrowest active entry for (signature, caller) in reach; within one document the caller's own entry first. */
+/** The narrowest active entry for (signature, caller) in reach; within one document the caller's own entry first (D8). */
 function findHit(
   reachEntries: readonly ToolHealthDocument[],
   errorSignature: string,
@@ -83,7 +83,7 @@ function findHit(
   const owners = userId === null ? [null] : [userId, null];
   for (const doc of reachEntries) {
     for (const owner of owners) {
-      // D18: a user-class entry without its user binds nobody (cooldownBindsCaller).
+      // A user-class entry without its user binds nobody (cooldownBindsCaller) (D18).
       const entry = doc.cooldowns.find(
         (e) => e.errorSignature === errorSignature && e.userId === owner && cooldownBindsCaller(e, userId) && isCooldownActive(e, now),
       );
@@ -95,7 +95,7 @@ function findHit(
 
 const SCOPE_WIDE_TARGETS: readonly Scope[] = [Scope.PROJECT, Scope.TENANT, Scope.GLOBAL];
 
-/** D20: the classes whose checker cooldown belongs to the caller's user alone. */
+/** The classes whose checker cooldown belongs to the caller's user alone (D20). */
 function isOneUsersProblem(classification: ToolHealthClassification): boolean {
   return USER_CLASSES.has(classification) || classification === ToolHealthClassification.USER_SPECIFIC_TECHNICAL;
 }
@@ -188,7 +188,7 @@ export function checkFailure(input: FailureReport): FailureDecision {
     retryAfterSeconds: retry.at && Math.max(0, Math.ceil((retry.at.getTime() - now.getTime()) / 1000)),
   });
 
-  // D20: a window in force in reach governs failures — no spawn, no cooldown, no hit, no mark, no evidence.
+  // A window in force in reach governs failures — no spawn, no cooldown, no hit, no mark, no evidence (D20).
   if (effective.underMaintenance) {
     why.push('failure: under maintenance — not spawned, nothing written, not counted as wider evidence');
     return noSpawn(
@@ -201,9 +201,9 @@ export function checkFailure(input: FailureReport): FailureDecision {
   const matched = findHit(effective.reachEntries, errorSignature, userId, now);
   const hit = matched && { docId: matched.doc.id, errorSignature, userId: matched.entry.userId };
   const failureClass = classification ?? matched?.entry.lastClassification ?? null;
-  // D18: what this failure marks as "last failure" (only the user's own documents for a user-class
+  // What this failure marks as "last failure" (only the user's own documents for a user-class
   // one; nothing past the pin); D20: a technical failure always marks the entry that governs, so
-  // "last failure N min ago" stays true during a cooldown.
+  // "last failure N min ago" stays true during a cooldown (D18).
   const marks = new Set(failureMarkTargets(effective.reachEntries, { classification: failureClass, inCooldown: matched !== null }));
   if (!isUserClass(failureClass) && effective.governing) marks.add(effective.governing.id);
   const parts = { hit, failureMarks: [...marks], evidenceScopes: evidenceScopesOf(effective) };
@@ -247,7 +247,7 @@ export function checkFailure(input: FailureReport): FailureDecision {
   };
 }
 
-/** D8: the narrowest matching entry counts the hit. Same reference when the entry is gone. */
+/** The narrowest matching entry counts the hit (D8). Same reference when the entry is gone. */
 export function recordHit(doc: ToolHealthDocument, hit: { errorSignature: string; userId: string | null }, now: Date): ToolHealthDocument {
   const hits = new Map([[cooldownEntryKey(hit.errorSignature, hit.userId), { count: 1, lastTriggeredAt: now }]]);
   return applyBufferedBookkeeping(doc, { hits, lastFailureAt: null });

@@ -3,7 +3,7 @@ import { encodeKey } from './health-key';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
 
-/** D12: history ring buffer size when the tenant has no setting. */
+/** History ring buffer size when the tenant has no setting (D12). */
 export const DEFAULT_HISTORY_LIMIT = 20;
 
 /**
@@ -33,7 +33,7 @@ export function isPinned(doc: Pick<ToolHealthDocument, 'pin'>, now: Date): boole
   return doc.pin !== null && doc.pin.until.getTime() > now.getTime();
 }
 
-/** D5: a problem whose expected recovery has come is RETESTING — computed, never stored. */
+/** A problem whose expected recovery has come is RETESTING — computed, never stored (D5). */
 export function isRetesting(doc: Pick<ToolHealthDocument, 'status' | 'expectedRecoveryAt'>, now: Date): boolean {
   return doc.status !== ToolStatus.OK && doc.expectedRecoveryAt !== null && doc.expectedRecoveryAt.getTime() <= now.getTime();
 }
@@ -69,7 +69,7 @@ export function applyStatus(current: ToolHealthDocument, write: StatusWrite): To
   const problem = status !== ToolStatus.OK;
   return {
     ...current,
-    // D20: a stored document's tenant is fixed at creation (version 0 = being created now).
+    // A stored document's tenant is fixed at creation (version 0 = being created now) (D20).
     tenantId: current.version === 0 ? (current.tenantId ?? write.tenantId ?? null) : current.tenantId,
     status,
     since: changed ? (write.since ?? write.now) : current.since,

@@ -24,11 +24,11 @@ export enum HealthEventType {
   /** Issue 16 (P77): a maintenance window began / ended (or was cancelled while in force). */
   MAINTENANCE_STARTED = 'MAINTENANCE_STARTED',
   MAINTENANCE_ENDED = 'MAINTENANCE_ENDED',
-  /** P192: a maintenance window (one-off or an occurrence of a series) starts within the warning lead time. */
+  /** A maintenance window (one-off or an occurrence of a series) starts within the warning lead time (P192). */
   MAINTENANCE_STARTING = 'MAINTENANCE_STARTING',
   /** Issue 16 (P79): failures of one (tool, signature) crossed the wider-evidence thresholds. */
   WIDER_EVIDENCE = 'WIDER_EVIDENCE',
-  /** D24 (P184): a webhook endpoint whose deliveries failed for 24 h was disabled; it names no tool. */
+  /** A webhook endpoint whose deliveries failed for 24 h was disabled; it names no tool (D24 (P184)). */
   WEBHOOK_ENDPOINT_DISABLED = 'WEBHOOK_ENDPOINT_DISABLED',
 }
 
@@ -102,8 +102,8 @@ export type HealthEvent = EventBase &
   );
 
 /**
- * D13: the events of one write, found by diffing the stored document before and after it, so
- * every write path (system, checker, verdict, success, admin) emits the same way. Pass `after`
+ * The events of one write, found by diffing the stored document before and after it, so
+ * every write path (system, checker, verdict, success, admin) emits the same way (D13). Pass `after`
  * as stored, with its new `version`: the ids embed it. `after.updatedAt` is the write's "now".
  */
 export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHealthDocument, life = '0'): HealthEvent[] {
@@ -145,7 +145,7 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
   for (const [key, e] of current) {
     const old = previous.get(key);
     // Only a cooldown still running after the write is "set"; one ending at once sets nothing.
-    // D20: every change of its end — later or earlier — or of its class is a COOLDOWN_SET.
+    // Every change of its end — later or earlier — or of its class is a COOLDOWN_SET (D20).
     const changed =
       !old ||
       e.nextSpawnAllowedAt.getTime() !== old.nextSpawnAllowedAt.getTime() ||
@@ -212,7 +212,7 @@ export function eventId(docId: string, life: string, version: number, type: Heal
   return `${docId}:${life}:${version}:${type}${suffix}`;
 }
 
-/** D14: the event of a hard delete, which no write diff can produce. */
+/** The event of a hard delete, which no write diff can produce (D14). */
 export function deletedEvent(doc: ToolHealthDocument, by: string, at: Date, life = '0'): HealthEvent {
   return {
     id: eventId(doc.id, life, doc.version, HealthEventType.DELETED),

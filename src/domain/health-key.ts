@@ -2,7 +2,7 @@ import { DomainError } from './domain-error';
 import { CASCADE_ORDER, Scope } from './scope';
 import { CallContext, HealthKey } from './tool-health-document';
 
-/** D3a: the character set of tool names and scope ids. */
+/** The character set of tool names and scope ids (D3a). */
 export const ID_PATTERN = /^[A-Za-z0-9._:@/-]{1,256}$/;
 export const ID_PATTERN_SOURCE = '^[A-Za-z0-9._:@/-]{1,256}$';
 
@@ -63,7 +63,7 @@ export function validateId(field: string, value: unknown): string {
   return value;
 }
 
-/** D6: GLOBAL has scopeId null, every other scope a valid non-empty id. */
+/** GLOBAL has scopeId null, every other scope a valid non-empty id (D6). */
 export function validateKey(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): HealthKey {
   if (!Object.values(Scope).includes(key.scope as Scope)) {
     throw DomainError.invalid('scope', `must be one of ${CASCADE_ORDER.join(', ')}`);

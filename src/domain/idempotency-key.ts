@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from './domain-error';
 
-/** D21: the header a caller sends to make a write safe to retry (IETF httpapi Idempotency-Key draft). */
+/** The header a caller sends to make a write safe to retry (IETF httpapi Idempotency-Key draft) (D21). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Longest key accepted, in characters once unquoted (a UUID is 36; room for a prefix). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/** D21: how long a key and its first answer are kept (the draft's suggested 24 h). */
+/** How long a key and its first answer are kept (the draft's suggested 24 h) (D21). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 const SF_STRING_CHAR = String.raw`(?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])`;
@@ -16,8 +16,8 @@ const BARE_KEY = new RegExp(`^${BARE_TOKEN_CHAR}+$`);
 export const IDEMPOTENCY_KEY_PATTERN = `^(?:"${SF_STRING_CHAR}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}"|${BARE_TOKEN_CHAR}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}})$`;
 
 /**
- * P122: the header is a String structured field (RFC 8941 sf-string: `"` printable ASCII with `\"`
- * and `\\` escapes `"`). Leniently, a bare value of visible ASCII without quotes, backslashes,
+ * The header is a String structured field (RFC 8941 sf-string: `"` printable ASCII with `\"`
+ * and `\\` escapes `"`) (P122). Leniently, a bare value of visible ASCII without quotes, backslashes,
  * commas or spaces is taken as is (most clients send a bare UUID). Anything else — empty, too
  * long, non-ASCII, two values (a repeated header arrives comma-joined) — is a 400 naming the
  * header. Returns the key itself (unquoted).
@@ -60,7 +60,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-/** D21: what makes two requests "the same": method, route (path and query), caller and canonical body. */
+/** What makes two requests "the same": method, route (path and query), caller and canonical body (D21). */
 export function requestFingerprint(parts: { method: string; url: string; caller: string; body: unknown }): string {
   return createHash('sha256')
     .update(canonicalJson([parts.method.toUpperCase(), parts.url, parts.caller, parts.body]))
@@ -94,7 +94,7 @@ export enum ClaimDecision {
 }
 
 /**
- * P122: how a request meets the record already stored under its key, at `now`. An expired record
+ * How a request meets the record already stored under its key, at `now` (P122). An expired record
  * (past its 24 h, whether or not the database's TTL monitor removed it yet) or an in-flight one
  * past its lock (the instance died mid-request) no longer holds the key.
  */

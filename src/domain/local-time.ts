@@ -79,8 +79,8 @@ export function ambiguityNote(instant: Date, timeZone: string): string {
 }
 
 /**
- * P190: the wall clock of `instant` in `timeZone`, as milliseconds of a "floating" UTC
- * date (Saturday 18:00 in Berlin → Date.UTC(…, 18, 0)). Recurrence rules are expanded on such
+ * The wall clock of `instant` in `timeZone`, as milliseconds of a "floating" UTC
+ * date (Saturday 18:00 in Berlin → Date.UTC(…, 18, 0)) (P190). Recurrence rules are expanded on such
  * floating dates, so "every Saturday 18:00" stays 18:00 local whatever the offset.
  */
 export function localWallMs(instant: Date, timeZone: string): number {

@@ -35,7 +35,7 @@ export interface MaintenanceWindow extends HealthKey {
   endedEventAt: Date | null;
   version: number;
   /**
-   * P190: set on a recurring series. `from`/`until` are then its first occurrence:
+   * Set on a recurring series (P190). `from`/`until` are then its first occurrence:
    * the local start and the duration of each. A series never reaches the evaluation itself:
    * it is expanded into its occurrences (occurrenceWindows), each a one-off window.
    */
@@ -44,11 +44,11 @@ export interface MaintenanceWindow extends HealthKey {
   seriesId?: string | null;
   /** …and the start the rule gives this occurrence (its RECURRENCE-ID). */
   occurrence?: Date | null;
-  /** P192: when the MAINTENANCE_STARTING warning of a one-off window was written; null = not yet. */
+  /** When the MAINTENANCE_STARTING warning of a one-off window was written; null = not yet (P192). */
   warnedEventAt?: Date | null;
-  /** P192: a series' events are written for every instant up to this one (null: none yet). */
+  /** A series' events are written for every instant up to this one (null: none yet) (P192). */
   eventsThrough?: Date | null;
-  /** P192: "<occurrence key>:<event type>" of the events written for occurrences not over at eventsThrough. */
+  /** "<occurrence key>:<event type>" of the events written for occurrences not over at eventsThrough (P192). */
   eventMarks?: string[];
 }
 
@@ -83,8 +83,8 @@ function occurrenceWindow(series: MaintenanceWindow, o: Occurrence): Maintenance
 }
 
 /**
- * P190: the occurrences of a series overlapping [start, end) and those that follow
- * them without a gap, as one-off windows; a one-off window itself when it overlaps.
+ * The occurrences of a series overlapping [start, end) and those that follow
+ * them without a gap, as one-off windows; a one-off window itself when it overlaps (P190).
  */
 export function occurrenceWindows(window: MaintenanceWindow, start: Date, end: Date): MaintenanceWindow[] {
   if (!isSeries(window)) {
@@ -108,7 +108,7 @@ export enum MaintenancePhase {
 }
 
 export const MAX_MAINTENANCE_REASON_LENGTH = 500;
-/** P191: how far ahead an occurrence may be skipped or changed, and how many exceptions a series keeps. */
+/** How far ahead an occurrence may be skipped or changed, and how many exceptions a series keeps (P191). */
 export const MAX_EXCEPTION_AHEAD_MS = 731 * 24 * 3_600_000;
 export const MAX_EXCEPTIONS = 500;
 /** Longer outages are not "maintenance": a pin (D4b) or a verdict says that. */
@@ -161,8 +161,8 @@ export interface MaintenanceView {
   /** The next window to start within the lookahead (any scope of the cascade). */
   upcoming: MaintenanceWindow | null;
   /**
-   * D20: every window of the call's cascade not over and not cancelled, in force or ahead (as far
-   * as the snapshot reaches), so "back at" can chain windows that follow without a gap.
+   * Every window of the call's cascade not over and not cancelled, in force or ahead (as far
+   * as the snapshot reaches), so "back at" can chain windows that follow without a gap (D20).
    * Absent in hand-built views: then inForce and upcoming are all there is.
    */
   windows?: readonly MaintenanceWindow[];
@@ -211,7 +211,7 @@ export interface ScheduleRequest {
   from: Date;
   until: Date;
   reason: string;
-  /** P190: an RRULE value (FREQ=WEEKLY;BYDAY=SA) makes the window a series; needs timeZone. */
+  /** An RRULE value (FREQ=WEEKLY;BYDAY=SA) makes the window a series; needs timeZone (P190). */
   rrule?: string | null;
   /** The IANA zone the rule's local times are read in. */
   timeZone?: string | null;

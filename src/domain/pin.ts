@@ -3,7 +3,7 @@ import { HealthReducer, newDocument, pushHistory } from './health-entry';
 import { HealthKey, HistoryItem, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
-/** D4b: an admin pins an entry to one of these; DEGRADED is not an override anyone needs. */
+/** An admin pins an entry to one of these; DEGRADED is not an override anyone needs (D4b). */
 export type PinnableStatus = Pin['status'];
 export const PINNABLE_STATUSES: readonly PinnableStatus[] = [ToolStatus.OK, ToolStatus.DOWN];
 export const MAX_PIN_REASON_LENGTH = 2000;
@@ -65,7 +65,7 @@ function samePin(a: Pin, b: Pin): boolean {
 }
 
 /**
- * D4b: pin the entry's status until an instant. A key with no document gets a neutral OK one
+ * Pin the entry's status until an instant (D4b). A key with no document gets a neutral OK one
  * holding the pin (the typical use — a tenant running its own backend under a globally-down tool
  * — pins a TENANT entry that never existed). The stored status, lastDiagnosis and lastCheckedAt
  * stay as they are: verdicts keep being recorded under the pin, and when it ends the stored
@@ -80,7 +80,7 @@ export function pinEntry(req: PinRequest): HealthReducer {
     const note = `pinned ${pin.status} until ${pin.until.toISOString()}: ${pin.reason}`;
     return {
       ...doc,
-      // D20: a stored document's tenant is fixed at creation.
+      // A stored document's tenant is fixed at creation (D20).
       tenantId: doc.version === 0 ? (doc.tenantId ?? req.tenantId ?? null) : doc.tenantId,
       pin,
       history: pushHistory(doc.history, adminItem(doc, note, req.by, req.now), req.historyLimit),
@@ -111,8 +111,8 @@ export function unpinEntry(req: UnpinRequest): HealthReducer {
 export const PIN_WATCH_ACTOR = 'system:pin-watch';
 
 /**
- * P55: a pin that has run out is removed by the pin watch, so its end is a write — with a history
- * item and a PIN_ENDED event — instead of something readers only infer. Same reference when there
+ * A pin that has run out is removed by the pin watch, so its end is a write — with a history
+ * item and a PIN_ENDED event — instead of something readers only infer (P55). Same reference when there
  * is no pin or it still runs.
  */
 export function endPin(req: { now: Date; historyLimit: number }): HealthReducer {

@@ -3,7 +3,7 @@ import { DomainError } from './domain-error';
 import { instantOfLocalWall, localWallMs } from './local-time';
 
 /**
- * D25 (P190): a maintenance window that recurs. The series is stored as one window
+ * A maintenance window that recurs (D25 (P190)). The series is stored as one window
  * whose `from`/`until` are its first occurrence (the local start and the duration of every
  * occurrence) plus an RFC 5545 RRULE in an IANA time zone. The rule is parsed and expanded by the
  * `rrule` package, on "floating" dates: the wall clock of the zone written as UTC fields, so

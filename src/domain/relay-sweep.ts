@@ -1,6 +1,6 @@
 /**
- * P114: the pace of the event relay's sweep, which looks at every tool_health document by `_id`
- * for events whose pending marker a crash lost (P97). Arithmetic only: no clock, no database.
+ * The pace of the event relay's sweep, which looks at every tool_health document by `_id`
+ * for events whose pending marker a crash lost (P97) (P114). Arithmetic only: no clock, no database.
  */
 
 /** The most ids one sweep read may ask for: one `$in` of them stays a short command (P81: ~7 µs an id). */

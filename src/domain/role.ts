@@ -1,4 +1,4 @@
-/** D17: the roles an API key can hold. */
+/** The roles an API key can hold (D17). */
 export enum Role {
   DISPATCHER = 'dispatcher',
   TOOL_HEALTH_WRITER = 'tool-health-writer',

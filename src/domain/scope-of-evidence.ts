@@ -4,7 +4,7 @@ import { Scope } from './scope';
 import { CooldownEntry, HealthKey, ToolHealthDocument } from './tool-health-document';
 
 /**
- * D18 / P50 — the scope of evidence. A call outcome is evidence about the backend that answered
+ * The scope of evidence (D18 / P50). A call outcome is evidence about the backend that answered
  * THIS caller, so it may touch only the documents that governed this caller's call:
  *
  * - reach: the caller's cascade narrow → wide, up to and including the narrowest document with a

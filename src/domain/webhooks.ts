@@ -7,7 +7,7 @@ import { HealthEvent, HealthEventType } from './health-events';
 import { Scope } from './scope';
 
 /**
- * D24: signed webhooks, as pure rules (P180–P189). Which event goes to which endpoint,
+ * Signed webhooks, as pure rules (P180–P189) (D24). Which event goes to which endpoint,
  * the Standard Webhooks signature, the retry schedule, the targets refused, the Slack text.
  */
 
@@ -34,12 +34,12 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 export const SECRET_PREFIX = 'whsec_';
 /** Bytes of a generated key (the spec asks for 24 to 64). */
 export const SECRET_BYTES = 32;
-/** P182: a rotated-out secret still signs for this long. */
+/** A rotated-out secret still signs for this long (P182). */
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 /**
- * P181: does `event` go to an endpoint with this filter? Every non-empty list must hold the event's
- * value. The tenant of an event is its scope id at TENANT scope, else the stored tenant of its
+ * Does `event` go to an endpoint with this filter? Every non-empty list must hold the event's
+ * value (P181). The tenant of an event is its scope id at TENANT scope, else the stored tenant of its
  * document (`documentTenant`, null when unknown or none): an endpoint filtered by tenant never
  * receives an event whose tenant is unknown.
  */
@@ -97,7 +97,7 @@ export function signingSecrets(secrets: readonly StoredSecret[], now: Date): str
     .map((s) => s.secret);
 }
 
-/** P182: rotation — the current secret expires in 24 h, the new one becomes current; expired ones are dropped. */
+/** Rotation — the current secret expires in 24 h, the new one becomes current; expired ones are dropped (P182). */
 export function rotateSecrets(secrets: readonly StoredSecret[], fresh: string, now: Date): StoredSecret[] {
   const kept = secrets
     .filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now.getTime())
@@ -106,9 +106,9 @@ export function rotateSecrets(secrets: readonly StoredSecret[], fresh: string, n
 }
 
 /**
- * P183: the `webhook-id` of an event at an endpoint — the same on every retry and resend, so a
+ * The `webhook-id` of an event at an endpoint — the same on every retry and resend, so a
  * receiver deduplicates by it; different per endpoint, so two endpoints of one receiver do not
- * collide. `msg_` + 32 hex digits of SHA-256 over both ids.
+ * collide (P183). `msg_` + 32 hex digits of SHA-256 over both ids.
  */
 export function webhookIdOf(endpointId: string, eventId: string): string {
   return `msg_${createHash('sha256').update(`${endpointId}\n${eventId}`).digest('hex').slice(0, 32)}`;
@@ -186,7 +186,7 @@ function isLoopbackName(host: string): boolean {
 }
 
 /**
- * P185: a URL an endpoint may have — http or https, a host, no credentials in it. When private
+ * A URL an endpoint may have — http or https, a host, no credentials in it (P185). When private
  * targets are not allowed, a host that is an address literal in a private range is refused here
  * (a name is resolved and checked at every delivery). Returns the normalised URL.
  */
@@ -238,8 +238,8 @@ function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
 }
 
 /**
- * P186: one line a person reads in a Slack channel, e.g. "jira_search is DOWN at GLOBAL — expected
- * back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)". Times in `timeZone`, as D15 writes them.
+ * One line a person reads in a Slack channel, e.g. "jira_search is DOWN at GLOBAL — expected
+ * back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)" (P186). Times in `timeZone`, as D15 writes them.
  */
 export function slackText(event: HealthEvent, now: Date, timeZone: string): string {
   const clock = (at: Date) => formatClock(at, now, timeZone);

@@ -13,7 +13,7 @@ export function asksForWebSocket(headers: IncomingMessage['headers']): boolean {
 }
 
 /**
- * P60: the request class of the HTTP server. Node's server turns every request with
+ * The request class of the HTTP server (P60). Node's server turns every request with
  * `Connection: Upgrade` into an 'upgrade' event as soon as any 'upgrade' listener exists (the
  * graphql-ws one does), and never into a 'request': Java's default HttpClient sends
  * `Upgrade: h2c` on every http:// request and got no answer at all. Node 20 has no

@@ -31,9 +31,9 @@ export function allowedMethods(routes: readonly { pattern: RegExp; methods: read
 }
 
 /**
- * P144: a request whose path exists but not for its method answers 405 Method Not Allowed with
+ * A request whose path exists but not for its method answers 405 Method Not Allowed with
  * an `Allow` header (RFC 9110 §15.5.6) and the one error body, before any body is read — not the
- * router's 404 (TRACE) or a 400 about a body the route would never read (QUERY). A path no route
+ * router's 404 (TRACE) or a 400 about a body the route would never read (QUERY) (P144). A path no route
  * has stays a 404. Registered before the routes, so the table sees every one of them.
  */
 export function answerMethodNotAllowed(fastify: RouteHooks): void {

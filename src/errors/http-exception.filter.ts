@@ -10,7 +10,7 @@ export interface ErrorBody {
   error: string;
   message: string;
   field?: string;
-  /** P123: on a 503 at the request deadline, whether the write may still be applied. */
+  /** On a 503 at the request deadline, whether the write may still be applied (P123). */
   writeMayHaveApplied?: boolean;
 }
 
@@ -30,8 +30,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception; // GraphQL formats its own errors
     const http = host.switchToHttp();
     const reply = http.getResponse<{ status(code: number): { send(body: unknown): void } }>();
-    // P136: what stops a /mcp request before the SDK transport reads it (a body too large, not
-    // JSON, not UTF-8) is a JSON-RPC error there too, so an MCP client shows its message.
+    // What stops a /mcp request before the SDK transport reads it (a body too large, not
+    // JSON, not UTF-8) is a JSON-RPC error there too, so an MCP client shows its message (P136).
     const forMcp = http.getRequest<{ routeOptions?: { url?: string } }>().routeOptions?.url === MCP_PATH;
     const domain = toDomainError(exception);
     if (!domain) {

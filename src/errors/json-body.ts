@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 
 /**
- * P63: the one JSON body parser. Deeper nesting than this is refused before any validator sees
+ * The one JSON body parser (P63). Deeper nesting than this is refused before any validator sees
  * the body (class-validator and class-transformer recurse: ~5 000 levels were a 500).
  */
 export const MAX_JSON_DEPTH = 32;
@@ -32,8 +32,8 @@ export function checkJsonCharset(contentType: string | undefined): void {
 }
 
 /**
- * P137: the body's bytes as text, refused with a 400 naming `body` unless they are well-formed
- * UTF-8 (the only encoding accepted, P63). Buffer#toString would turn each invalid byte into
+ * The body's bytes as text, refused with a 400 naming `body` unless they are well-formed
+ * UTF-8 (the only encoding accepted, P63) (P137). Buffer#toString would turn each invalid byte into
  * U+FFFD, which was then stored as if the caller had sent it. UTF-8-encoded surrogates (ED A0 80)
  * are invalid UTF-8 too. isUtf8 is native and linear.
  */
@@ -108,8 +108,8 @@ const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * P137: a string holding a surrogate that is not half of a pair (`"\ud800"`) is no Unicode text;
- * stored, it became U+FFFD on the way back out. Refused with a 400 naming the field. Only run when
+ * A string holding a surrogate that is not half of a pair (`"\ud800"`) is no Unicode text;
+ * stored, it became U+FFFD on the way back out (P137). Refused with a 400 naming the field. Only run when
  * the text has a surrogate escape at all, so ordinary bodies pay one regular-expression scan.
  */
 function checkWellFormed(value: unknown, path: (string | number)[]): void {

@@ -29,7 +29,7 @@ export const JSON_RPC_CODE_OF = {
   [DomainErrorCode.PAYLOAD_TOO_LARGE]: JsonRpcErrorCode.INVALID_REQUEST,
   [DomainErrorCode.UNSUPPORTED_MEDIA_TYPE]: JsonRpcErrorCode.INVALID_REQUEST,
   [DomainErrorCode.METHOD_NOT_ALLOWED]: JsonRpcErrorCode.INVALID_REQUEST,
-  // P122: a reused Idempotency-Key with another request is a bad call; in flight and over the cap are server-side refusals.
+  // A reused Idempotency-Key with another request is a bad call; in flight and over the cap are server-side refusals (P122).
   [DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH]: JsonRpcErrorCode.INVALID_REQUEST,
   [DomainErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: JsonRpcErrorCode.REFUSED,
   [DomainErrorCode.IDEMPOTENCY_KEY_LIMIT]: JsonRpcErrorCode.REFUSED,
@@ -58,7 +58,7 @@ export function jsonRpcAnswerOf(error: DomainError, code: JsonRpcErrorCode = JSO
 }
 
 /**
- * P136: an error a JSON-RPC handler throws to answer with `code` and exactly `message`. The SDK
+ * An error a JSON-RPC handler throws to answer with `code` and exactly `message` (P136). The SDK
  * server sends `error.message` as is, and McpError's message already starts with "MCP error
  * -32602: ", which the SDK client prefixes again ("MCP error -32602: MCP error -32602: …").
  */

@@ -168,7 +168,7 @@ export const TOOL_NAME_IN_PATH = 'The tool name ([A-Za-z0-9._:@/-]{1,256}), perc
 /** Only an operation that takes a body can answer these (P63). */
 const BODY_ONLY: readonly DomainErrorCode[] = [PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE];
 
-/** D21: what a write that accepts an Idempotency-Key can answer besides its own errors. */
+/** What a write that accepts an Idempotency-Key can answer besides its own errors (D21). */
 const KEYED_WRITE: readonly DomainErrorCode[] = [IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_LIMIT];
 
 /**
@@ -213,7 +213,7 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
       writeMayHaveApplied: {
         type: 'boolean',
         description:
-          'Only on a 503 answered at the request deadline (P123): true when the request was a write that may still be applied after this answer. Retry it with the same Idempotency-Key to get its real answer; a retry without a key may apply it twice.',
+          'Only on a 503 answered at the request deadline: true when the request was a write that may still be applied after this answer. Retry it with the same Idempotency-Key to get its real answer; a retry without a key may apply it twice.',
         example: true,
       },
     },

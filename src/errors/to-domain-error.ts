@@ -18,7 +18,7 @@ export function toDomainError(error: unknown): DomainError | null {
     return new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
   }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 && e.code?.startsWith('FST_')) {
-    // P63: a too-large body is a 413 and a body that is not JSON a 415, each naming its field.
+    // A too-large body is a 413 and a body that is not JSON a 415, each naming its field (P63).
     if (e.statusCode === 413) return new DomainError(DomainErrorCode.PAYLOAD_TOO_LARGE, 'body: request body is too large', 'body');
     if (e.statusCode === 415)
       return new DomainError(DomainErrorCode.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json', 'content-type');
@@ -33,7 +33,7 @@ function fromHttpException(error: HttpException): DomainError {
   if (status === 401) return new DomainError(DomainErrorCode.UNAUTHENTICATED, message);
   if (status === 403) return new DomainError(DomainErrorCode.FORBIDDEN, message);
   if (status === 404) {
-    // P66: a tool name with a raw `/` splits the path into more segments than the route has.
+    // A tool name with a raw `/` splits the path into more segments than the route has (P66).
     const hint = /^Cannot \w+ \/v1\/tools\//.test(message) ? '; a tool name containing / must be percent-encoded in the path (%2F)' : '';
     return new DomainError(DomainErrorCode.NOT_FOUND, `${message}${hint}`);
   }

@@ -7,9 +7,9 @@ import { DomainError, DomainErrorCode } from '../domain/domain-error';
 const DATE_MESSAGES: Record<string, string> = { isDate: 'must be an ISO 8601 date-time, e.g. 2026-05-23T14:30:00Z' };
 
 /**
- * P64: class-validator messages begin with the property ("toolName must be …", "property foo
+ * Class-validator messages begin with the property ("toolName must be …", "property foo
  * should not exist"); the field path replaces that name, so each message names its field once
- * ("context.userId must be a string", not "context.userId: userId must be a string").
+ * ("context.userId must be a string", not "context.userId: userId must be a string") (P64).
  */
 export function fieldMessage(field: string, property: string, constraint: string, message: string): string {
   const escaped = property.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -31,7 +31,7 @@ import { ViewerResolver } from './viewer.resolver';
       imports: [AuthModule],
       inject: [AppConfig, ApiKeyService],
       useFactory: (config: AppConfig, keys: ApiKeyService) => {
-        // P62: no "Did you mean …?" where introspection is off (they spell out the schema).
+        // No "Did you mean …?" where introspection is off (they spell out the schema) (P62).
         const formatError = (formatted: GraphQLFormattedError, error: unknown) => {
           const out = formatGraphqlError(formatted, error, config.nodeEnv !== 'production');
           return config.introspectionEnabled ? out : withoutSuggestions(out);
@@ -49,8 +49,8 @@ import { ViewerResolver } from './viewer.resolver';
           csrfPrevention: true,
           validationRules: [queryLimitsRule()],
           parseOptions: { maxTokens: MAX_QUERY_TOKENS }, // P61: huge documents stop at the parser
-          // P61: automatic persisted queries off: a registered hash replayed without `query` is an
-          // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway.
+          // Automatic persisted queries off: a registered hash replayed without `query` is an
+          // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway (P61).
           persistedQueries: false,
           includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
           formatError,

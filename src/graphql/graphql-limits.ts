@@ -30,8 +30,8 @@ export interface QueryLimits {
 export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 10, maxIntrospectionDepth: 16, maxFields: 400, maxAliases: 50 };
 
 /**
- * P61: tokens one GraphQL document may have (graphql's `parse` `maxTokens`, for Apollo and
- * graphql-ws). The standard introspection query has ~700; a 400-field operation with arguments
+ * Tokens one GraphQL document may have (graphql's `parse` `maxTokens`, for Apollo and
+ * graphql-ws) (P61). The standard introspection query has ~700; a 400-field operation with arguments
  * fits. A document of 200 000 `__typename` aliases stops at the parser, before validation.
  */
 export const MAX_QUERY_TOKENS = 10_000;
@@ -107,7 +107,7 @@ export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
   };
 }
 
-/** D17: the roles that may use the GraphQL API at all (admin always may); dispatcher and writer keys may not. */
+/** The roles that may use the GraphQL API at all (admin always may); dispatcher and writer keys may not (D17). */
 export const GRAPHQL_ROLES: readonly Role[] = [Role.AUDIT_READER];
 
 /** True when the document selects `__schema` or `__type` anywhere (`__typename` is not introspection of the schema). */
@@ -127,8 +127,8 @@ export function usesSchemaIntrospection(document: DocumentNode): boolean {
 }
 
 /**
- * P62: introspection (`__schema`, `__type`) only for keys that may use GraphQL (D17); a
- * dispatcher or writer key gets 403 FORBIDDEN before anything runs. The principal is the one
+ * Introspection (`__schema`, `__type`) only for keys that may use GraphQL (D17); a
+ * dispatcher or writer key gets 403 FORBIDDEN before anything runs (P62). The principal is the one
  * the HTTP key check (graphql-http-auth.ts) put on the request. Where introspection is off
  * (production), Apollo's own rule refuses it for everybody first.
  */
@@ -151,8 +151,8 @@ export function introspectionAccessPlugin(roles: readonly Role[] = GRAPHQL_ROLES
 }
 
 /**
- * P62: with introspection off, graphql's "Did you mean …?" hints would still spell out the
- * schema's field, type and argument names to anyone probing; strip them.
+ * With introspection off, graphql's "Did you mean …?" hints would still spell out the
+ * schema's field, type and argument names to anyone probing; strip them (P62).
  */
 export function withoutSuggestions(formatted: GraphQLFormattedError): GraphQLFormattedError {
   const message = formatted.message.replace(/ Did you mean [^?]*\?/g, '');

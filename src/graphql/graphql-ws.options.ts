@@ -17,7 +17,7 @@ import { raiseMaxPayload } from './ws-payload-bound';
 export const WS_CLOSE_UNAUTHORIZED = 4401;
 export const WS_CLOSE_FORBIDDEN = 4403;
 
-/** D17: who may open a subscription socket at all (admin always may). */
+/** Who may open a subscription socket at all (admin always may) (D17). */
 export const SUBSCRIBER_ROLES: readonly Role[] = [Role.AUDIT_READER];
 
 /** RFC 6455: a close frame's reason is at most 123 bytes of UTF-8. */
@@ -100,7 +100,7 @@ export function graphqlWsOptions(
   edge = { introspection: true },
 ): GraphQLWsSubscriptionsConfig {
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
-  // P61: the same token bound and limits as over HTTP (graphql-ws parses and validates on its own).
+  // The same token bound and limits as over HTTP (graphql-ws parses and validates on its own) (P61).
   const rules = [...specifiedRules, queryLimitsRule(), ...(edge.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const options = {
     parse: (source: string) => parse(source, { maxTokens: MAX_QUERY_TOKENS }),
@@ -108,7 +108,7 @@ export function graphqlWsOptions(
     onConnect: (ctx: WsContext): boolean => {
       let principal: Principal;
       try {
-        // P149: the key may also come as the upgrade request's own header (clients that set headers on the handshake).
+        // The key may also come as the upgrade request's own header (clients that set headers on the handshake) (P149).
         principal = keys.authenticate(keyOf(ctx.connectionParams) ?? extraOf(ctx).request?.headers?.[API_KEY_HEADER]);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
@@ -125,7 +125,7 @@ export function graphqlWsOptions(
       return true;
     },
     // Apollo's formatError does not see graphql-ws traffic: give its errors the same codes here.
-    // P150: warnings a resolver recorded on the operation's context go out as over HTTP.
+    // Warnings a resolver recorded on the operation's context go out as over HTTP (P150).
     onNext: (
       _ctx: WsContext,
       _id: string,
@@ -137,8 +137,8 @@ export function graphqlWsOptions(
       if (!result.errors && !extensions) return undefined;
       return { ...result, ...(result.errors ? { errors: format(result.errors) } : {}), ...(extensions ? { extensions } : {}) };
     },
-    // P149: a document over the token bound makes graphql-ws's own parse throw, which closes the
-    // socket with 4500; parsed here first, it is an error message for that operation instead.
+    // A document over the token bound makes graphql-ws's own parse throw, which closes the
+    // socket with 4500; parsed here first, it is an error message for that operation instead (P149).
     onSubscribe: (_ctx: WsContext, _id: string, payload: { query: string }): readonly GraphQLError[] | undefined => {
       try {
         parse(payload.query, { maxTokens: MAX_QUERY_TOKENS });

@@ -4,14 +4,14 @@ import { GraphQLModule } from '@nestjs/graphql';
 import type { WebSocket, WebSocketServer } from 'ws';
 
 /**
- * P149: the largest WebSocket message read before the key is checked. `ws` accepts 100 MiB by
+ * The largest WebSocket message read before the key is checked (P149). `ws` accepts 100 MiB by
  * default and graphql-ws parses `connection_init` before any key check (12 × 90 MB without a key
  * was 2.26 GB of peak memory). A connection_init with a key is ~100 bytes; GraphiQL's headers a
  * few hundred. A bigger first message closes the socket with 1009 after at most this many bytes.
  */
 export const WS_MAX_PAYLOAD_BEFORE_KEY = 8 * 1024;
 
-/** P149: once the key is accepted, a message may hold a subscription document of the largest kind allowed (P61). */
+/** Once the key is accepted, a message may hold a subscription document of the largest kind allowed (P61) (P149). */
 export const WS_MAX_PAYLOAD_AFTER_KEY = 1024 * 1024;
 
 /** `ws` keeps each socket's bound in its Receiver; nothing public changes it after the handshake. */

@@ -62,8 +62,8 @@ function parseJson(answer: StoredAnswer): unknown {
 }
 
 /**
- * P122: only an answer that may have changed something is kept; every other one gives the key
- * back (its write did not happen, so a retry may run it). REST: a 2xx. GraphQL: a 2xx whose `data`
+ * Only an answer that may have changed something is kept; every other one gives the key
+ * back (its write did not happen, so a retry may run it) (P122). REST: a 2xx. GraphQL: a 2xx whose `data`
  * holds a result for at least one mutation field (partial results are kept: the applied ones must
  * not run twice). MCP: a 2xx JSON-RPC result that is not `isError` (tool errors write nothing).
  */

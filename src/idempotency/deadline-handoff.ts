@@ -18,7 +18,7 @@ interface ContextRequest {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** P123: what a keyed GraphQL mutation that ended after its deadline answers on a retry. */
+/** What a keyed GraphQL mutation that ended after its deadline answers on a retry (P123). */
 export const APPLIED_AFTER_DEADLINE =
   'this mutation was applied after its request had been answered at the deadline; its result was not kept, so read the current state instead of retrying it';
 
@@ -39,8 +39,8 @@ function isWrite(context: ExecutionContext, request: ContextRequest | undefined)
 }
 
 /**
- * P123: the 503 a request gets at its deadline (P41) says whether its write may still be applied
- * (`writeMayHaveApplied`) and what a caller should do about it.
+ * The 503 a request gets at its deadline (P41) says whether its write may still be applied
+ * (`writeMayHaveApplied`) and what a caller should do about it (P123).
  */
 export function deadlineError(context: ExecutionContext): DomainError {
   const request = requestOf(context);
@@ -53,8 +53,8 @@ export function deadlineError(context: ExecutionContext): DomainError {
 }
 
 /**
- * P123: the request was answered 503 at its deadline while its handler runs on; `settled` is how
- * the handler ends. The idempotency hook stores the answer built here (or gives the key back
+ * The request was answered 503 at its deadline while its handler runs on; `settled` is how
+ * the handler ends (P123). The idempotency hook stores the answer built here (or gives the key back
  * when the write failed) instead of the 503.
  */
 export function abandonAtDeadline(context: ExecutionContext, settled: Promise<Settled>): void {

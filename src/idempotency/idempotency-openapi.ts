@@ -5,7 +5,7 @@ import { IDEMPOTENT_OPERATIONS } from '../errors/idempotent-operations';
 const METHODS = ['put', 'post', 'delete', 'patch'] as const;
 
 export const IDEMPOTENCY_KEY_DESCRIPTION =
-  'Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request ' +
+  'Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request ' +
   '(method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — ' +
   'and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, ' +
   'then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. ' +

@@ -13,7 +13,7 @@ interface HookHost {
 const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 
 /**
- * D21: registered once (app.setup.ts) for every route. A preHandler hook runs after the body is
+ * Registered once (app.setup.ts) for every route (D21). A preHandler hook runs after the body is
  * parsed and before Nest's guards and handler, on REST, on Apollo's /graphql route and on /mcp
  * alike; a request without the header, or one that does not write, costs one header lookup.
  */

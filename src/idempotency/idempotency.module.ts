@@ -7,7 +7,7 @@ import { IdempotencyService } from './idempotency.service';
 import { IdempotencyStore } from './idempotency.store';
 import { MongoIdempotencyStore } from './mongo-idempotency.store';
 
-/** D21: Idempotency-Key records in their own collection (idempotency_keys), used by the hook. */
+/** Idempotency-Key records in their own collection (idempotency_keys), used by the hook (D21). */
 @Module({
   imports: [AuthModule, PersistenceModule, MongooseModule.forFeature([{ name: IdempotencyRecord.name, schema: IdempotencyRecordSchema }])],
   providers: [{ provide: IdempotencyStore, useClass: MongoIdempotencyStore }, IdempotencyService],

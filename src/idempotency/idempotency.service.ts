@@ -46,9 +46,9 @@ const RECHECK_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * D21, P122: the whole Idempotency-Key mechanism for a write that carries the header, on all three
+ * The whole Idempotency-Key mechanism for a write that carries the header, on all three
  * surfaces (REST, GraphQL mutations, MCP writer tools), called once per request by the Fastify
- * hook (idempotency.hook.ts) before the route's handler. Claims the key in the database (one
+ * hook (idempotency.hook.ts) before the route's handler (D21, P122). Claims the key in the database (one
  * request per caller and key, across instances), replays a finished answer, refuses a mismatch
  * (422) or a key still in flight after a short wait (409), and records the answer as it is sent —
  * or, for a write answered 503 at its deadline, the answer it turned out to have (P123).
@@ -207,7 +207,7 @@ export class IdempotencyService {
     }
   }
 
-  /** P122: past the cap a new key is refused (429), never an older one evicted: a stored answer stays a promise. */
+  /** Past the cap a new key is refused (429), never an older one evicted: a stored answer stays a promise (P122). */
   private async overCap(caller: string, existing: KeyRecord | null, now: Date): Promise<boolean> {
     const live = await this.store.countLive(caller, now);
     const stillCounted = existing && existing.expiresAt.getTime() > now.getTime() ? 1 : 0;

@@ -23,8 +23,8 @@ export interface RouteRequest {
 }
 
 /**
- * D21: which requests a key applies to — every REST write route, a GraphQL mutation over HTTP
- * POST (a query or subscription ignores the header), an MCP `tools/call` of a writer tool. Null
+ * Which requests a key applies to — every REST write route, a GraphQL mutation over HTTP
+ * POST (a query or subscription ignores the header), an MCP `tools/call` of a writer tool (D21). Null
  * for anything else (the header is then ignored, as the draft allows).
  */
 export function writeSurfaceOf(request: RouteRequest): WriteSurface | null {

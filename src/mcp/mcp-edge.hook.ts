@@ -8,7 +8,7 @@ import { MCP_PATH } from '../errors/mcp-path';
 import { OnRequestHost, OnRequestRequest } from '../auth/on-request-hook';
 
 /**
- * P136: what a 401 from /mcp tells a client about the credential it needs (RFC 9110 §11.6.1).
+ * What a 401 from /mcp tells a client about the credential it needs (RFC 9110 §11.6.1) (P136).
  * Not `Bearer`: the service does no OAuth, and an SDK client given an OAuth provider would start
  * a discovery that cannot succeed.
  */
@@ -26,8 +26,8 @@ function hostNameOf(value: string, isOrigin: boolean): string | null {
 }
 
 /**
- * P136: the reason to refuse a request whose Host, or Origin when a browser sent one, is not an
- * allowed host name (DNS rebinding: a page whose name now resolves to this service). Ports are not
+ * The reason to refuse a request whose Host, or Origin when a browser sent one, is not an
+ * allowed host name (DNS rebinding: a page whose name now resolves to this service) (P136). Ports are not
  * compared (PORT may be 0, a proxy may map it). Null = allowed.
  */
 export function hostRefusal(headers: OnRequestRequest['headers'], allowed: readonly string[]): string | null {
@@ -47,9 +47,9 @@ export function hostRefusal(headers: OnRequestRequest['headers'], allowed: reado
 }
 
 /**
- * P136: /mcp answers what stops a request before any JSON-RPC message is read as JSON-RPC, so both
+ * /mcp answers what stops a request before any JSON-RPC message is read as JSON-RPC, so both
  * SDKs surface the message: a forged Host or Origin → 403 (-32000), no or an unknown key → 401
- * (-32001) with a WWW-Authenticate header, both before the body is read (P135). The principal
+ * (-32001) with a WWW-Authenticate header, both before the body is read (P135) (P136). The principal
  * found here stays on the request for ApiKeyGuard (roles, P73).
  */
 export function registerMcpEdge(app: NestFastifyApplication, config: AppConfig): void {
@@ -74,8 +74,8 @@ export function registerMcpEdge(app: NestFastifyApplication, config: AppConfig):
 }
 
 /**
- * P136: a /mcp body the JSON parser refused (not UTF-8, not JSON, duplicate keys, too deep),
- * handed to McpController as the body instead of a REST 400, so it answers JSON-RPC's -32700.
+ * A /mcp body the JSON parser refused (not UTF-8, not JSON, duplicate keys, too deep),
+ * handed to McpController as the body instead of a REST 400, so it answers JSON-RPC's -32700 (P136).
  */
 export class McpUnreadableBody {
   constructor(readonly error: DomainError) {}

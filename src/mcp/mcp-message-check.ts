@@ -13,7 +13,7 @@ const kind = (value: unknown): string =>
   value === undefined ? 'missing' : value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 
 /**
- * P136: what the service refuses itself before the SDK sees a parsed /mcp body.
+ * What the service refuses itself before the SDK sees a parsed /mcp body (P136).
  * - A batch (array): removed from MCP in protocol 2025-06-18; up to 100 writes ran per POST.
  *   Refused whole, nothing run: HTTP 400, -32600, id null (a batch has no single id).
  * - `params` that is not an object, and for tools/call a `name` that is not a string or

@@ -71,7 +71,7 @@ export function describeEffective(effective: EffectiveHealthView): string {
         : '';
   const hidden =
     effective.shadowed.length > 0 ? ` Wider entries it hides: ${effective.shadowed.map((d) => `${where(d)} ${d.status}`).join(', ')}.` : '';
-  // D20: back when nothing in reach blocks (chained windows, outages the window covers), not at this window's end.
+  // Back when nothing in reach blocks (chained windows, outages the window covers), not at this window's end (D20).
   const back = effective.backAt ? `expected back at ${effective.backAt.toISOString()}` : 'end unknown';
   const window = m?.inForce
     ? ` Under maintenance ("${m.inForce.reason}"), ${back}.`
@@ -105,8 +105,8 @@ export function describeError(error: DomainError): string {
 }
 
 /**
- * P136: text an MCP client shows a model or a person, without the project's rule ids ("(D17)",
- * "(P40, D3)", "(§4)"): they mean nothing outside this repository. Messages shared with REST keep
+ * Text an MCP client shows a model or a person, without the project's rule ids ("(D17)",
+ * "(P40, D3)", "(§4)"): they mean nothing outside this repository (P136). Messages shared with REST keep
  * them there; MCP strips them in this one place.
  */
 export function withoutCitations(text: string): string {

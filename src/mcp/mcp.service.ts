@@ -99,9 +99,9 @@ export class McpService {
   }
 
   /**
-   * P73: a tool the key may not call is refused like a tool that does not exist for it — a
+   * A tool the key may not call is refused like a tool that does not exist for it — a
    * JSON-RPC error (-32602), never run; a call that reaches a tool answers a result, with isError
-   * for anything the caller can fix or retry (bad arguments name the argument and allowed values).
+   * for anything the caller can fix or retry (bad arguments name the argument and allowed values) (P73).
    * JsonRpcFault, not the SDK's McpError, whose message already carries "MCP error -32602: " (P136).
    * The work races the request deadline (P41, mcp-deadline.ts): a silent database is an isError
    * UNAVAILABLE result within it.

@@ -41,7 +41,7 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** P193: where the maintenance gauge reads from; the maintenance room registers it (metrics sits below the features). */
+  /** Where the maintenance gauge reads from; the maintenance room registers it (metrics sits below the features) (P193). */
   private maintenanceInForce: (() => Promise<number>) | null = null;
 
   constructor(counts: DocumentCounts) {
@@ -106,7 +106,7 @@ export class MetricsService {
     this.diagnoses.inc({ decision: spawned ? 'spawned' : 'avoided', reason });
   }
 
-  /** P193: the maintenance feature tells the gauge how to count the windows in force. */
+  /** The maintenance feature tells the gauge how to count the windows in force (P193). */
   countMaintenanceInForceWith(source: () => Promise<number>): void {
     this.maintenanceInForce = source;
   }

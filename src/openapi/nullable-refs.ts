@@ -3,9 +3,9 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 type Node = Record<string, unknown>;
 
 /**
- * P141: OpenAPI 3.0 ignores the siblings of a `$ref`, so a nullable reference is written
+ * OpenAPI 3.0 ignores the siblings of a `$ref`, so a nullable reference is written
  * `{nullable: true, allOf: [{$ref}]}`; 3.0.3 adds null only to a `type` declared beside
- * `nullable`. @nestjs/swagger writes `type: object` there for a class but nothing for an enum, so
+ * `nullable` (P141). @nestjs/swagger writes `type: object` there for a class but nothing for an enum, so
  * such a property was "nullable" without a type (Redocly's nullable-type-sibling error). This
  * gives each one the type of the schema it references. Mutates and returns the document.
  */

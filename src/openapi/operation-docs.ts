@@ -87,9 +87,9 @@ export const SUCCESS_EXAMPLE: Partial<Record<OperationId, unknown>> = {
 };
 
 /**
- * P143: tags declared at the top level, and each operation's success answer described (and, where
+ * Tags declared at the top level, and each operation's success answer described (and, where
  * SUCCESS_EXAMPLE has one, exemplified by a real answer instead of one Swagger UI pieces together
- * from the property examples). Mutates and returns the document.
+ * from the property examples) (P143). Mutates and returns the document.
  */
 export function documentOperations(document: OpenAPIObject): OpenAPIObject {
   document.tags = TAGS.map((tag) => ({ ...tag }));

@@ -48,9 +48,9 @@ export function accessStatement(access: OperationAccess): string {
 }
 
 /**
- * P140: every operation states which role's key it needs — an `x-roles` extension (an empty list
+ * Every operation states which role's key it needs — an `x-roles` extension (an empty list
  * for the open routes) and a closing sentence of its description — and the open routes say
- * `security: []` explicitly, so a linter and Swagger UI's padlock both read them as open.
+ * `security: []` explicitly, so a linter and Swagger UI's padlock both read them as open (P140).
  * Mutates and returns the document.
  */
 export function documentOperationRoles(document: OpenAPIObject, access: Map<string, OperationAccess>): OpenAPIObject {

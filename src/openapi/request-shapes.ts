@@ -64,11 +64,11 @@ function arrayRules(): Map<string, Map<string, FieldRules>> {
 }
 
 /**
- * P142: a request shape says in the document what the validator enforces, so a schema-valid
+ * A request shape says in the document what the validator enforces, so a schema-valid
  * request is never refused for a reason the schema hides: every object a request body reaches is
  * `additionalProperties: false` (the validation pipe and the hot routes' compiled schemas refuse
  * unknown properties with a 400 naming them), an array the validator wants non-empty carries
- * its `minItems`, and an id (or an array of ids) its pattern. A default is said in the field's description instead of the `default` keyword:
+ * its `minItems`, and an id (or an array of ids) its pattern (P142). A default is said in the field's description instead of the `default` keyword:
  * openapi-typescript 7 (like other generators) makes a component property with a `default`
  * required, so a valid request without it would not type-check (the field is optional, and
  * never in `required`). Mutates and returns the document.

@@ -10,7 +10,7 @@ export function markShuttingDown(server: Server): void {
 type WriteHead = (this: ServerResponse, statusCode: number, ...rest: unknown[]) => ServerResponse;
 
 /**
- * P127: the response class of the HTTP server. Once shutdown has begun, every answer — those of
+ * The response class of the HTTP server (P127). Once shutdown has begun, every answer — those of
  * requests already in flight included — goes out with `Connection: close` and its connection is
  * closed after it, so a keep-alive caller opens a new connection for its next request (refused
  * once the server stopped listening) instead of reusing one the server is about to drop (a reset

@@ -93,9 +93,9 @@ export class DrainOnCloseHook implements OnModuleInit, OnModuleDestroy {
     this.draining = true;
     markShuttingDown(server as unknown as Server);
     let graceOver = false;
-    // P151: a keep-alive connection idle at this moment last answered without `Connection:
+    // A keep-alive connection idle at this moment last answered without `Connection:
     // close`, so its caller may be sending the next request right now; closed at once, that
-    // request is reset unread (ECONNRESET on a reused connection). Such connections get
+    // request is reset unread (ECONNRESET on a reused connection) (P151). Such connections get
     // SHUTDOWN_IDLE_DRAIN_MS to bring it (answered with `Connection: close`, then closed by Node)
     // before they are reaped. Node's close() and Fastify's reap idle connections through this
     // method, so it waits for the drain too.

@@ -10,7 +10,7 @@ const RECHECK_MS = 50;
 const PROBES = 'LivenessController';
 
 /**
- * P41: every request answers within about REQUEST_DEADLINE_MS whatever the database does. The
+ * Every request answers within about REQUEST_DEADLINE_MS whatever the database does (P41). The
  * driver's own bounds cover a database that refuses (reset: server selection) but not one that
  * is silent (frozen, black hole: a sent command waits out the socket timeout). At the deadline the
  * request answers 503 with the database-unavailable body unless the database has answered pings

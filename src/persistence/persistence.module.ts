@@ -52,7 +52,7 @@ installMongodbWriteGuard();
         bufferCommands: false,
         serverSelectionTimeoutMS: config.dbServerSelectionTimeoutMs,
         connectTimeoutMS: 2000,
-        // P41: bounds on a silent database (frozen, black hole). A request answers at its
+        // Bounds on a silent database (frozen, black hole) (P41). A request answers at its
         // deadline anyway; these free the connections and the per-key locks behind them. The
         // wait for a pooled connection is bounded as long: a burst on a busy database queues.
         socketTimeoutMS: config.dbSocketTimeoutMs,

@@ -7,7 +7,7 @@ import { Scope } from '../domain/scope';
 import { ToolErrorCode } from '../domain/tool-error-code';
 import { ToolStatus } from '../domain/tool-status';
 
-/** D4b: the statuses a pin can hold (a subset of ToolStatus, same values). */
+/** The statuses a pin can hold (a subset of ToolStatus, same values) (D4b). */
 export const PinStatus = { OK: ToolStatus.OK, DOWN: ToolStatus.DOWN } as const;
 export type PinStatus = (typeof PinStatus)[keyof typeof PinStatus];
 

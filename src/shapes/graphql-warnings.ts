@@ -1,9 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 
 /**
- * P150: something a caller must know about an operation that succeeded — today only a diagnosis
+ * Something a caller must know about an operation that succeeded — today only a diagnosis
  * whose status was recorded but whose cooldown the full entry refused (D20; REST says it in the
- * `tool-health-cooldown-refused` header). It travels in the response's `extensions.warnings`,
+ * `tool-health-cooldown-refused` header) (P150). It travels in the response's `extensions.warnings`,
  * beside the data, over HTTP and over graphql-ws alike.
  */
 export interface GraphqlWarning {

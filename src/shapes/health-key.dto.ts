@@ -8,7 +8,7 @@ import { ShapeField, ShapeFieldOptions } from './shape-field';
 
 const ID_MESSAGE = 'must be 1-256 characters of A-Z a-z 0-9 . _ : @ / -';
 
-/** D3a: a tool name or scope id; the 400 names the property ("toolName must be 1-256 …"). */
+/** A tool name or scope id; the 400 names the property ("toolName must be 1-256 …") (D3a). */
 export function IsId(options: Pick<ValidationOptions, 'each'> = {}): PropertyDecorator {
   return Matches(ID_PATTERN, { ...options, message: `$property ${ID_MESSAGE}` });
 }

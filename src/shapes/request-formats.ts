@@ -1,9 +1,9 @@
 import { ToolHealthClassification } from '../domain/classification';
 
 /**
- * P144: where a classification names a failure (a failure report's, a cooldown's), the document
+ * Where a classification names a failure (a failure report's, a cooldown's), the document
  * offers only the failure classes — WORKING sets no cooldown and is refused with a 400 — as its
- * own enum component, so a schema-valid request is never refused for it.
+ * own enum component, so a schema-valid request is never refused for it (P144).
  */
 export const FAILURE_CLASSIFICATION = {
   enum: Object.values(ToolHealthClassification).filter((c) => c !== ToolHealthClassification.WORKING),

@@ -23,8 +23,8 @@ const STANDALONE = 'standalone';
 const FULL_SWEEP_MS = 5 * 60_000;
 
 /**
- * D19 / P53: moves the events that writes committed inside their documents (`pendingEvents`) to
- * the outbox, then removes them from the document. One instance holds the relay lease at a time,
+ * Moves the events that writes committed inside their documents (`pendingEvents`) to
+ * the outbox, then removes them from the document (D19 / P53). One instance holds the relay lease at a time,
  * and it relays one batch after the other: it reserves positions from a counter, inserts them in
  * that order, and only then takes the next batch, so positions are assigned in commit order and a
  * cursor already handed out is never passed by a later insert. A crash between insert and clear
@@ -34,8 +34,8 @@ const FULL_SWEEP_MS = 5 * 60_000;
  * instance); other instances' writes are picked up every EVENT_RELAY_POLL_MS. A relay failure
  * never fails the write: the events stay in the document and the next pass moves them.
  *
- * P114: for a marker a crash lost (P97), every pass also checks a bounded slice of a sweep over
- * every document's `_id` (from the presence lists), EVENT_RELAY_SWEEP_IDS_PER_SECOND at most.
+ * For a marker a crash lost (P97), every pass also checks a bounded slice of a sweep over
+ * every document's `_id` (from the presence lists), EVENT_RELAY_SWEEP_IDS_PER_SECOND at most (P114).
  */
 @Injectable()
 export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,7 +49,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private failing = false;
-  /** P114: the running sweep (null between sweeps), and when the last one started (null: none yet, start one). */
+  /** The running sweep (null between sweeps), and when the last one started (null: none yet, start one) (P114). */
   private sweep: DocumentIdWalk | null = null;
   private sweepStartedAt: number | null = null;
   private readonly sweepSlice: number;
@@ -169,14 +169,14 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     try {
       if (Date.now() - this.lastRenewal >= this.config.eventRelayLeaseMs / 5) await this.renew();
       if (!this.holdsLease()) {
-        // P114: a lost lease ends the sweep; the next starts afresh, on whichever instance holds the
-        // lease when one is due (at once on an instance that never swept).
+        // A lost lease ends the sweep; the next starts afresh, on whichever instance holds the
+        // lease when one is due (at once on an instance that never swept) (P114).
         if (this.sweep) await this.run(() => this.dropSweep());
         return;
       }
       await this.run(async () => {
         if (this.stopped) return;
-        // P97: the markers every pass; P114: a slice of the sweep, for a marker a crash lost.
+        // The markers every pass; P114: a slice of the sweep, for a marker a crash lost (P97).
         await this.relayDocuments();
         await this.sweepStep();
         await this.relayRetired();
@@ -203,8 +203,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /**
-   * P114: the next slice of the running sweep (a new sweep when one is due), relayed like a
-   * write's documents: read by `_id` alone, never a filter on the collection. A failed slice
+   * The next slice of the running sweep (a new sweep when one is due), relayed like a
+   * write's documents: read by `_id` alone, never a filter on the collection (P114). A failed slice
    * drops the sweep; like a lost lease, it is followed by a new sweep FULL_SWEEP_MS after the
    * dropped one started (at once if that has passed): a database too slow to answer within the
    * socket timeout, which also costs the lease now and then, is not asked for a new cursor (on
@@ -235,7 +235,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     return ids.length < max;
   }
 
-  /** P114: ends the running sweep before its end (lost lease, failure, shutdown): its cursor is closed, never resumed. */
+  /** Ends the running sweep before its end (lost lease, failure, shutdown): its cursor is closed, never resumed (P114). */
   private async dropSweep(): Promise<void> {
     const sweep = this.sweep;
     this.sweep = null;

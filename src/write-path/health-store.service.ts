@@ -116,8 +116,8 @@ export class HealthStore {
         if (next === current || next === null) return next;
         const tenantId = documentTenant(key, current, tenantHint);
         const owned = next.tenantId === tenantId ? next : { ...next, tenantId };
-        // D19 / P53: the write's events are committed with the document itself, as pending events
-        // the relay moves to the outbox. A new document starts a new life (P54): ids never repeat.
+        // The write's events are committed with the document itself, as pending events
+        // the relay moves to the outbox (D19 / P53). A new document starts a new life (P54): ids never repeat.
         const prior = current ? storedEventsOf(current) : undefined;
         const life = prior?.life ?? newLife();
         const events = healthEventsOf(current, { ...owned, version: (current?.version ?? 0) + 1 }, life);
@@ -129,8 +129,8 @@ export class HealthStore {
 
   private async afterWrite(result: MutationResult, emitted: number): Promise<void> {
     if (!result.written || !result.after) return;
-    // P97: what this instance did not relay at once is marked, so the lease holder's pass
-    // finds it without scanning every document; a pin is marked for the pin watch likewise.
+    // What this instance did not relay at once is marked, so the lease holder's pass
+    // finds it without scanning every document; a pin is marked for the pin watch likewise (P97).
     if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending([result.after.id]);
     await this.markPin(result);
   }

@@ -10,7 +10,7 @@ import { HealthStore } from './health-store.service';
 const BATCH = 100;
 
 /**
- * P55: a pin that ends by itself is an event. Every PIN_WATCH_MS the instance holding the event
+ * A pin that ends by itself is an event (P55). Every PIN_WATCH_MS the instance holding the event
  * relay lease removes pins that have run out (history item, PIN_ENDED). The write is an ordinary
  * guarded write of the reducer `endPin`, so a second instance doing the same finds nothing to do.
  */

@@ -1488,7 +1488,7 @@ export interface components {
         ClientToolDto: {
             /** @example client_file_read */
             name: string;
-            /** @description kept so the tool can still be listed while gone (D15b) */
+            /** @description kept so the tool can still be listed while gone */
             description?: string | null;
         };
         ClientDisconnectDto: {
@@ -1976,7 +1976,7 @@ export interface components {
             changed: components["schemas"]["ChangedEntryView"][];
         };
         /**
-         * @description what the synchronous checker already knows (§7 second row)
+         * @description what the synchronous checker already knows of the error, when it could classify it
          * @enum {string}
          */
         FailureClassification: "TECHNICALLY_BROKEN" | "USER_SPECIFIC_TECHNICAL" | "USER_PERMISSION" | "USER_INPUT" | "INTERMITTENT";
@@ -1998,7 +1998,7 @@ export interface components {
              * @example http-502
              */
             errorSignature: string;
-            /** @description what the synchronous checker already knows (§7 second row) */
+            /** @description what the synchronous checker already knows of the error, when it could classify it */
             classification?: (string & components["schemas"]["FailureClassification"]) | null;
             /**
              * @description The error as the tool reported it.
@@ -2052,7 +2052,7 @@ export interface components {
             status: (string & components["schemas"]["ToolStatus"]) | null;
             /** @description the cooldown that matched or was set */
             cooldown: components["schemas"]["CooldownRefView"] | null;
-            /** @description why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
+            /** @description why, one line per step of the call's evaluation: its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
             why: string[];
         };
         BatchedSuccessReportDto: {
@@ -2094,7 +2094,7 @@ export interface components {
              * @example http-502
              */
             errorSignature: string;
-            /** @description what the synchronous checker already knows (§7 second row) */
+            /** @description what the synchronous checker already knows of the error, when it could classify it */
             classification?: (string & components["schemas"]["FailureClassification"]) | null;
             /**
              * @description The error as the tool reported it.
@@ -2326,7 +2326,7 @@ export interface components {
         AnnotateManifestDto: {
             context?: components["schemas"]["CallContextDto"] | null;
             /**
-             * @description the engine's roles (§8); none = sees only tools that require none
+             * @description the engine's roles; none = sees only tools that require none
              * @example [
              *       "tool-health-writer"
              *     ]
@@ -2338,7 +2338,7 @@ export interface components {
              * @example Europe/Berlin
              */
             timeZone?: string | null;
-            /** @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8). Default: `false` (when absent or null). */
+            /** @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools. Default: `false` (when absent or null). */
             probeTurn?: boolean | null;
             /** @description merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer. Default: `false` (when absent or null). */
             includeAgrajagTools?: boolean | null;
@@ -2348,13 +2348,13 @@ export interface components {
         AnnotatedToolView: {
             name: string;
             /**
-             * @description the §9 suffix alone; null = none (OK, RETESTING)
+             * @description the suffix alone; null = none (OK, RETESTING)
              * @example unavailable since 14:00
              */
             suffix: string | null;
-            /** @description effective status (§4, D4) */
+            /** @description effective status: the narrowest live problem, or a pin */
             status: components["schemas"]["ToolStatus"];
-            /** @description DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5) */
+            /** @description DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it */
             retesting: boolean;
             /** @description DOWN and not RETESTING: listed so the LLM knows it exists, not to be called */
             doNotCall: boolean;
@@ -2366,7 +2366,7 @@ export interface components {
             } | null;
             /** @description why: the matched entry, by whom, since/until when, what it shadowed */
             reason: components["schemas"]["CascadeTraceView"];
-            /** @description the original description with the §9 suffix in parentheses, when there is one */
+            /** @description the original description with the suffix in parentheses, when there is one */
             description: string;
         };
         FilteredByReasonView: {
@@ -2391,7 +2391,7 @@ export interface components {
         AnnotatedManifestView: {
             /** @description the visible tools, in input order (merged Agrajag tools last) */
             tools: components["schemas"]["AnnotatedToolView"][];
-            /** @description D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session */
+            /** @description the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session */
             departed: components["schemas"]["AnnotatedToolView"][];
             filtered: components["schemas"]["FilteredSummaryView"];
         };
@@ -2416,7 +2416,7 @@ export interface components {
         AnnotateChangesDto: {
             context?: components["schemas"]["CallContextDto"] | null;
             /**
-             * @description the engine's roles (§8); none = sees only tools that require none
+             * @description the engine's roles; none = sees only tools that require none
              * @example [
              *       "tool-health-writer"
              *     ]
@@ -2428,7 +2428,7 @@ export interface components {
              * @example Europe/Berlin
              */
             timeZone?: string | null;
-            /** @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8). Default: `false` (when absent or null). */
+            /** @description a probe turn keeps only SAFE_PROBE tools and lists no departed tools. Default: `false` (when absent or null). */
             probeTurn?: boolean | null;
             /** @description merge the service's own Agrajag tools after the input; like any tool they are visible only to engines holding tool-health-writer. Default: `false` (when absent or null). */
             includeAgrajagTools?: boolean | null;
@@ -2440,13 +2440,13 @@ export interface components {
         ToolChangeView: {
             name: string;
             /**
-             * @description the §9 suffix alone; null = none (OK, RETESTING)
+             * @description the suffix alone; null = none (OK, RETESTING)
              * @example unavailable since 14:00
              */
             suffix: string | null;
-            /** @description effective status (§4, D4) */
+            /** @description effective status: the narrowest live problem, or a pin */
             status: components["schemas"]["ToolStatus"];
-            /** @description DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5) */
+            /** @description DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it */
             retesting: boolean;
             /** @description DOWN and not RETESTING: listed so the LLM knows it exists, not to be called */
             doNotCall: boolean;
@@ -2456,7 +2456,7 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             } | null;
-            /** @description the description the caller sent with the §9 suffix in parentheses; null when it sent none (append the suffix yourself) */
+            /** @description the description the caller sent with the suffix in parentheses; null when it sent none (append the suffix yourself) */
             description: string | null;
             /** @description why, as in the full annotation, when the request asked for it (includeReasons); else null */
             reason: components["schemas"]["CascadeTraceView"] | null;
@@ -2472,7 +2472,7 @@ export interface components {
         };
         ExplainToolDto: {
             /**
-             * @description the name the LLM called. Any text: a name outside the tool-name character set (D3a) can have no health entry and is answered without a lookup
+             * @description the name the LLM called. Any text: a name outside the tool-name character set can have no health entry and is answered without a lookup
              * @example client_file_read
              */
             toolName: string;
@@ -2712,7 +2712,7 @@ export interface components {
              */
             field?: string;
             /**
-             * @description Only on a 503 answered at the request deadline (P123): true when the request was a write that may still be applied after this answer. Retry it with the same Idempotency-Key to get its real answer; a retry without a key may apply it twice.
+             * @description Only on a 503 answered at the request deadline: true when the request was a write that may still be applied after this answer. Retry it with the same Idempotency-Key to get its real answer; a retry without a key may apply it twice.
              * @example true
              */
             writeMayHaveApplied?: boolean;
@@ -2964,7 +2964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3143,7 +3143,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3302,7 +3302,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3500,7 +3500,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3697,7 +3697,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3894,7 +3894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4235,7 +4235,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4413,7 +4413,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4591,7 +4591,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4785,7 +4785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4963,7 +4963,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5141,7 +5141,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5319,7 +5319,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5500,7 +5500,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6187,7 +6187,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6369,7 +6369,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6553,7 +6553,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6731,7 +6731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6910,7 +6910,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7088,7 +7088,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7282,7 +7282,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7476,7 +7476,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7710,7 +7710,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7725,7 +7725,7 @@ export interface operations {
             /** @description The entry as stored after the verdict. */
             200: {
                 headers: {
-                    /** @description Present when the status was recorded but the cooldown was not: the entry already holds the most active cooldowns it may (D20). Says which signature was refused. */
+                    /** @description Present when the status was recorded but the cooldown was not: the entry already holds the most active cooldowns it may. Says which signature was refused. */
                     "tool-health-cooldown-refused"?: string;
                     /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
                     "Idempotent-Replayed"?: "true";
@@ -7958,7 +7958,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8612,7 +8612,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8895,7 +8895,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9055,7 +9055,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9253,7 +9253,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9412,7 +9412,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9679,7 +9679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft, D21). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
                 "Idempotency-Key"?: string;
             };
             path: {

@@ -62,7 +62,7 @@ export class CooldownService {
     return result.after;
   }
 
-  /** P85: a new window for one cooldown, without restarting it; NOT_FOUND when there is no such cooldown. */
+  /** A new window for one cooldown, without restarting it; NOT_FOUND when there is no such cooldown (P85). */
   async changeCooldownWindow(dto: ChangeCooldownWindowDto): Promise<ToolHealthDocument> {
     const key = validateKey(dto);
     const missing = () => DomainError.notFound(`no cooldown ${dto.errorSignature} for user ${dto.userId ?? '(scope-wide)'} on that entry`);
@@ -78,7 +78,7 @@ export class CooldownService {
     return result.after!;
   }
 
-  /** D9: delete entries expired longer than the grace period, in batches, until none are left. */
+  /** Delete entries expired longer than the grace period, in batches, until none are left (D9). */
   async sweep(): Promise<SweepResultView> {
     let documents = 0;
     let removed = 0;
@@ -103,7 +103,7 @@ export class CooldownService {
     }
   }
 
-  /** D9: what the next sweep deletes — entries holding cooldowns expired longer than the grace period ago. */
+  /** What the next sweep deletes — entries holding cooldowns expired longer than the grace period ago (D9). */
   async dueForSweep(limit: number): Promise<{ toolHealth: ToolHealthDocument; cooldowns: ToolHealthDocument['cooldowns'] }[]> {
     const cutoff = this.clock.now().getTime() - this.config.cooldownGraceMs;
     const docs = await this.repository.findWithCooldownExpiredBefore(new Date(cutoff), limit);

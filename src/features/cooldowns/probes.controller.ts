@@ -7,7 +7,7 @@ import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CooldownService } from './cooldown.service';
 import { DueForProbeQueryDto } from './cooldown.dto';
 
-/** D11: the probe listing, beside the cooldowns whose service keeps it (same tag as before in the contract). */
+/** The probe listing, beside the cooldowns whose service keeps it (same tag as before in the contract) (D11). */
 @ApiTags('cooldowns')
 @ApiSecurity('api-key')
 @Controller('v1')

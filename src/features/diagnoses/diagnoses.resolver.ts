@@ -29,7 +29,7 @@ export class DiagnosesResolver {
   ): Promise<ToolHealthView> {
     const { entry, cooldownRefused } = await this.diagnoses.recordDiagnosis({ ...nullsAbsent(input), by: input.by ?? adminActor(by) });
     if (!entry) throw DomainError.notFound(`no health entry for ${describeKey(validateKey(input))}`);
-    // D20, P150: the status is recorded; the answer says the cooldown was not (REST: a header).
+    // The status is recorded; the answer says the cooldown was not (REST: a header) (D20, P150).
     if (cooldownRefused)
       addGraphqlWarning(context, { code: 'COOLDOWN_REFUSED', message: cooldownRefused, path: responsePathAsArray(info.path) });
     return entry;

@@ -10,7 +10,7 @@ import { DiagnosisService } from './diagnosis.service';
 import { AgrajagToolResultView, AgrajagToolView, InvokeAgrajagToolDto, RecordDiagnosisDto } from './diagnosis.dto';
 import { ApiContract } from '../../errors/openapi-errors';
 
-/** D20: set on a verdict whose status was recorded but whose cooldown the full entry refused. */
+/** Set on a verdict whose status was recorded but whose cooldown the full entry refused (D20). */
 export const COOLDOWN_REFUSED_HEADER = 'tool-health-cooldown-refused';
 
 /** The diagnosis engine's write path (§7 third row), gated by the tool-health-writer role (§8). */
@@ -28,7 +28,7 @@ export class DiagnosisController {
     headers: {
       [COOLDOWN_REFUSED_HEADER]: {
         description:
-          'Present when the status was recorded but the cooldown was not: the entry already holds the most active cooldowns it may (D20). Says which signature was refused.',
+          'Present when the status was recorded but the cooldown was not: the entry already holds the most active cooldowns it may. Says which signature was refused.',
         schema: { type: 'string' },
       },
     },
@@ -43,7 +43,7 @@ export class DiagnosisController {
     @Res({ passthrough: true }) reply: { header(name: string, value: string): unknown },
   ): Promise<ToolHealthView | null> {
     const { entry, cooldownRefused } = await this.service.recordDiagnosis(dto);
-    // D20: the status is recorded; the answer says the cooldown was not (the body stays the entry).
+    // The status is recorded; the answer says the cooldown was not (the body stays the entry) (D20).
     if (cooldownRefused) reply.header(COOLDOWN_REFUSED_HEADER, cooldownRefused);
     return entry;
   }

@@ -119,7 +119,7 @@ export class DiagnosisService {
   }
 }
 
-/** D20: the sentence that says a verdict's cooldown was refused (its status recorded); null when it was set. */
+/** The sentence that says a verdict's cooldown was refused (its status recorded); null when it was set (D20). */
 function refusalOf(v: Verdict, entry: ToolHealthDocument | null): string | null {
   if (!cooldownRefused(v, entry)) return null;
   return `No cooldown for ${v.errorSignature}: the entry holds ${MAX_COOLDOWN_ENTRIES} active cooldowns (the status was recorded)`;

@@ -6,7 +6,7 @@ import { HealthEventsResolver } from './health-events.resolver';
 import { OutboxRelay } from './outbox-relay.service';
 import { ToolHealthChangedResolver } from './tool-health-changed.resolver';
 
-/** D13: the event log read by cursor (REST, GraphQL) and live (the outbox relay and the `toolHealthChanged` subscription). */
+/** The event log read by cursor (REST, GraphQL) and live (the outbox relay and the `toolHealthChanged` subscription) (D13). */
 @Module({
   imports: [PersistenceModule],
   controllers: [EventsController],

@@ -5,7 +5,7 @@ import { Role } from '../../domain/role';
 import { ApiContract } from '../../errors/openapi-errors';
 import { MaintenanceService } from './maintenance.service';
 
-/** P194: the coming maintenance for calendar apps; read keys, like the list of windows (D17). */
+/** The coming maintenance for calendar apps; read keys, like the list of windows (D17) (P194). */
 @ApiTags('maintenance')
 @ApiSecurity('api-key')
 @Controller('v1')

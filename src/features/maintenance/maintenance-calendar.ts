@@ -1,7 +1,7 @@
 import { MaintenanceWindow } from '../../domain/maintenance-window';
 
 /**
- * P194: the coming maintenance as an RFC 5545 calendar. Every window and every occurrence of a
+ * The coming maintenance as an RFC 5545 calendar (P194). Every window and every occurrence of a
  * series is one VEVENT in UTC (its own UID; RELATED-TO names the series), expanded here rather
  * than sent as RRULE/EXDATE/RECURRENCE-ID: a TZID-bearing rule would need a VTIMEZONE this service
  * would have to derive from Intl, and calendar apps differ in how they apply exceptions; expanded

@@ -43,7 +43,7 @@ export class ScheduleMaintenanceDto extends HealthKeyDto {
   timeZone?: string | null;
 }
 
-/** P191: one occurrence of a series to skip: REST body and, with the id, SkipMaintenanceOccurrenceInput. */
+/** One occurrence of a series to skip: REST body and, with the id, SkipMaintenanceOccurrenceInput (P191). */
 @InputType({ isAbstract: true })
 export class SkipOccurrenceDto {
   @DateTimeField("The start the series' rule gives the occurrence (its RECURRENCE-ID), e.g. as the .ics feed lists it.", {
@@ -52,7 +52,7 @@ export class SkipOccurrenceDto {
   occurrence: Date;
 }
 
-/** P191: one occurrence of a series to change alone: REST body and, with the id, ChangeMaintenanceOccurrenceInput. */
+/** One occurrence of a series to change alone: REST body and, with the id, ChangeMaintenanceOccurrenceInput (P191). */
 @InputType({ isAbstract: true })
 export class ChangeOccurrenceDto extends SkipOccurrenceDto {
   @DateTimeField('A new start of this occurrence; only before it began.', { optional: true })
@@ -65,7 +65,7 @@ export class ChangeOccurrenceDto extends SkipOccurrenceDto {
   reason?: string | null;
 }
 
-/** P191: when a series ends: REST body and, with the id, EndMaintenanceSeriesInput. */
+/** When a series ends: REST body and, with the id, EndMaintenanceSeriesInput (P191). */
 @InputType({ isAbstract: true })
 export class EndSeriesDto {
   @DateTimeField('No occurrence starts at or after this instant (not in the past); now when absent.', { optional: true })

@@ -23,7 +23,7 @@ export class MaintenanceModule implements OnModuleInit {
     private readonly clock: Clock,
   ) {}
 
-  /** P193: `/metrics` counts the windows in force from this instance's snapshot. */
+  /** `/metrics` counts the windows in force from this instance's snapshot (P193). */
   onModuleInit(): void {
     this.metrics.countMaintenanceInForceWith(() => this.service.inForceCount(this.clock.now()));
   }

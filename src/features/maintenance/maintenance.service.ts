@@ -44,7 +44,7 @@ const MARGIN_MS = 3_600_000;
 const MAX_LIST = 500;
 const EVENT_BATCH = 200;
 const MAX_WRITE_ATTEMPTS = 8;
-/** P194: how far ahead the iCalendar feed looks, and how many events it lists at most. */
+/** How far ahead the iCalendar feed looks, and how many events it lists at most (P194). */
 const CALENDAR_DAYS = 60;
 const MAX_CALENDAR_EVENTS = 1_000;
 
@@ -145,7 +145,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     const horizon = new Date(t + this.config.maintenanceLookaheadMs + MARGIN_MS);
     const found = await this.windows.findCurrent(start, horizon);
     const byTool = new Map<string, MaintenanceWindow[]>();
-    // P190: a series enters the snapshot as its occurrences over the span the snapshot answers for.
+    // A series enters the snapshot as its occurrences over the span the snapshot answers for (P190).
     for (const w of expandWindows(found, start, horizon)) {
       const list = byTool.get(w.toolName);
       if (list) list.push(w);
@@ -156,7 +156,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return snapshot;
   }
 
-  /** P194: the windows in force or starting within CALENDAR_DAYS, series expanded, as an iCalendar text. */
+  /** The windows in force or starting within CALENDAR_DAYS, series expanded, as an iCalendar text (P194). */
   async calendar(): Promise<string> {
     const now = this.clock.now();
     const until = new Date(now.getTime() + CALENDAR_DAYS * 86_400_000);
@@ -218,17 +218,17 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return this.rewrite(id, (w, now) => changeWindow(w, change, adminActor(principal), now));
   }
 
-  /** P191: skips one occurrence of a series (named by the start the rule gives it). */
+  /** Skips one occurrence of a series (named by the start the rule gives it) (P191). */
   skipOccurrence(id: string, occurrence: Date, principal: Principal): Promise<MaintenanceWindow> {
     return this.rewrite(id, (w, now) => skipOccurrence(w, occurrence, adminActor(principal), now));
   }
 
-  /** P191: changes one occurrence of a series alone. */
+  /** Changes one occurrence of a series alone (P191). */
   changeOccurrence(id: string, occurrence: Date, change: ChangeRequest, principal: Principal): Promise<MaintenanceWindow> {
     return this.rewrite(id, (w, now) => changeOccurrence(w, occurrence, change, adminActor(principal), now));
   }
 
-  /** P191: ends a series at `at` (default now): no occurrence starts from then on. */
+  /** Ends a series at `at` (default now): no occurrence starts from then on (P191). */
   endSeries(id: string, at: Date | null, principal: Principal): Promise<MaintenanceWindow> {
     return this.rewrite(id, (w, now) => endSeries(w, at, adminActor(principal), now));
   }
@@ -300,8 +300,8 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * P192: a series' owed events, per occurrence, then its bookkeeping (compare-and-set on
-   * eventsThrough). Within one tick an occurrence's end follows its start by 1 ms, as above.
+   * A series' owed events, per occurrence, then its bookkeeping (compare-and-set on
+   * eventsThrough) (P192). Within one tick an occurrence's end follows its start by 1 ms, as above.
    */
   private async emitSeriesEvents(series: MaintenanceWindow, now: Date, lead: number): Promise<number> {
     const due = seriesDueEvents(series, now, lead);

@@ -55,7 +55,7 @@ export class ToolManifestDto extends ToolRefDto {
   description: string;
 }
 
-/** D23: one tool of the turn's manifest for annotation by difference; the caller already holds its description. */
+/** One tool of the turn's manifest for annotation by difference; the caller already holds its description (D23). */
 export class ManifestToolRefDto extends ToolRefDto {
   @ApiPropertyOptional({
     nullable: true,
@@ -81,7 +81,7 @@ class ManifestTurnDto {
     nullable: true,
     type: [String],
     maxItems: MAX_ROLES,
-    description: "the engine's roles (§8); none = sees only tools that require none",
+    description: "the engine's roles; none = sees only tools that require none",
     example: ['tool-health-writer'],
   })
   @IsOptional()
@@ -107,7 +107,7 @@ class ManifestTurnDto {
   @ApiPropertyOptional({
     nullable: true,
     default: false,
-    description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools (§8)',
+    description: 'a probe turn keeps only SAFE_PROBE tools and lists no departed tools',
   })
   @IsOptional()
   @IsBoolean()
@@ -134,7 +134,7 @@ export class AnnotateManifestDto extends ManifestTurnDto {
   tools: ToolManifestDto[];
 }
 
-/** D23: the same turn, answered by difference: only the tools that are not plainly usable. */
+/** The same turn, answered by difference: only the tools that are not plainly usable (D23). */
 export class AnnotateChangesDto extends ManifestTurnDto {
   @ApiProperty({
     type: [ManifestToolRefDto],
@@ -164,11 +164,12 @@ class ToolAnnotationView {
     type: String,
     nullable: true,
     example: 'unavailable since 14:00',
-    description: 'the §9 suffix alone; null = none (OK, RETESTING)',
+    description: 'the suffix alone; null = none (OK, RETESTING)',
   })
   suffix: string | null;
-  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'effective status (§4, D4)' }) status: ToolStatus;
-  @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it (D5)' })
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'effective status: the narrowest live problem, or a pin' })
+  status: ToolStatus;
+  @ApiProperty({ description: 'DOWN/DEGRADED whose expected recovery has passed: listed plainly, the next call tries it' })
   retesting: boolean;
   @ApiProperty({ description: 'DOWN and not RETESTING: listed so the LLM knows it exists, not to be called' }) doNotCall: boolean;
   @ApiProperty({ type: String, nullable: true, example: 'do not call, plan without it' }) hint: string | null;
@@ -185,15 +186,15 @@ class ToolAnnotationView {
 export class AnnotatedToolView extends ToolAnnotationView {
   @ApiProperty({ type: CascadeTraceView, description: 'why: the matched entry, by whom, since/until when, what it shadowed' })
   reason: CascadeTraceView;
-  @ApiProperty({ description: 'the original description with the §9 suffix in parentheses, when there is one' }) description: string;
+  @ApiProperty({ description: 'the original description with the suffix in parentheses, when there is one' }) description: string;
 }
 
-/** D23: one tool that is not plainly usable this turn, as the full annotation lists it. */
+/** One tool that is not plainly usable this turn, as the full annotation lists it (D23). */
 export class ToolChangeView extends ToolAnnotationView {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'the description the caller sent with the §9 suffix in parentheses; null when it sent none (append the suffix yourself)',
+    description: 'the description the caller sent with the suffix in parentheses; null when it sent none (append the suffix yourself)',
   })
   description: string | null;
   @ApiProperty({
@@ -226,13 +227,13 @@ export class AnnotatedManifestView {
   @ApiProperty({
     type: [AnnotatedToolView],
     description:
-      "D15b: the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session",
+      "the session's client tools that are DOWN at SESSION scope but missing from the input, with the description stored at disconnect; sorted by name; empty on a probe turn or without a session",
   })
   departed: AnnotatedToolView[];
   @ApiProperty({ type: FilteredSummaryView }) filtered: FilteredSummaryView;
 }
 
-/** D23: the turn's annotation by difference: what differs from the descriptions the caller holds. */
+/** The turn's annotation by difference: what differs from the descriptions the caller holds (D23). */
 export class AnnotatedChangesView {
   @ApiProperty({
     type: [ToolChangeView],

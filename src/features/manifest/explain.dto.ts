@@ -10,14 +10,14 @@ import { CascadeTraceView } from '../../shapes/cascade-trace.view';
 /** Longest name the LLM may have called that explain still answers (it is echoed back). */
 export const MAX_EXPLAIN_NAME_LENGTH = 1000;
 
-/** D16: the dispatcher could not dispatch a call and asks what to tell the LLM. */
+/** The dispatcher could not dispatch a call and asks what to tell the LLM (D16). */
 export class ExplainToolDto {
   @ApiProperty({
     minLength: 1,
     maxLength: MAX_EXPLAIN_NAME_LENGTH,
     example: 'client_file_read',
     description:
-      'the name the LLM called. Any text: a name outside the tool-name character set (D3a) can have no health entry and is answered without a lookup',
+      'the name the LLM called. Any text: a name outside the tool-name character set can have no health entry and is answered without a lookup',
   })
   @IsString()
   @MinLength(1)

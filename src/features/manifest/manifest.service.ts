@@ -62,8 +62,8 @@ export class ManifestService {
   }
 
   /**
-   * D23: the same turn by difference — only the visible tools that are not plainly usable, each
-   * exactly as `annotate` lists it, and how many are plain. A plain tool costs its evaluation and
+   * The same turn by difference — only the visible tools that are not plainly usable, each
+   * exactly as `annotate` lists it, and how many are plain (D23). A plain tool costs its evaluation and
    * nothing more: no trace, no view, no bytes.
    */
   async annotateChanges(dto: AnnotateChangesDto): Promise<AnnotatedChangesView> {
@@ -105,7 +105,7 @@ export class ManifestService {
     // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
     // engine by its roles has not left with its client.
     const inputNames = new Set(manifest.map((tool) => tool.name));
-    // P102: a departed tool reads its maintenance windows as the cascade would, from the same snapshot.
+    // A departed tool reads its maintenance windows as the cascade would, from the same snapshot (P102).
     const departed = departedClientTools(sessionDocs, inputNames, now, timeZone, maintenanceOf).map((tool) => toView(tool, null));
     return { visible, effective, departed, filtered: summarise(filtered), now, timeZone };
   }

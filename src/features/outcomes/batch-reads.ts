@@ -1,9 +1,9 @@
 import { ToolHealthDocument } from '../../domain/tool-health-document';
 
 /**
- * D22: the cascade documents of a whole batch, read in ONE `$in` before its first item and kept
+ * The cascade documents of a whole batch, read in ONE `$in` before its first item and kept
  * current with the batch's own writes, so each item reads what the items before it left — as
- * the same reports sent one by one, in order, would have read — without a round trip of its own.
+ * the same reports sent one by one, in order, would have read — without a round trip of its own (D22).
  */
 export class BatchReads {
   constructor(private readonly documents: Map<string, ToolHealthDocument>) {}

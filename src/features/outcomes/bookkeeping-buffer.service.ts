@@ -12,12 +12,12 @@ interface Pending {
 }
 
 /**
- * D10b: cooldown hits and lastFailureAt are counted in memory and flushed every
+ * Cooldown hits and lastFailureAt are counted in memory and flushed every
  * BOOKKEEPING_FLUSH_MS, all buffered documents in unordered bulk writes of a few dozen (P113),
  * so a hot key in an outage costs one update per interval, not one per failure, and a flush
- * costs a round trip per chunk, not per document (issue 13).
+ * costs a round trip per chunk, not per document (issue 13) (D10b).
  *
- * P42: totals stay exact when a flush's reply is lost. Each flush carries an id that every
+ * Totals stay exact when a flush's reply is lost (P42). Each flush carries an id that every
  * update of it records on its document, and that the update's filter requires absent
  * (bookkeepingUpdate): a flush whose outcome is unknown (network error, timeout) is kept as it
  * was sent and resent with the same id before anything new, so the documents that had applied

@@ -35,7 +35,7 @@ export class DispatchOutcomeService {
   ) {}
 
   /**
-   * D10: one read of the caller's cascade; a write only for an entry the success disproves.
+   * One read of the caller's cascade; a write only for an entry the success disproves (D10).
    * The reducer runs again inside the write on the fresh document, so a concurrent change is
    * never overwritten with stale data.
    */
@@ -47,7 +47,7 @@ export class DispatchOutcomeService {
       this.maintenance.viewFor(toolName, context, now),
     ]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
-    // D18/D20: only the documents in the call's reach (up to a pin that shadows the rest).
+    // Only the documents in the call's reach (up to a pin that shadows the rest) (D18/D20).
     const evaluation = evaluateCall({ toolName, context, entries, now, maintenance });
     const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
 
@@ -73,8 +73,8 @@ export class DispatchOutcomeService {
   }
 
   /**
-   * P176: the decision reportFailure would take now, from the same reads, with none of its
-   * effects (no hit, no mark, no cooldown, no wider evidence, no metric): for the console.
+   * The decision reportFailure would take now, from the same reads, with none of its
+   * effects (no hit, no mark, no cooldown, no wider evidence, no metric): for the console (P176).
    */
   async checkFailureOnly(args: FailureCheckArgs): Promise<FailureCheckView> {
     const { toolName, context } = this.validate({ toolName: args.toolName, context: args.context ?? undefined });
@@ -159,7 +159,7 @@ export class DispatchOutcomeService {
       );
       const entry = result.after && findCooldown(result.after, write.errorSignature, write.userId);
       if (entry && result.after) {
-        // P51: the answer agrees with the next check — the new entry and every wider block.
+        // The answer agrees with the next check — the new entry and every wider block (P51).
         entries.set(result.after.id, result.after);
         batch?.wrote(result.after);
         retryAt = spawnBlockedUntil({ ...report, entries }, context.userId ?? null).at;

@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import { dtoJsonSchema } from '../../shapes/dto-json-schema';
 import { FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './outcome.dto';
 
-/** D22: at most this many reports in one batch. */
+/** At most this many reports in one batch (D22). */
 export const MAX_BATCH_OUTCOMES = 500;
 
 export enum OutcomeKind {

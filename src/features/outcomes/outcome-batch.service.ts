@@ -24,7 +24,7 @@ const VALIDATE: Record<OutcomeKind, (item: unknown) => BatchedReport> = {
 };
 
 /**
- * D22: many success and failure reports in one request. Each item is answered exactly as its
+ * Many success and failure reports in one request (D22). Each item is answered exactly as its
  * single route would answer it — the same DispatchOutcomeService method, the same evaluation,
  * events and bookkeeping — or refused alone with the error its single route would give. The
  * batch pays once for what a request costs (HTTP, the pipeline, the key) and reads the cascades

@@ -67,7 +67,7 @@ export class FailureReportDto extends OutcomeDto {
   @ApiPropertyOptional({
     nullable: true,
     ...FAILURE_CLASSIFICATION,
-    description: 'what the synchronous checker already knows (§7 second row)',
+    description: 'what the synchronous checker already knows of the error, when it could classify it',
   })
   @IsOptional()
   @IsEnum(ToolHealthClassification)
@@ -134,7 +134,7 @@ export class FailureOutcomeView {
   @ApiProperty({
     type: [String],
     description:
-      "why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown",
+      "why, one line per step of the call's evaluation: its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown",
   })
   why: string[];
 }

@@ -6,7 +6,7 @@ import { IsId } from '../../shapes/health-key.dto';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './system-write.dto';
 
-/** D22: at most this many tools in one bulk system write (as many as a client disconnect names). */
+/** At most this many tools in one bulk system write (as many as a client disconnect names) (D22). */
 export const MAX_BULK_TOOLS = 500;
 
 function ToolNamesField(): PropertyDecorator {

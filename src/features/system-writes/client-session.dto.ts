@@ -12,7 +12,7 @@ export class ClientToolDto {
   @IsId()
   name: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 4000, description: 'kept so the tool can still be listed while gone (D15b)' })
+  @ApiPropertyOptional({ nullable: true, maxLength: 4000, description: 'kept so the tool can still be listed while gone' })
   @IsOptional()
   @IsString()
   @MaxLength(4000)

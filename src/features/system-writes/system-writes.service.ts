@@ -34,7 +34,7 @@ export class SystemWritesService {
     return result.after;
   }
 
-  /** D22: many tools of one scope key DOWN in one bulk write (an MCP server's connection closed). */
+  /** Many tools of one scope key DOWN in one bulk write (an MCP server's connection closed) (D22). */
   markManyUnavailable(dto: BulkMarkUnavailableDto): Promise<BulkSystemWriteView> {
     return this.writeMany(dto, unavailable(dto));
   }

@@ -8,7 +8,7 @@ import { HealthKeyInput } from '../../shapes/health-key.input';
 export const PURGE_BATCH_DEFAULT = 1000;
 export const PURGE_BATCH_MAX = 5000;
 
-/** D4b: the pinned status wins over every wider entry until `until`. */
+/** The pinned status wins over every wider entry until `until` (D4b). */
 @InputType('PinToolHealthInput', { description: 'The entry to pin, the status to hold, until when and why.' })
 export class PinToolHealthInput extends HealthKeyInput {
   @Field(() => PinStatus, { description: 'The status to hold: OK or DOWN.' })
@@ -28,7 +28,7 @@ export class PinToolHealthInput extends HealthKeyInput {
   tenantId?: string | null;
 }
 
-/** D14: bulk hard delete by scope and age, one capped batch per call. */
+/** Bulk hard delete by scope and age, one capped batch per call (D14). */
 @InputType('PurgeToolHealthInput', { description: 'Which entries to delete: a scope and an instant.' })
 export class PurgeToolHealthInput {
   @Field(() => Scope, { description: 'Delete entries of this scope only.' })

@@ -33,7 +33,7 @@ export class CascadeService {
     for (const name of toolNames) validateId('toolName', name);
     const ids = toolNames.flatMap((name) => cascadeKeys(name, valid).map(encodeKey));
     const [entries, windows] = await Promise.all([this.repository.findManyByIds(ids), this.maintenance.viewsFor(toolNames, valid, now)]);
-    // D20: each tool's one evaluation (stored evidence, pins, windows in force and ahead).
+    // Each tool's one evaluation (stored evidence, pins, windows in force and ahead) (D20).
     return toolNames.map((name, i) => evaluateCall({ toolName: name, context: valid, entries, now, maintenance: windows[i] }));
   }
 

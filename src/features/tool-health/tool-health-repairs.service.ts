@@ -50,7 +50,7 @@ export class ToolHealthRepairsService {
     return result.after!;
   }
 
-  /** D14: hard delete of one key, by an admin, logged. NOT_FOUND when there is no such document. */
+  /** Hard delete of one key, by an admin, logged (D14). NOT_FOUND when there is no such document. */
   async delete(input: HealthKeyInput, by: Principal): Promise<ToolHealthDocument> {
     const key = validateKey(input);
     const id = encodeKey(key);
@@ -60,7 +60,7 @@ export class ToolHealthRepairsService {
     return deleted;
   }
 
-  /** D14: bulk hard delete by scope and age, one capped batch per call, logged. */
+  /** Bulk hard delete by scope and age, one capped batch per call, logged (D14). */
   async purge(input: PurgeToolHealthInput, by: Principal): Promise<PurgeResultModel> {
     const now = this.clock.now();
     if (input.olderThan.getTime() > now.getTime()) {

@@ -37,8 +37,8 @@ const MAX_PAGES = 20;
 const MAX_ENDPOINTS = 1000;
 
 /**
- * D24 / P183: delivers the outbox (D19: the same log `/v1/events` reads, by the same cursor) to
- * every enabled endpoint. Each endpoint has its own cursor and its own lease in Mongo: one
+ * Delivers the outbox (D19: the same log `/v1/events` reads, by the same cursor) to
+ * every enabled endpoint (D24 / P183). Each endpoint has its own cursor and its own lease in Mongo: one
  * instance at a time delivers to it, so with any number of instances an event goes to an endpoint
  * once in normal operation. Every write of the holder (cursor, retry, disable) names the lease's
  * fence token, so an instance that lost the lease while paused cannot move the cursor. Events go
@@ -252,7 +252,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     return this.sender.send(endpoint.url, headers, body, this.stopping.signal);
   }
 
-  /** P187: sends an event again now, with its own `webhook-id`, outside the queue; the attempt is logged. */
+  /** Sends an event again now, with its own `webhook-id`, outside the queue; the attempt is logged (P187). */
   async resend(endpoint: WebhookEndpoint, webhookId: string, event: PositionedEvent): Promise<WebhookAttempt> {
     const now = this.clock.now();
     const result = await this.send(endpoint, webhookId, this.bodyOf(endpoint, event, now), now);
@@ -269,7 +269,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     return attempt;
   }
 
-  /** P187: a test ping to the endpoint (a `WEBHOOK_PING` body); the attempt is logged like a delivery. */
+  /** A test ping to the endpoint (a `WEBHOOK_PING` body); the attempt is logged like a delivery (P187). */
   async ping(endpoint: WebhookEndpoint, webhookId: string): Promise<WebhookAttempt> {
     const now = this.clock.now();
     const result = await this.send(endpoint, webhookId, pingBody(endpoint.id, now), now);

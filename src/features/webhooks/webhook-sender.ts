@@ -35,7 +35,7 @@ export class SystemHostResolver extends HostResolver {
 }
 
 /**
- * P185: one POST to a webhook target. The host name is resolved here, at every attempt, and every
+ * One POST to a webhook target (P185). The host name is resolved here, at every attempt, and every
  * address it gives is checked (private and loopback ranges refused unless
  * WEBHOOK_ALLOW_PRIVATE_TARGETS); the connection then goes to the address checked — the client's
  * own lookup is replaced by one that answers it — so a second resolution cannot swap in another

@@ -10,7 +10,7 @@ import {
 import { HealthEventType, Scope } from '../../shapes/enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
-// D24: a webhook endpoint and its deliveries as both APIs answer them (P115). No view has a
+// A webhook endpoint and its deliveries as both APIs answer them (P115) (D24). No view has a
 // field for a secret: it is answered once, by the two answers that make one (P182).
 
 registerEnumType(WebhookFormat, {

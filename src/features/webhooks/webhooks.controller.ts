@@ -23,7 +23,7 @@ const ENDPOINT_ID = {
   example: '0db94c8e-6f1a-4c43-9a57-2b1e8f3a5d10',
 } as const;
 
-/** D24: webhook endpoints, registered by admins; audit-readers read them and their deliveries (D17). */
+/** Webhook endpoints, registered by admins; audit-readers read them and their deliveries (D17) (D24). */
 @ApiTags('webhooks')
 @ApiExtraModels(ChangeWebhookEndpointDto) // its PATCH body is a nullable reference to it (P144)
 @ApiSecurity('api-key')
@@ -136,7 +136,7 @@ export class WebhookEndpointsController {
   }
 }
 
-/** P187: one delivery sent again. */
+/** One delivery sent again (P187). */
 @ApiTags('webhooks')
 @ApiSecurity('api-key')
 @Controller('v1/webhook-deliveries')

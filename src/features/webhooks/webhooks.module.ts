@@ -7,7 +7,7 @@ import { WebhookDeliveriesController, WebhookEndpointsController } from './webho
 import { WebhooksResolver } from './webhooks.resolver';
 import { WebhooksService } from './webhooks.service';
 
-/** D24: signed webhooks — endpoints (admin), deliveries from the outbox (the dispatcher), the audit log. */
+/** Signed webhooks — endpoints (admin), deliveries from the outbox (the dispatcher), the audit log (D24). */
 @Module({
   imports: [PersistenceModule, WritePathModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],

@@ -30,8 +30,8 @@ export interface EndpointWithSecret {
 }
 
 /**
- * D24: the admin side of webhooks (P180): register, change, rotate, remove endpoints; read their
- * deliveries; resend one; ping. Delivery itself is the WebhookDispatcher's.
+ * The admin side of webhooks (P180): register, change, rotate, remove endpoints; read their
+ * deliveries; resend one; ping (D24). Delivery itself is the WebhookDispatcher's.
  */
 @Injectable()
 export class WebhooksService {
@@ -64,7 +64,7 @@ export class WebhooksService {
       by: adminActor(principal),
       disabledAt: null,
       disabledReason: null,
-      // P183: an endpoint receives the events that follow its registration, not the log's past.
+      // An endpoint receives the events that follow its registration, not the log's past (P183).
       cursor: await this.outbox.lastPosition(),
       retry: null,
       version: 1,
@@ -104,7 +104,7 @@ export class WebhooksService {
     });
   }
 
-  /** P182: a new secret; the old one signs on for 24 h beside it. */
+  /** A new secret; the old one signs on for 24 h beside it (P182). */
   async rotateSecret(id: string, principal: Principal): Promise<EndpointWithSecret> {
     const secret = newSecret();
     const endpoint = await this.change(id, principal, (current) => ({ secrets: rotateSecrets(current.secrets, secret, this.clock.now()) }));
@@ -123,7 +123,7 @@ export class WebhooksService {
     return this.deliveries.listByEndpoint(endpointId, limit);
   }
 
-  /** P187: a test ping now, whatever the endpoint's filters or state; the delivery with its attempt. */
+  /** A test ping now, whatever the endpoint's filters or state; the delivery with its attempt (P187). */
   async ping(id: string): Promise<WebhookDelivery> {
     const endpoint = await this.get(id);
     const webhookId = `msg_ping_${randomUUID().replace(/-/g, '')}`;
@@ -131,7 +131,7 @@ export class WebhooksService {
     return (await this.deliveries.findById(webhookId))!;
   }
 
-  /** P187: sends one delivery again now, with its `webhook-id` (a ping is pinged again). */
+  /** Sends one delivery again now, with its `webhook-id` (a ping is pinged again) (P187). */
   async resend(deliveryId: string): Promise<WebhookDelivery> {
     const delivery = await this.deliveries.findById(deliveryId);
     if (!delivery) throw DomainError.notFound(`no webhook delivery ${deliveryId}`);

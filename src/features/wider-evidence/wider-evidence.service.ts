@@ -134,7 +134,7 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
     now: Date;
     status: ToolStatus | null;
     baseCoalescingKey: string;
-    /** D20: the wider scopes in the call's reach; a failure counts and is judged only there (default both). */
+    /** The wider scopes in the call's reach; a failure counts and is judged only there (default both) (D20). */
     scopes?: readonly Scope[];
   }): WiderEvidenceAnswer | null {
     const { toolName, errorSignature, context, now } = input;
@@ -206,7 +206,7 @@ export class WiderEvidenceService implements OnModuleInit, OnApplicationShutdown
       hitClassification,
       underMaintenance: decision.reason === FailureReason.UNDER_MAINTENANCE,
     });
-    // D20: under maintenance the decision names no evidence scope; beyond a pin, neither that scope.
+    // Under maintenance the decision names no evidence scope; beyond a pin, neither that scope (D20).
     if (!counts || decision.evidenceScopes.length === 0) return null;
     return this.observe({
       toolName: input.toolName,

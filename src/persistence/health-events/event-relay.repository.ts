@@ -36,8 +36,8 @@ export abstract class EventRelayRepository {
    */
   abstract findPending(limit: number, docIds?: readonly string[]): Promise<PendingEvents[]>;
   /**
-   * P114: the `_id` of every tool_health document, as the presence lists name them (P81), for
-   * the sweep that finds events whose marker was lost. One cursor over the lists, kept open
+   * The `_id` of every tool_health document, as the presence lists name them (P81), for
+   * the sweep that finds events whose marker was lost (P114). One cursor over the lists, kept open
    * between calls of `next`; `close` drops it (a walk is never resumed, a new one starts over).
    */
   abstract walkDocumentIds(): DocumentIdWalk;

@@ -29,7 +29,7 @@ interface RetiredRecord {
 
 const OUTBOX_COUNTER = 'health_events';
 /**
- * P114: presence lists per round trip of the sweep's cursor. A list names one scope's tools (a
+ * Presence lists per round trip of the sweep's cursor (P114). A list names one scope's tools (a
  * few to a few hundred), so a batch lasts the sweep from seconds to a few minutes at its rate,
  * well inside MongoDB's 10-minute timeout of an idle cursor.
  */
@@ -62,11 +62,11 @@ export class MongoEventRelayRepository extends EventRelayRepository {
   private get counters(): Collection<CounterRecord> {
     return this.connection.db!.collection<CounterRecord>('counters');
   }
-  /** P97: `{_id: docId}` for each document that may hold pending events. */
+  /** `{_id: docId}` for each document that may hold pending events (P97). */
   private get pendingMarkers(): Collection<{ _id: string }> {
     return this.connection.db!.collection<{ _id: string }>('tool_health_pending');
   }
-  /** P97: `{_id: docId, until}` for each document that holds (or held) a pin. */
+  /** `{_id: docId, until}` for each document that holds (or held) a pin (P97). */
   private get pinMarkers(): Collection<{ _id: string; until: Date }> {
     return this.connection.db!.collection<{ _id: string; until: Date }>('tool_health_pins');
   }

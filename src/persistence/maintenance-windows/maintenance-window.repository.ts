@@ -30,7 +30,7 @@ export abstract class MaintenanceWindowRepository {
     id: string,
     marks: { warnedEventAt?: Date; startedEventAt?: Date; endedEventAt?: Date; eventsDone: boolean },
   ): Promise<void>;
-  /** P192: stores a series' event bookkeeping if `eventsThrough` is still `expectedThrough` (a lost race changes nothing). */
+  /** Stores a series' event bookkeeping if `eventsThrough` is still `expectedThrough` (a lost race changes nothing) (P192). */
   abstract markSeriesEvents(
     id: string,
     expectedThrough: Date | null,

@@ -22,11 +22,11 @@ export class MaintenanceWindowRecord {
   /** True once the window owes no more events (ended and recorded, or cancelled before it began). */
   @Prop({ type: Boolean, required: true }) eventsDone: boolean;
   @Prop({ type: Number, required: true }) version: number;
-  /** P190: a recurring series' rule, zone, end and exceptions; absent or null on a one-off window. */
+  /** A recurring series' rule, zone, end and exceptions; absent or null on a one-off window (P190). */
   @Prop({ type: Object, default: null }) recurrence?: Recurrence | null;
-  /** P192: when a one-off window's MAINTENANCE_STARTING was written. */
+  /** When a one-off window's MAINTENANCE_STARTING was written (P192). */
   @Prop({ type: Date, default: null }) warnedEventAt?: Date | null;
-  /** P192: a series' events are written up to this instant, and which of its running occurrences' events were. */
+  /** A series' events are written up to this instant, and which of its running occurrences' events were (P192). */
   @Prop({ type: Date, default: null }) eventsThrough?: Date | null;
   @Prop({ type: [String], default: undefined }) eventMarks?: string[];
 }

@@ -9,7 +9,7 @@ import { MaintenanceWindowRecord } from './maintenance-window.schema';
 function toDomain(record: MaintenanceWindowRecord): MaintenanceWindow {
   const { _id, eventsDone: _done, recurrence, warnedEventAt, eventsThrough, eventMarks, ...rest } = record;
   const window: MaintenanceWindow = { ...rest, id: _id, scopeId: rest.scopeId ?? null, warnedEventAt: warnedEventAt ?? null };
-  // P190: only a series carries its recurrence and its event bookkeeping.
+  // Only a series carries its recurrence and its event bookkeeping (P190).
   return recurrence ? { ...window, recurrence, eventsThrough: eventsThrough ?? null, eventMarks: eventMarks ?? [] } : window;
 }
 
@@ -80,7 +80,7 @@ export class MongoMaintenanceWindowRepository extends MaintenanceWindowRepositor
     if (filter.scopeId !== undefined) query.scopeId = filter.scopeId;
     if (!filter.includeEnded) {
       query.cancelledAt = null;
-      // P190: a series' own `until` is its first occurrence's; it lists while it may recur.
+      // A series' own `until` is its first occurrence's; it lists while it may recur (P190).
       (query as Record<string, unknown>).$or = [
         { until: { $gt: filter.now } },
         { 'recurrence.rrule': { $type: 'string' }, 'recurrence.endedAt': null },

@@ -232,12 +232,12 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     for (const flush of flushes) {
       for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId, flush.resent) });
     }
-    // P113: in chunks, one after the other, so reads interleave with a large flush.
+    // In chunks, one after the other, so reads interleave with a large flush (P113).
     for (let start = 0; start < operations.length; start += FLUSH_CHUNK) {
       const chunk = operations.slice(start, start + FLUSH_CHUNK);
-      // P117: across instances every replace is version-guarded and this update moves `version`,
+      // Across instances every replace is version-guarded and this update moves `version`,
       // so a replace built before it reads again instead of overwriting the counts it adds, and
-      // these updates ($inc/$max/$push by flush id) commute with each other. Within this process
+      // these updates ($inc/$max/$push by flush id) commute with each other (P117). Within this process
       // the chunk still holds its documents' locks (D3: writes to one key in one process are
       // serialised), which keeps one instance exact on a server whose guarded replace is not
       // atomic (FerretDB, P29).
@@ -277,7 +277,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
         throw error;
       }
     }
-    // P117 (D21): guarded on every server. Exactly the fields of the `version_guard` index, so
+    // Guarded on every server (P117 (D21)). Exactly the fields of the `version_guard` index, so
     // mongo-java-server answers it from that index instead of a scan (P98); a write prepared
     // before a pause finds the version moved and reads again.
     const result = await this.records.replaceOne({ _id: after.id, version: before.version }, record);

@@ -20,9 +20,9 @@ export const CASCADE_ENTRY_FIELDS = [
 export type CascadeEntryRecord = Pick<ToolHealthRecord, '_id' | (typeof CASCADE_ENTRY_FIELDS)[number]>;
 
 /**
- * P42: the flush ids a document remembers travel with its domain object under a symbol key, so
+ * The flush ids a document remembers travel with its domain object under a symbol key, so
  * a replace writes them back (a retried flush must still find its id) while no view or JSON
- * answer shows them (JSON ignores symbol keys; object spreads in reducers copy them).
+ * answer shows them (JSON ignores symbol keys; object spreads in reducers copy them) (P42).
  */
 export const APPLIED_FLUSH_IDS_KEY = Symbol('appliedFlushIds');
 
@@ -45,7 +45,7 @@ function blanksFilled(record: Partial<Record<keyof ReturnType<typeof blankFields
 export function toDomain(record: ToolHealthRecord): ToolHealthDocument {
   const { _id, life, pendingEvents, appliedFlushIds, ...rest } = record as ToolHealthRecord & { appliedFlushIds?: string[] };
   const doc = {
-    // P53/P54: the write path's own fields, kept off the domain view (see stored-events.ts).
+    // The write path's own fields, kept off the domain view (see stored-events.ts) (P53/P54).
     [STORED_EVENTS]: { life: life ?? '0', pendingEvents: pendingEvents ?? [] },
     ...rest,
     ...blanksFilled(rest),

@@ -69,9 +69,9 @@ export class ToolHealthRecord {
   @Prop({ type: PinSchema, default: null }) pin: PinRecord | null;
   @Prop({ type: String, default: null }) description: string | null;
 
-  /** P54: new at every creation of the document; part of every event id, so ids never repeat across lives. */
+  /** New at every creation of the document; part of every event id, so ids never repeat across lives (P54). */
   @Prop({ type: String }) life?: string;
-  /** P53: events of writes not yet moved to the outbox by the event relay, written with the document. */
+  /** Events of writes not yet moved to the outbox by the event relay, written with the document (P53). */
   @Prop({ type: [Object], default: undefined }) pendingEvents?: HealthEvent[];
   @Prop({ type: Number, required: true }) version: number;
   @Prop({ type: Date, required: true }) createdAt: Date;
@@ -94,9 +94,9 @@ ToolHealthSchema.index({ 'cooldowns.nextSpawnAllowedAt': 1 });
 // that a sparse index could not answer anyway.
 // The pin watch (P55): pins that have run out ({'pin.until': {$lte: now}}).
 ToolHealthSchema.index({ 'pin.until': 1 }, { sparse: true });
-// P117 (D21): the version guard of every replace, `{_id, version}`, has exactly these keys, so
+// The version guard of every replace, `{_id, version}`, has exactly these keys, so
 // mongo-java-server (memory and H2) serves it from this index (AbstractUniqueIndex.canHandle
-// compares key sets, P98) instead of scanning the collection. Unique because `_id` is.
+// compares key sets, P98) instead of scanning the collection (P117 (D21)). Unique because `_id` is.
 ToolHealthSchema.index({ _id: 1, version: 1 }, { unique: true, name: 'version_guard' });
 // Additive (D11): entries "due for a probe" — DOWN, no expected recovery, oldest check first.
 ToolHealthSchema.index({ status: 1, expectedRecoveryAt: 1, lastCheckedAt: 1 });

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { WebhookAttempt, WebhookDeliveryState } from '../../domain/webhooks';
 
-/** D24: the attempts of one event (or ping) at one endpoint (P184). `_id` is the `webhook-id` sent. */
+/** The attempts of one event (or ping) at one endpoint (P184) (D24). `_id` is the `webhook-id` sent. */
 @Schema({ collection: 'webhook_deliveries', versionKey: false, timestamps: false })
 export class WebhookDeliveryRecord {
   @Prop({ type: String, required: true }) _id: string;

@@ -12,7 +12,7 @@ export interface WebhookLease {
   fence: number;
 }
 
-/** D24: one webhook endpoint (P180). `_id` is a random UUID. */
+/** One webhook endpoint (P180) (D24). `_id` is a random UUID. */
 @Schema({ collection: 'webhook_endpoints', versionKey: false, timestamps: false })
 export class WebhookEndpointRecord {
   @Prop({ type: String, required: true }) _id: string;

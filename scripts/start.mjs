@@ -211,8 +211,10 @@ async function main() {
     await buildConsole();
   }
 
+  let keysFile = null;
   if (!env.API_KEYS) {
     const dev = developmentKeys();
+    keysFile = dev.file;
     env.API_KEYS = dev.env;
     log(`development API keys (from ${dev.file}):`);
     for (const [role, key] of Object.entries(dev.keys)) process.stderr.write(`  ${role.padEnd(20)} ${key}\n`);
@@ -254,11 +256,46 @@ async function main() {
     log(`cannot start the service: ${error.message}`);
     void finish(1);
   });
+  void announceWhenReady(env, keysFile);
   service.once('exit', (code, sig) => {
     // After our own signal, the service's exit by that signal (Nest re-raises it) is a clean stop.
     const clean = signalled && (code === 0 || sig === signalled || sig === 'SIGTERM' || sig === 'SIGINT');
     void finish(databaseDied ? 1 : clean ? 0 : (code ?? 1));
   });
+}
+
+/**
+ * The last lines of a start-up: where to go next, once the service answers (the JSON log lines
+ * above are for machines). Only a port given as a number is announced (PORT=0 picks one at random).
+ */
+async function announceWhenReady(env, keysFile) {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port <= 0) return;
+  const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  for (const until = Date.now() + 120_000; Date.now() < until && !signalled && !exiting; ) {
+    const ready = await fetch(`${base}/health/ready`).then((r) => r.status === 200, () => false);
+    if (ready) {
+      const docs = env.DOCS_ENABLED === 'false' || (env.NODE_ENV === 'production' && env.DOCS_ENABLED !== 'true');
+      process.stderr.write(
+        [
+          '',
+          `Ready: ${base}`,
+          `  console      ${base}/console`,
+          docs ? null : `  API docs     ${base}/docs  (OpenAPI: ${base}/docs/openapi.json)`,
+          `  GraphQL      ${base}/graphql${docs ? '' : '  (the playground in a browser)'}`,
+          `  MCP          ${base}/mcp`,
+          keysFile ? `  keys         printed above, kept in ${keysFile}` : '  keys         the ones in API_KEYS',
+          '  stop         Ctrl-C (a graceful stop: requests in flight are answered, buffered counts written)',
+          '',
+        ]
+          .filter((line) => line !== null)
+          .join('\n') + '\n',
+      );
+      return;
+    }
+    await sleep(250);
+  }
 }
 
 main().catch((error) => {

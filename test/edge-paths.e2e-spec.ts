@@ -37,3 +37,18 @@ describe('tool names containing / in a path (P66)', () => {
     for (const p of params) expect(p.description).toMatch(/%2F/);
   });
 });
+
+describe('/favicon.ico', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(() => t.close());
+
+  it('is an icon, served without a key, in production too', async () => {
+    const res = await t.http.get('/favicon.ico').buffer(true).expect(200);
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    expect((res.body as Buffer).readUInt16LE(2)).toBe(1); // an ICO directory
+  });
+});

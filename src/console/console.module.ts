@@ -9,11 +9,12 @@ import {
   consoleHtml,
   loadConsoleAssets,
 } from './console-page';
+import { faviconIco } from './favicon';
 
 /**
  * The operator console (D26, P170): `GET /console` (the page, open like the playground's page —
  * every operation it makes carries the key its user types) and `GET /console/assets/<file>` (the
- * bundle built from console/src). On in production too (D17). Plain Fastify routes, like the
+ * bundle built from console/src), and `GET /favicon.ico`, the icon of every page the service serves. On in production too (D17). Plain Fastify routes, like the
  * playground's assets: no key guard, no body.
  */
 @Injectable()
@@ -41,6 +42,10 @@ export class ConsoleRoutes implements OnModuleInit {
         .header('cache-control', 'no-cache')
         .send(html);
     });
+    const favicon = faviconIco();
+    fastify.get('/favicon.ico', async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.header('content-type', 'image/x-icon').header('cache-control', 'public, max-age=86400').send(favicon),
+    );
     fastify.get(`${CONSOLE_ASSETS_PREFIX}:file`, async (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
       const asset = assets?.get(request.params.file as ConsoleAssetFile);
       if (!asset) return reply.code(404).send({ statusCode: 404, error: 'NOT_FOUND', message: 'Not Found' });

@@ -61,6 +61,12 @@ describe.each(CASES)('$signal to the $target process of `npm start`', ({ signal,
     );
 
     const readyAfter = await waitReady(`http://127.0.0.1:${port}/health/ready`, npm, () => output);
+    // Start-up ends with where to go next, after the log lines.
+    for (let i = 0; i < 40 && !output.includes('  stop '); i++) await sleep(50);
+    expect(output).toContain(`Ready: http://127.0.0.1:${port}\n  console      http://127.0.0.1:${port}/console\n`);
+    expect(output).toMatch(
+      / {2}MCP {10}http:\/\/127\.0\.0\.1:\d+\/mcp\n {2}keys {9}printed above, kept in .*dev-api-keys\.json\n {2}stop {9}Ctrl-C/,
+    );
     procs = tree(npm.pid!);
     const names = procs.map((p) => p.cmd);
     // npm, the start script, the H2 server and the service (no shell left in between: P34)

@@ -165,3 +165,31 @@ describe('GraphQL errors in production', () => {
     expect(JSON.stringify([notFound.body, invalid.body, unknownField.body])).not.toMatch(/stacktrace|\.ts:\d+|at .+\(/);
   });
 });
+
+describe('GraphQL errors outside production', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: 'development' } });
+  });
+  afterAll(() => t.close());
+
+  it('keep their message and code, never a stack trace: a wrong role, an unknown field, a missing entry', async () => {
+    const forbidden = await t.http
+      .post('/graphql')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ query: 'mutation { clearToolHealth(input: { scope: GLOBAL, toolName: "x" }) { id } }' });
+    const unknownField = await t.http.post('/graphql').set('x-api-key', KEYS.admin).send({ query: '{ toolHealths { nope } }' });
+    const notFound = await t.http
+      .post('/graphql')
+      .set('x-api-key', KEYS.admin)
+      .send({ query: '{ toolHealth(scope: GLOBAL, toolName: "nothing_here") { id } }' });
+    expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(unknownField.body.errors[0]).toMatchObject({
+      message: expect.stringContaining('nope'),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    expect(notFound.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(JSON.stringify([forbidden.body, unknownField.body, notFound.body])).not.toMatch(/stacktrace|\.ts:\d+|at .+\(/);
+  });
+});

@@ -52,7 +52,9 @@ import { ViewerResolver } from './viewer.resolver';
           // Automatic persisted queries off: a registered hash replayed without `query` is an
           // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway (P61).
           persistedQueries: false,
-          includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+          // No stack trace in any answer, in any mode: it tells a caller nothing it can act on and
+          // shows the server's files; the log has it (P241).
+          includeStacktraceInErrorResponses: false,
           formatError,
           plugins: [
             introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)

@@ -25,10 +25,17 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   // Apollo's own validation and parse errors are the client's: keep their code and message.
   if (existing && existing !== 'INTERNAL_SERVER_ERROR') {
     return exposeDetails
-      ? formatted
+      ? withoutStacktrace(formatted)
       : { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: existing } };
   }
   return exposeDetails
-    ? formatted
+    ? withoutStacktrace(formatted)
     : { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** Outside production an error keeps its message and extensions, never a stack trace (P241). */
+function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  if (!formatted.extensions || !('stacktrace' in formatted.extensions)) return formatted;
+  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions;
+  return { ...formatted, extensions };
 }

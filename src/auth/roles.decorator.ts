@@ -9,3 +9,12 @@ export const Roles = (...roles: Role[]) => SetMetadata(ROLES_KEY, roles);
 
 /** Open without a key (D17: `/health/*`, docs and playground pages). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+export const FEED_TOKEN_KEY = 'tas:feed-token';
+
+/**
+ * The route also takes a calendar feed token in its query string, for clients that can send no
+ * header (calendar apps): a request without an API key passes the key guard, and the route
+ * checks the token itself (P227). A request with a key is checked as usual.
+ */
+export const AcceptsFeedToken = () => SetMetadata(FEED_TOKEN_KEY, true);

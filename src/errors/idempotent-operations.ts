@@ -29,6 +29,8 @@ export const IDEMPOTENT_OPERATIONS = [
   'skipMaintenanceOccurrence',
   'changeMaintenanceOccurrence',
   'endMaintenanceSeries',
+  'createCalendarFeedToken',
+  'revokeCalendarFeedToken',
   'createWebhookEndpoint',
   'changeWebhookEndpoint',
   'deleteWebhookEndpoint',

@@ -11,6 +11,9 @@ import { IndexBootstrap } from '../database/index-bootstrap';
 import { HealthEventRecord, HealthEventSchema } from './health-events/health-event.schema';
 import { MongoHealthEventOutbox } from './health-events/mongo-health-event.outbox';
 import { MongoTenantSettingsRepository } from './tenant-settings/mongo-tenant-settings.repository';
+import { CalendarFeedTokenRepository } from './calendar-feed-tokens/calendar-feed-token.repository';
+import { CalendarFeedTokenRecord, CalendarFeedTokenSchema } from './calendar-feed-tokens/calendar-feed-token.schema';
+import { MongoCalendarFeedTokenRepository } from './calendar-feed-tokens/mongo-calendar-feed-token.repository';
 import { MongoToolHealthAdminRepository } from './tool-health/mongo-tool-health-admin.repository';
 import { MongoToolHealthRepository } from './tool-health/mongo-tool-health.repository';
 import { installMongodbWriteGuard } from '../database/mongodb-write-guard';
@@ -65,6 +68,7 @@ installMongodbWriteGuard();
     MongooseModule.forFeature([
       { name: ToolHealthRecord.name, schema: ToolHealthSchema },
       { name: TenantSettingsRecord.name, schema: TenantSettingsSchema },
+      { name: CalendarFeedTokenRecord.name, schema: CalendarFeedTokenSchema },
       { name: HealthEventRecord.name, schema: HealthEventSchema },
       { name: ToolPresenceRecord.name, schema: ToolPresenceSchema },
       { name: MaintenanceWindowRecord.name, schema: MaintenanceWindowSchema },
@@ -76,6 +80,7 @@ installMongodbWriteGuard();
   providers: [
     { provide: ToolHealthRepository, useClass: MongoToolHealthRepository },
     { provide: TenantSettingsRepository, useClass: MongoTenantSettingsRepository },
+    { provide: CalendarFeedTokenRepository, useClass: MongoCalendarFeedTokenRepository },
     { provide: HealthEventOutbox, useClass: MongoHealthEventOutbox },
     { provide: ToolHealthAdminRepository, useClass: MongoToolHealthAdminRepository },
     { provide: MaintenanceWindowRepository, useClass: MongoMaintenanceWindowRepository },
@@ -91,6 +96,7 @@ installMongodbWriteGuard();
   exports: [
     ToolHealthRepository,
     TenantSettingsRepository,
+    CalendarFeedTokenRepository,
     HealthEventOutbox,
     ToolHealthAdminRepository,
     MaintenanceWindowRepository,

@@ -13,12 +13,56 @@ export interface paths {
         };
         /**
          * Maintenance calendar (iCalendar)
-         * @description The windows in force or starting within the next 60 days — one-off windows and each occurrence of a recurring one — as VEVENTs in UTC, for calendar apps. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
+         * @description The windows in force or starting within the next 60 days — one-off windows and each occurrence of a recurring one — as VEVENTs in UTC, for calendar apps. Needs a read key, or a calendar feed token in the query. Needs an API key (header `x-api-key`) with the role `audit-reader` or `admin`.
          */
         get: operations["maintenanceCalendar"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calendar-feed-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calendar feed tokens
+         * @description The tokens that open the calendar feed, without the tokens themselves. Needs an API key (header `x-api-key`) with the role `admin`.
+         */
+        get: operations["listCalendarFeedTokens"];
+        put?: never;
+        /**
+         * Create a calendar feed token
+         * @description A read-only token for the maintenance calendar feed, for calendar apps that subscribe by URL. The answer shows the token and the feed path once; only its hash is kept. It opens the feed and nothing else. Needs an API key (header `x-api-key`) with the role `admin`.
+         */
+        post: operations["createCalendarFeedToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calendar-feed-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a calendar feed token
+         * @description The feed refuses the token from now on (401). Needs an API key (header `x-api-key`) with the role `admin`.
+         */
+        delete: operations["revokeCalendarFeedToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -888,6 +932,40 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CreateCalendarFeedTokenDto: {
+            /**
+             * @description What the token is for, e.g. whose calendar subscribes with it.
+             * @example on-call team calendar
+             */
+            label: string;
+        };
+        CalendarFeedTokenView: {
+            /** @description The token's id (to revoke it). */
+            id: string;
+            /** @description What the token is for. */
+            label: string;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            createdAt: string;
+            /** @description "admin:<key name>" of the admin who created it. */
+            createdBy: string;
+        };
+        CalendarFeedTokenSecretView: {
+            feedToken: components["schemas"]["CalendarFeedTokenView"];
+            /**
+             * @description The token, shown this once: only its hash is kept.
+             * @example calfeed_3q2-7w…
+             */
+            token: string;
+            /**
+             * @description The path a calendar app subscribes to (prefix it with the service URL): the feed, with the token in its query.
+             * @example /v1/maintenance-windows.ics?token=calfeed_3q2-7w…
+             */
+            feedPath: string;
+        };
+        RevokedFeedTokenView: Record<string, never>;
         ChangeMaintenanceDto: {
             /**
              * Format: date-time
@@ -2803,7 +2881,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     maintenanceCalendar: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A calendar feed token (created by an admin) instead of the x-api-key header, for calendar apps that subscribe by URL. */
+                token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2817,6 +2898,81 @@ export interface operations {
                 };
                 content: {
                     "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the calendar the client holds (If-None-Match or If-Modified-Since) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCalendarFeedTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, oldest first, without the tokens themselves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedTokenView"][];
                 };
             };
             /** @description No API key, or an unknown one (header x-api-key). */
@@ -2846,6 +3002,327 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "FORBIDDEN",
                      *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCalendarFeedToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCalendarFeedTokenDto"];
+            };
+        };
+        responses: {
+            /** @description The token and the feed path, shown this once (201 Created). */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedTokenSecretView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still being answered; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "message": "Idempotency-Key: the first request with this key is still running; retry shortly with the same key",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "body: request body is too large",
+                     *       "field": "body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "content-type: must be application/json",
+                     *       "field": "content-type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeCalendarFeedToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The id of the token revoked. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was written now). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedFeedTokenView"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing is stored under that key, or there is no such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "no health entry for PROJECT p-1 jira_search"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still being answered; retry shortly with the same key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "message": "Idempotency-Key: the first request with this key is still running; retry shortly with the same key",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (body, route or key); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "IDEMPOTENCY_KEY_MISMATCH",
+                     *       "message": "Idempotency-Key: already used with another request; send a new key for a new request",
+                     *       "field": "Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key holds as many live Idempotency-Keys as allowed (IDEMPOTENCY_KEYS_PER_CALLER); nothing was written. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "IDEMPOTENCY_KEY_LIMIT",
+                     *       "message": "Idempotency-Key: this API key already holds 10000 live keys; retry without one or once older keys expire",
+                     *       "field": "Idempotency-Key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

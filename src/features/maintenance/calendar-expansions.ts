@@ -29,22 +29,37 @@ export class CalendarExpansions {
 
   /** The events in force at `now` or starting before `until`, soonest first, at most `limit`. */
   coming(windows: readonly MaintenanceWindow[], now: Date, until: Date, limit: number): CalendarEvent[] {
+    return this.feed(windows, now, until, limit).events;
+  }
+
+  /**
+   * The same events, and the last instant the feed's content changed (for Last-Modified): a
+   * window's last change, an occurrence's end (it left the feed) or the moment an occurrence
+   * came within the feed's horizon (it entered it), whichever is latest and not after `now`.
+   */
+  feed(windows: readonly MaintenanceWindow[], now: Date, until: Date, limit: number): { events: CalendarEvent[]; lastModified: number } {
     const t = now.getTime();
     const end = until.getTime();
+    const horizon = end - t;
     const day = Math.floor(t / DAY_MS) * DAY_MS;
     const seen = new Set<string>();
     const found: CalendarEvent[] = [];
+    let lastModified = 0;
     for (const w of windows) {
       seen.add(w.id);
+      lastModified = Math.max(lastModified, w.updatedAt.getTime());
       for (const e of this.expansionOf(w, day)) {
         if (e.from >= end) break; // sorted by start
         if (e.until > t) found.push(e);
+        else lastModified = Math.max(lastModified, e.until);
       }
     }
     // Windows gone from the store (cancelled, ended, deleted) leave the cache with them.
     for (const id of this.byId.keys()) if (!seen.has(id)) this.byId.delete(id);
     found.sort((a, b) => a.from - b.from || (a.id < b.id ? -1 : 1));
-    return found.length > limit ? found.slice(0, limit) : found;
+    const events = found.length > limit ? found.slice(0, limit) : found;
+    for (const e of events) lastModified = Math.max(lastModified, Math.min(t, e.from - horizon));
+    return { events, lastModified: Math.min(lastModified, t) };
   }
 
   private expansionOf(w: MaintenanceWindow, day: number): CalendarEvent[] {

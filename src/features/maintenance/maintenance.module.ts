@@ -4,6 +4,8 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { PersistenceModule } from '../../persistence/persistence.module';
 import { Clock } from '../../runtime/clock';
 import { WritePathModule } from '../../write-path/write-path.module';
+import { CalendarFeedAccess } from './calendar-feed-access.service';
+import { CalendarFeedTokensController } from './calendar-feed-tokens.controller';
 import { MaintenanceCalendarController } from './maintenance-calendar.controller';
 import { MaintenanceController } from './maintenance.controller';
 import { MaintenanceResolver } from './maintenance.resolver';
@@ -12,8 +14,8 @@ import { MaintenanceService } from './maintenance.service';
 /** Issue 16. The cascade (and through it the manifest) and the dispatcher's outcomes read the windows. */
 @Module({
   imports: [PersistenceModule, WritePathModule, MetricsModule],
-  controllers: [MaintenanceCalendarController, MaintenanceController],
-  providers: [MaintenanceService, MaintenanceResolver],
+  controllers: [MaintenanceCalendarController, CalendarFeedTokensController, MaintenanceController],
+  providers: [MaintenanceService, MaintenanceResolver, CalendarFeedAccess],
   exports: [MaintenanceService],
 })
 export class MaintenanceModule implements OnModuleInit {

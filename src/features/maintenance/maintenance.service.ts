@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { adminActor } from '../../shapes/admin-actor';
 import { Principal } from '../../auth/principal';
@@ -156,12 +156,23 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return snapshot;
   }
 
-  /** The windows in force or starting within CALENDAR_DAYS, series expanded, as an iCalendar text (P194). */
-  async calendar(): Promise<string> {
+  /**
+   * The windows in force or starting within CALENDAR_DAYS, series expanded, as an iCalendar text
+   * (P194), with what a conditional request is answered by (P227): a weak ETag over the events
+   * (not the DTSTAMP, which is the moment of the answer) and the instant the content last changed.
+   */
+  async calendar(): Promise<{ text: string; etag: string; lastModified: Date }> {
     const now = this.clock.now();
     const until = new Date(now.getTime() + CALENDAR_DAYS * 86_400_000);
     const current = await this.windows.findCurrent(now, until);
-    return calendarText(this.expansions.coming(current, now, until, MAX_CALENDAR_EVENTS), now);
+    const { events, lastModified } = this.expansions.feed(current, now, until, MAX_CALENDAR_EVENTS);
+    const digest = createHash('sha256');
+    for (const e of events) digest.update(e.head).update(e.tail);
+    return {
+      text: calendarText(events, now),
+      etag: `W/"${digest.digest('base64url').slice(0, 27)}"`,
+      lastModified: new Date(lastModified),
+    };
   }
 
   /** P193 (`/metrics`): how many windows (one-off or occurrences) are in force at `now`, across all tools. */

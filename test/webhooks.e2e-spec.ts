@@ -288,7 +288,7 @@ describe('signed webhooks (D24)', () => {
     await markDown('jira_search', { expectedRecoveryAt: '2026-05-23T14:30:00Z' });
     await deliver();
     expect(verify(secret, receiver.received[0], t.clock)).toEqual({
-      text: 'jira_search is DOWN at GLOBAL — expected back at 16:30 (BACKEND_UNREACHABLE)',
+      text: 'jira_search is DOWN at GLOBAL — expected back at 16:30 (BACKEND_UNREACHABLE) — by system:probe',
     });
   });
 

@@ -47,10 +47,33 @@ describe('healthEventsOf: STATUS_CHANGED', () => {
         scopeId: 'alice',
         toolName: 'jira',
         status: ToolStatus.DOWN,
+        effectiveStatus: ToolStatus.DOWN,
+        tenantId: null,
         at: T0,
-        payload: { previousStatus: ToolStatus.OK, expectedRecoveryAt: null, code: ToolErrorCode.BACKEND_FAILED },
+        payload: {
+          previousStatus: ToolStatus.OK,
+          expectedRecoveryAt: null,
+          code: ToolErrorCode.BACKEND_FAILED,
+          classification: null,
+          note: null,
+          by: null,
+        },
       },
     ]);
+  });
+
+  it("carries the reason and writer of the history item the write added, the entry's tenant, and the status a pin makes it read as", () => {
+    const before = doc({ tenantId: 'acme' });
+    const verdict = { ...diag(C.TECHNICALLY_BROKEN, T0), note: 'MCP connection closed', status: ToolStatus.DOWN, recoveryAt: null };
+    const [changed] = healthEventsOf(before, written(before, { status: ToolStatus.DOWN, history: [...before.history, verdict] }));
+    expect(changed).toMatchObject({
+      tenantId: 'acme',
+      effectiveStatus: ToolStatus.DOWN,
+      payload: { classification: C.TECHNICALLY_BROKEN, note: 'MCP connection closed', by: 'agrajag-1' },
+    });
+    const pinned = doc({ pin: { status: ToolStatus.OK, until: new Date(T0.getTime() + 3_600_000), reason: 'r', by: 'admin:ops', at: T0 } });
+    const [underPin] = healthEventsOf(pinned, written(pinned, { status: ToolStatus.DOWN }));
+    expect(underPin).toMatchObject({ status: ToolStatus.DOWN, effectiveStatus: ToolStatus.OK });
   });
 
   it('no event when the status is the same', () => {

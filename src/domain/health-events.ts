@@ -4,7 +4,7 @@ import type { MaintenancePayload } from './maintenance-window';
 import type { WiderEvidencePayload } from './wider-evidence';
 import type { WebhookEndpointDisabledPayload } from './webhook-disabled';
 import { Scope } from './scope';
-import { CooldownEntry, Pin, ToolHealthDocument } from './tool-health-document';
+import { CooldownEntry, HistoryItem, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
 
@@ -37,6 +37,14 @@ export interface StatusChangedPayload {
   previousStatus: ToolStatus | null;
   expectedRecoveryAt: Date | null;
   code: ToolErrorCode | null;
+  /**
+   * Why, and who said so: the history item the write added (a verdict's class and note, a system
+   * write's note and source, "auto-clear" for a success), so a receiver needs no second read
+   * (P228); null when the write added none.
+   */
+  classification: ToolHealthClassification | null;
+  note: string | null;
+  by: string | null;
 }
 
 export interface CooldownPayload {
@@ -82,7 +90,25 @@ interface EventBase {
   toolName: string;
   /** The document's status after the write. */
   status: ToolStatus;
+  /**
+   * What the entry reads as at its own scope after the write: a pin in force wins over the stored
+   * status (P228). Differs from `status` only under a pin; a maintenance event gives the status
+   * the window makes it read as.
+   */
+  effectiveStatus: ToolStatus;
+  /** The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+  tenantId: string | null;
   at: Date;
+}
+
+/** The tenant of an entry, as an event names it. */
+export function tenantOfKey(key: { scope: Scope; scopeId: string | null; tenantId?: string | null }): string | null {
+  return key.scope === Scope.TENANT ? key.scopeId : (key.tenantId ?? null);
+}
+
+/** The status an entry reads as at its own scope at `at`: its pin while in force, else its stored status. */
+export function effectiveStatusOf(doc: Pick<ToolHealthDocument, 'status' | 'pin'>, at: Date): ToolStatus {
+  return doc.pin && doc.pin.until.getTime() > at.getTime() ? doc.pin.status : doc.status;
 }
 
 export type HealthEvent = EventBase &
@@ -115,6 +141,8 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
     scopeId: after.scopeId,
     toolName: after.toolName,
     status: after.status,
+    effectiveStatus: effectiveStatusOf(after, after.updatedAt),
+    tenantId: tenantOfKey(after),
     at: after.updatedAt,
   });
   const events: HealthEvent[] = [];
@@ -124,7 +152,12 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
     events.push({
       ...base(HealthEventType.STATUS_CHANGED),
       type: HealthEventType.STATUS_CHANGED,
-      payload: { previousStatus: before?.status ?? null, expectedRecoveryAt: after.expectedRecoveryAt, code: after.code },
+      payload: {
+        previousStatus: before?.status ?? null,
+        expectedRecoveryAt: after.expectedRecoveryAt,
+        code: after.code,
+        ...reasonOf(addedHistoryItem(before, after)),
+      },
     });
   }
 
@@ -199,6 +232,18 @@ export function healthEventsOf(before: ToolHealthDocument | null, after: ToolHea
   return events;
 }
 
+/** The history item this write added, if it added one (history is a ring buffer, newest last). */
+function addedHistoryItem(before: ToolHealthDocument | null, after: ToolHealthDocument): HistoryItem | null {
+  const newest = after.history.at(-1);
+  if (!newest) return null;
+  const prior = before?.history.at(-1);
+  return prior && prior.at.getTime() === newest.at.getTime() && prior.by === newest.by ? null : newest;
+}
+
+function reasonOf(item: HistoryItem | null): Pick<StatusChangedPayload, 'classification' | 'note' | 'by'> {
+  return { classification: item?.classification ?? null, note: item?.note ?? null, by: item?.by ?? null };
+}
+
 function pinPayload(pin: Pin): PinPayload {
   return { pinnedStatus: pin.status, until: pin.until, reason: pin.reason, by: pin.by };
 }
@@ -221,6 +266,9 @@ export function deletedEvent(doc: ToolHealthDocument, by: string, at: Date, life
     scopeId: doc.scopeId,
     toolName: doc.toolName,
     status: doc.status,
+    // Gone: the key reads as the default OK from now on.
+    effectiveStatus: ToolStatus.OK,
+    tenantId: tenantOfKey(doc),
     at,
     type: HealthEventType.DELETED,
     payload: { previousStatus: doc.status, by },

@@ -35,12 +35,17 @@ function statusChanged(extra: Partial<HealthEvent> = {}, payload: Record<string,
     scopeId: null,
     toolName: 'jira_search',
     status: ToolStatus.DOWN,
+    effectiveStatus: ToolStatus.DOWN,
+    tenantId: null,
     at: NOW,
     type: HealthEventType.STATUS_CHANGED,
     payload: {
       previousStatus: ToolStatus.OK,
       expectedRecoveryAt: new Date('2026-05-23T14:30:00Z'),
       code: ToolErrorCode.BACKEND_FAILED,
+      classification: null,
+      note: null,
+      by: null,
       ...payload,
     },
     ...extra,
@@ -241,5 +246,32 @@ describe('the Slack text (P186)', () => {
     expect(slackText(statusChanged({ scope: Scope.USER, scopeId: 'alice' }), NOW, 'Europe/Berlin')).toBe(
       'jira_search is DOWN at USER alice — expected back at 16:30 (BACKEND_FAILED, was OK)',
     );
+  });
+
+  it('gives the status the entry reads as, why and who, and a pin as a pin', () => {
+    const verdict = statusChanged(
+      {},
+      { classification: ToolHealthClassification.TECHNICALLY_BROKEN, note: 'MCP connection closed', by: 'agrajag-7' },
+    );
+    expect(slackText(verdict, NOW, 'UTC')).toBe(
+      'jira_search is DOWN at GLOBAL — expected back at 14:30 (TECHNICALLY_BROKEN: MCP connection closed, was OK) — by agrajag-7',
+    );
+    const system = statusChanged({}, { note: 'MCP connection closed', by: 'system:mcp-router' });
+    expect(slackText(system, NOW, 'UTC')).toBe(
+      'jira_search is DOWN at GLOBAL — expected back at 14:30 (MCP connection closed, was OK) — by system:mcp-router',
+    );
+    // Under a pin the stored status is not what callers get.
+    const pinnedOver = statusChanged(
+      { status: ToolStatus.OK, effectiveStatus: ToolStatus.DOWN },
+      { previousStatus: ToolStatus.DOWN, expectedRecoveryAt: null },
+    );
+    expect(slackText(pinnedOver, NOW, 'UTC')).toMatch(/^jira_search is DOWN \(stored OK\) at GLOBAL/);
+    const pin = {
+      ...statusChanged({ status: ToolStatus.OK, effectiveStatus: ToolStatus.DOWN }),
+      type: HealthEventType.PIN_SET,
+      payload: { pinnedStatus: ToolStatus.DOWN, until: new Date('2026-05-23T19:00:00Z'), reason: 'vendor outage', by: 'admin:ops' },
+    } as HealthEvent;
+    expect(slackText(pin, NOW, 'UTC')).toBe('jira_search is pinned DOWN at GLOBAL by admin:ops until 19:00 (vendor outage); stored OK');
+    expect(slackText(pin, NOW, 'UTC')).not.toMatch(/expected back/);
   });
 });

@@ -243,12 +243,16 @@ function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
  */
 export function slackText(event: HealthEvent, now: Date, timeZone: string): string {
   const clock = (at: Date) => formatClock(at, now, timeZone);
-  const head = `${event.toolName} is ${event.status} at ${where(event)}`;
+  // The status the entry reads as (a pin wins), with the stored one beside it when they differ (P228).
+  const stored = event.effectiveStatus !== event.status ? ` (stored ${event.status})` : '';
+  const head = `${event.toolName} is ${event.effectiveStatus}${stored} at ${where(event)}`;
   switch (event.type) {
     case HealthEventType.STATUS_CHANGED: {
       const back = event.payload.expectedRecoveryAt ? ` — expected back at ${clock(event.payload.expectedRecoveryAt)}` : '';
       const was = event.payload.previousStatus ? `, was ${event.payload.previousStatus}` : '';
-      return `${head}${back} (${event.payload.code ?? 'status changed'}${was})`;
+      const why = [event.payload.classification, event.payload.note && clip(event.payload.note)].filter(Boolean).join(': ');
+      const who = event.payload.by ? ` — by ${event.payload.by}` : '';
+      return `${head}${back} (${why || event.payload.code || 'status changed'}${was})${who}`;
     }
     case HealthEventType.INBOX_ITEM:
       return `${head} (${event.payload.classification}${event.payload.note ? `: ${clip(event.payload.note)}` : ''})`;
@@ -257,7 +261,7 @@ export function slackText(event: HealthEvent, now: Date, timeZone: string): stri
     case HealthEventType.COOLDOWN_EXPIRED:
       return `${head} — the cooldown of ${event.payload.errorSignature} is over`;
     case HealthEventType.PIN_SET:
-      return `${head} — pinned ${event.payload.pinnedStatus} until ${clock(event.payload.until)} by ${event.payload.by} (${clip(event.payload.reason)})`;
+      return `${event.toolName} is pinned ${event.payload.pinnedStatus} at ${where(event)} by ${event.payload.by} until ${clock(event.payload.until)} (${clip(event.payload.reason)})${event.status !== event.payload.pinnedStatus ? `; stored ${event.status}` : ''}`;
     case HealthEventType.PIN_CLEARED:
       return `${head} — pin removed (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`;
     case HealthEventType.PIN_ENDED:
@@ -267,7 +271,7 @@ export function slackText(event: HealthEvent, now: Date, timeZone: string): stri
     case HealthEventType.MAINTENANCE_STARTING:
       return `${event.toolName} at ${where(event)}: maintenance starts at ${clock(event.payload.from)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
     case HealthEventType.MAINTENANCE_STARTED:
-      return `${head} — under maintenance, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
+      return `${event.toolName} is under maintenance at ${where(event)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
     case HealthEventType.MAINTENANCE_ENDED:
       return `${head} — maintenance ${event.payload.cancelledAt ? 'cancelled' : 'ended'} (${clip(event.payload.reason)})`;
     case HealthEventType.WIDER_EVIDENCE:

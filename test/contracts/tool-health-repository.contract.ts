@@ -74,9 +74,11 @@ export function toolHealthRepositoryContract(repository: () => ToolHealthReposit
         scopeId: doc.scopeId,
         toolName: doc.toolName,
         status: ToolStatus.OK,
+        effectiveStatus: ToolStatus.OK,
+        tenantId: null,
         at: at(),
         type: HealthEventType.STATUS_CHANGED as const,
-        payload: { previousStatus: null, expectedRecoveryAt: null, code: null },
+        payload: { previousStatus: null, expectedRecoveryAt: null, code: null, classification: null, note: null, by: null },
       };
       await repository().mutate(doc, () => withStoredEvents({ ...doc, version: 0 }, { life: 'life-1', pendingEvents: [event] }));
       expect(storedEventsOf((await repository().findById(doc.id))!)).toEqual({ life: 'life-1', pendingEvents: [event] });

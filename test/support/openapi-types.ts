@@ -1724,6 +1724,12 @@ export interface components {
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
             code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            /** @description The class of the verdict that changed it; null for a system write, a success's auto-clear and an admin's act. */
+            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            /** @description Why, in words: the note of the verdict or system write that changed it; null when none was given. */
+            note: string | null;
+            /** @description Who wrote it: an admin, a diagnosis engine or a system component. Null when the change recorded no writer. */
+            by: string | null;
         };
         StatusChangedEventView: {
             /** @description Stable per write: reading an event twice gives the same id. */
@@ -1737,6 +1743,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1774,6 +1784,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1808,6 +1822,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1843,6 +1861,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1871,6 +1893,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1916,6 +1942,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1953,6 +1983,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**
@@ -1988,6 +2022,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
             /** Format: date-time */
             at: string;
             /**

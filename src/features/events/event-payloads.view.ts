@@ -23,6 +23,14 @@ export class StatusChangedPayloadView implements StatusChangedPayload {
   previousStatus: ToolStatus | null;
   @ViewField('When the tool is expected to work again, if known.', { ...INSTANT, nullable: true }) expectedRecoveryAt: Date | null;
   @ViewField('What the dispatch saw when the tool failed, if anything.', CODE) code: ToolErrorCode | null;
+  @ViewField("The class of the verdict that changed it; null for a system write, a success's auto-clear and an admin's act.", {
+    ...CLASSIFICATION,
+    nullable: true,
+  })
+  classification: ToolHealthClassification | null;
+  @ViewField('Why, in words: the note of the verdict or system write that changed it; null when none was given.', NULLABLE_STRING)
+  note: string | null;
+  @ViewField(`${BY} Null when the change recorded no writer.`, NULLABLE_STRING) by: string | null;
 }
 
 @ViewType('CooldownPayload', 'The payload of a COOLDOWN_SET or COOLDOWN_EXPIRED event: a cooldown set or expired.')

@@ -41,6 +41,19 @@ export class HealthEventBaseView {
   @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
   @ApiProperty() toolName: string;
   @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'The status after the write.' }) status: ToolStatus;
+  @ApiProperty({
+    enum: ToolStatus,
+    enumName: 'ToolStatus',
+    description:
+      'What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force.',
+  })
+  effectiveStatus: ToolStatus;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null.",
+  })
+  tenantId: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) at: Date;
 }
 

@@ -12,6 +12,8 @@ export function toHealthEventModel(event: HealthEvent & { position: string }): H
     scopeId: event.scopeId ?? null,
     toolName: event.toolName,
     status: event.status,
+    effectiveStatus: event.effectiveStatus,
+    tenantId: event.tenantId,
     at: event.at,
     payload: { ...event.payload, [PAYLOAD_KIND]: event.type } as unknown as HealthEventModel['payload'],
   };

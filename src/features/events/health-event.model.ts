@@ -77,6 +77,16 @@ export class HealthEventModel implements Node {
     string | null;
   @Field({ description: 'The tool, e.g. "jira_search".' }) toolName: string;
   @Field(() => ToolStatus, { description: "The document's status after the write." }) status: ToolStatus;
+  @Field(() => ToolStatus, {
+    description:
+      'What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force.',
+  })
+  effectiveStatus: ToolStatus;
+  @Field(() => String, {
+    nullable: true,
+    description: "The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null.",
+  })
+  tenantId: string | null;
   @Field({ description: 'When it happened.' }) at: Date;
   @Field(() => HealthEventPayload, { description: 'What changed; its shape depends on the type.' }) payload: typeof HealthEventPayload;
 }

@@ -11,7 +11,7 @@ interface Reply {
   status(code: number): unknown;
 }
 
-/** Whether the client's copy is still the feed's content (RFC 9110 §13.1.2 and §13.1.3). */
+/** Whether the client's copy is still the feed's content (RFC 9110, sections 13.1.2 and 13.1.3). */
 function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, lastModified: Date): boolean {
   if (ifNoneMatch !== undefined) {
     // Weak comparison: a tag matches with or without its W/ prefix; `*` matches any.

@@ -1,5 +1,5 @@
 import { encodeKey } from '../../domain/health-key';
-import { HealthEvent, HealthEventType } from '../../domain/health-events';
+import { HealthEvent, HealthEventType, tenantOfKey } from '../../domain/health-events';
 import { MaintenanceWindow, maintenancePayload } from '../../domain/maintenance-window';
 import { ToolStatus } from '../../domain/tool-status';
 
@@ -24,6 +24,9 @@ export function maintenanceEvent(
     scopeId: window.scopeId,
     toolName: window.toolName,
     status,
+    // What the key reads as: DOWN while the window is in force, else the status given (P228).
+    effectiveStatus: type === HealthEventType.MAINTENANCE_STARTED ? ToolStatus.DOWN : status,
+    tenantId: tenantOfKey(window),
     at,
     type,
     payload: maintenancePayload(window),

@@ -322,6 +322,8 @@ function disabledEvent(endpointId: string, reason: string, failingSince: Date, a
     scopeId: null,
     toolName: '',
     status: ToolStatus.OK,
+    effectiveStatus: ToolStatus.OK,
+    tenantId: null,
     at,
     type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED,
     payload: { endpointId, reason, failingSince, attempts },

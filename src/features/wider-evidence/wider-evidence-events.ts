@@ -1,5 +1,5 @@
 import { encodeKey } from '../../domain/health-key';
-import { HealthEvent, HealthEventType } from '../../domain/health-events';
+import { HealthEvent, HealthEventType, tenantOfKey } from '../../domain/health-events';
 import { ToolStatus } from '../../domain/tool-status';
 import { WiderEvidence } from '../../domain/wider-evidence';
 
@@ -24,6 +24,8 @@ export function widerEvidenceEvent(input: {
     docId,
     ...key,
     status: input.status,
+    effectiveStatus: input.status,
+    tenantId: tenantOfKey(key),
     at: input.at,
     type: HealthEventType.WIDER_EVIDENCE,
     payload: {

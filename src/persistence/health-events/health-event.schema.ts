@@ -15,6 +15,10 @@ export class HealthEventRecord {
   @Prop({ type: String, default: null }) scopeId: string | null;
   @Prop({ type: String, required: true }) toolName: string;
   @Prop({ type: String, enum: Object.values(ToolStatus), required: true }) status: ToolStatus;
+  /** Absent on events written before it existed: read as `status` (mongo-health-event.outbox.ts). */
+  @Prop({ type: String, enum: Object.values(ToolStatus) }) effectiveStatus?: ToolStatus;
+  /** Absent on events written before it existed: read as null. */
+  @Prop({ type: String }) tenantId?: string | null;
   @Prop({ type: Date, required: true }) at: Date;
   @Prop({ type: Object, required: true }) payload: Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Collection, MongoBulkWriteError } from 'mongodb';
 import { Model } from 'mongoose';
 import { HealthEvent } from '../../domain/health-events';
+import { HealthEventType } from '../../domain/health-events';
 import { EventPage, HealthEventOutbox, PositionedEvent } from './health-event.outbox';
 import { HealthEventRecord } from './health-event.schema';
 
@@ -48,7 +49,7 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
   async readAfter(after: string | null, limit: number): Promise<EventPage> {
     const filter = after === null ? {} : { position: { $gt: after } };
     const records = await this.records.find(filter).sort({ position: 1 }).limit(limit).toArray();
-    const events = records.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as unknown as HealthEvent & { position: string });
+    const events = records.map((record) => fromRecord(record) as HealthEvent & { position: string });
     return { events, endCursor: events.length > 0 ? events[events.length - 1].position : after };
   }
 
@@ -63,14 +64,13 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
       .sort({ position: backward ? -1 : 1 })
       .limit(limit)
       .toArray();
-    return records.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as unknown as PositionedEvent);
+    return records.map(fromRecord);
   }
 
   async findById(id: string): Promise<PositionedEvent | null> {
     const record = await this.records.findOne({ _id: id });
     if (!record) return null;
-    const { _id, ...rest } = record;
-    return { ...rest, id: _id } as unknown as PositionedEvent;
+    return fromRecord(record);
   }
 
   async lastPosition(): Promise<string | null> {
@@ -94,4 +94,21 @@ function allDuplicates(error: MongoBulkWriteError): boolean {
 
 function firstErrorIndex(error: MongoBulkWriteError): number {
   return Math.min(...writeErrorsOf(error).map((w) => w.index));
+}
+
+/**
+ * A stored event as the domain reads it. Events written before a field existed get its neutral
+ * value here, the one place that reads them: the effective status is the stored one (no pin was
+ * known), no tenant, and a status change without its reason (P228).
+ */
+function fromRecord({ _id, ...rest }: HealthEventRecord): PositionedEvent {
+  const event = { ...rest, id: _id } as unknown as PositionedEvent;
+  event.effectiveStatus ??= event.status;
+  event.tenantId ??= null;
+  if (event.type === HealthEventType.STATUS_CHANGED) {
+    event.payload.classification ??= null;
+    event.payload.note ??= null;
+    event.payload.by ??= null;
+  }
+  return event;
 }

@@ -492,6 +492,48 @@ describe('operator console in headless Chromium (D26)', () => {
     await page.close();
   });
 
+  it('the board is a triage view: worst first, a pin shown as callers get it, the tenant filter keeps GLOBAL outages', async () => {
+    await t.reset();
+    // By name a session's disconnect would come first; a tenant's outage and a GLOBAL pin follow.
+    await t.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.dispatcher)
+      .send({ scope: 'SESSION', scopeId: 's-1', toolName: 'a_client_tool', code: 'BACKEND_UNREACHABLE', source: 'foot' })
+      .expect(200);
+    await diagnose({ scope: 'TENANT', scopeId: 'acme', toolName: 'b_tenant_tool', note: 'quota exhausted' });
+    await diagnose({ scope: 'GLOBAL', toolName: 'c_degraded_tool', classification: 'INTERMITTENT', note: 'flaky' });
+    const until = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    await graphql(
+      `
+        mutation ($until: DateTime!) {
+          pinToolHealth(input: { scope: GLOBAL, toolName: "z_pinned_tool", status: DOWN, until: $until, reason: "vendor outage" }) {
+            id
+          }
+        }
+      `,
+      { until },
+    );
+    const page = await openConsole(KEYS.audit);
+    await page.locator('[data-row="z_pinned_tool|GLOBAL|"]').waitFor({ timeout: 5000 });
+    const order = await page.locator('tr[data-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row')));
+    expect(order).toEqual(['z_pinned_tool|GLOBAL|', 'b_tenant_tool|TENANT|acme', 'a_client_tool|SESSION|s-1', 'c_degraded_tool|GLOBAL|']);
+    // The pin: DOWN as callers get it, the stored OK beside it, its end as "pinned until", never "expected back".
+    const pinned = await page.locator('[data-row="z_pinned_tool|GLOBAL|"]').innerText();
+    expect(pinned).toMatch(/DOWN\s+stored OK/);
+    expect(pinned).toContain('pinned until');
+    expect(await page.getByTestId('now-summary').innerText()).toMatch(
+      /^1 tools DOWN for everyone · 1 DEGRADED for everyone · 1 tenant-wide/,
+    );
+    // Another tenant's filter keeps what affects it: the GLOBAL rows, not acme's outage.
+    await page.getByLabel('Tenant', { exact: true }).fill('globex');
+    await page.getByTestId('now-count').getByText('3 of 4 entries').waitFor();
+    await expect(page.locator('[data-row="b_tenant_tool|TENANT|acme"]').count()).resolves.toBe(0);
+    await page.getByLabel('Tenant', { exact: true }).fill('');
+    await axe(page, 'now-triage');
+    await shot(page, 'now-triage');
+    await page.close();
+  });
+
   it('the Now board with 1 000 entries not OK: renders and filters (timings logged, not asserted)', async () => {
     await t.reset();
     const jobs = Array.from({ length: 1000 }, (_, i) => ({

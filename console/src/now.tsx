@@ -12,13 +12,20 @@ export interface Row {
   scope: Entry['scope'];
   scopeId: string | null;
   tenantId: string | null;
+  /** The status callers get at this scope: a pin in force wins, maintenance in force is DOWN. */
   status: string;
+  /** The stored status, when the one callers get differs from it (a pin, maintenance). */
+  storedStatus: string | null;
   flags: Flag[];
   since: string | null;
+  /** When the tool is expected back (never a pin's end: that is `pinnedUntil`). */
   backAt: string | null;
+  pinnedUntil: string | null;
   entry: Entry | null;
   windows: MaintenanceWindow[];
 }
+
+const DAY_MS = 86_400_000;
 
 function tenantOf(row: Pick<Row, 'scope' | 'scopeId' | 'tenantId'>): string | null {
   return row.scope === 'TENANT' ? row.scopeId : row.tenantId;
@@ -36,22 +43,28 @@ export function boardRows(entries: Iterable<Entry>, windows: MaintenanceWindow[]
     if (entry.cooldowns.some((c) => new Date(c.nextSpawnAllowedAt).getTime() > now)) flags.push('COOLDOWN');
     if (!flags.length) continue;
     const key = `${entry.toolName}|${entry.scope}|${entry.scopeId ?? ''}`;
+    const stored = retesting ? 'RETESTING' : entry.status;
+    const pinned = entry.pin && flags.includes('PINNED') ? entry.pin : null;
     rows.set(key, {
       key,
       toolName: entry.toolName,
       scope: entry.scope,
       scopeId: entry.scopeId,
       tenantId: entry.tenantId,
-      status: retesting ? 'RETESTING' : entry.status,
+      status: pinned ? pinned.status : stored,
+      storedStatus: pinned && pinned.status !== stored ? stored : null,
       flags,
-      since: entry.since,
-      backAt: entry.pin && flags.includes('PINNED') ? entry.pin.until : entry.expectedRecoveryAt,
+      // A pin's end is not a recovery: it is shown as "pinned until", the stored estimate stays as it is.
+      since: entry.since && new Date(entry.since).getTime() <= now ? entry.since : null,
+      backAt: pinned ? null : entry.expectedRecoveryAt,
+      pinnedUntil: pinned ? pinned.until : null,
       entry,
       windows: [],
     });
   }
   for (const window of windows) {
-    if (window.cancelledAt || new Date(window.until).getTime() <= now) continue;
+    // Windows in force or starting within a day: one four days away is not news on the board.
+    if (window.cancelledAt || new Date(window.until).getTime() <= now || new Date(window.from).getTime() - now > DAY_MS) continue;
     const key = `${window.toolName}|${window.scope}|${window.scopeId ?? ''}`;
     let row = rows.get(key);
     if (!row) {
@@ -62,9 +75,11 @@ export function boardRows(entries: Iterable<Entry>, windows: MaintenanceWindow[]
         scopeId: window.scopeId,
         tenantId: null,
         status: 'OK',
+        storedStatus: null,
         flags: [],
         since: null,
         backAt: null,
+        pinnedUntil: null,
         entry: null,
         windows: [],
       };
@@ -72,13 +87,49 @@ export function boardRows(entries: Iterable<Entry>, windows: MaintenanceWindow[]
     }
     row.windows.push(window);
     if (!row.flags.includes('MAINTENANCE')) row.flags.push('MAINTENANCE');
-    if (new Date(window.from).getTime() <= now) {
+    // In force, and not under a pin (a pin wins over maintenance): the key reads DOWN.
+    if (new Date(window.from).getTime() <= now && !row.pinnedUntil) {
+      if (row.status !== 'DOWN') row.storedStatus ??= row.entry ? row.status : null;
       row.status = 'DOWN';
       row.since ??= window.from;
       if (!row.backAt || new Date(row.backAt) < new Date(window.until)) row.backAt = window.until;
     }
   }
-  return [...rows.values()].sort((a, b) => a.toolName.localeCompare(b.toolName) || a.key.localeCompare(b.key));
+  return [...rows.values()].sort(
+    (a, b) => triageRank(a) - triageRank(b) || a.toolName.localeCompare(b.toolName) || a.key.localeCompare(b.key),
+  );
+}
+
+const BREADTH: Record<Entry['scope'], number> = { GLOBAL: 0, TENANT: 1, PROJECT: 2, USER: 3, SESSION: 4 };
+
+/**
+ * Worst first: DOWN (for everyone first, then by breadth of scope), then DEGRADED the same way,
+ * then pins, maintenance starting within a day, retesting and cooldowns alone.
+ */
+export function triageRank(row: Row): number {
+  const breadth = BREADTH[row.scope];
+  if (row.status === 'DOWN') return breadth;
+  if (row.status === 'DEGRADED') return 10 + breadth;
+  if (row.flags.includes('PINNED')) return 20 + breadth;
+  if (row.flags.includes('MAINTENANCE')) return 30 + breadth;
+  if (row.status === 'RETESTING') return 50 + breadth;
+  return 60 + breadth;
+}
+
+/** How many tools are DOWN or DEGRADED for everyone (GLOBAL), per tenant, and at narrower scopes; windows in force. */
+export function summary(rows: Row[], now: number): { down: number; degraded: number; tenants: number; narrower: number; inForce: number } {
+  const tools = (status: string) => new Set(rows.filter((r) => r.scope === 'GLOBAL' && r.status === status).map((r) => r.toolName)).size;
+  return {
+    down: tools('DOWN'),
+    degraded: tools('DEGRADED'),
+    tenants: rows.filter((r) => r.scope === 'TENANT' && (r.status === 'DOWN' || r.status === 'DEGRADED')).length,
+    narrower: rows.filter((r) => ['PROJECT', 'USER', 'SESSION'].includes(r.scope) && (r.status === 'DOWN' || r.status === 'DEGRADED'))
+      .length,
+    inForce: rows.reduce(
+      (n, r) => n + r.windows.filter((w) => new Date(w.from).getTime() <= now && new Date(w.until).getTime() > now).length,
+      0,
+    ),
+  };
 }
 
 export interface Filters {
@@ -95,10 +146,21 @@ export function filterRows(rows: Row[], f: Filters): Row[] {
   return rows.filter(
     (row) =>
       (!tool || row.toolName.toLowerCase().includes(tool)) &&
-      (!tenant || tenantOf(row) === tenant) &&
+      // A tenant is affected by its own entries, by GLOBAL ones and by entries stored without a tenant.
+      (!tenant || row.scope === 'GLOBAL' || tenantOf(row) === tenant || tenantOf(row) === null) &&
       (!project || (row.scope === 'PROJECT' && row.scopeId === project)) &&
       (!f.flag || row.flags.includes(f.flag)),
   );
+}
+
+/** A tag's words: a cooldown with its end, maintenance with its times. */
+function tagText(flag: Flag, row: Row, now: number): string {
+  if (flag === 'COOLDOWN') return cooldownText(row, now);
+  if (flag === 'MAINTENANCE') {
+    const next = row.windows.find((w) => new Date(w.until).getTime() > now);
+    return next ? `maintenance ${next.from.slice(11, 16)}–${next.until.slice(11, 16)}Z (${relative(next.from, now)})` : 'maintenance';
+  }
+  return flag.toLowerCase();
 }
 
 /** "cooldown until 14:05Z (in 12 min)": the last running cooldown's end. */
@@ -130,16 +192,13 @@ export function NowView(props: {
   const [filters, setFilters] = useState<Filters>({ tenant: '', project: '', tool: '', flag: '' });
   const rows = useMemo(() => boardRows(props.entries.values(), props.windows, now), [props.entries, props.windows, now]);
   const shown = useMemo(() => filterRows(rows, filters), [rows, filters]);
-  const groups = useMemo(() => {
-    const byTool = new Map<string, Row[]>();
-    for (const row of shown) byTool.set(row.toolName, [...(byTool.get(row.toolName) ?? []), row]);
-    return [...byTool.entries()];
-  }, [shown]);
+  const tools = useMemo(() => new Set(shown.map((row) => row.toolName)).size, [shown]);
+  const sum = useMemo(() => summary(rows, now), [rows, now]);
   const set = (part: Partial<Filters>) => setFilters((f) => ({ ...f, ...part }));
   // For the browser test's figures: when the board was last drawn (after the DOM update).
   useLayoutEffect(() => {
     performance.mark('console:board-rendered');
-  }, [groups]);
+  }, [shown]);
 
   return (
     <section aria-labelledby="now-title">
@@ -168,16 +227,20 @@ export function NowView(props: {
       </form>
       <p role="status" data-testid="now-count">
         {props.loading ? 'Loading… ' : ''}
-        {shown.length} of {rows.length} entries not plainly OK, in {groups.length} tools
+        {shown.length} of {rows.length} entries not plainly OK, in {tools} tools
         {props.truncated ? ' (only the first 20 000 stored entries were read)' : ''}.
       </p>
-      {groups.length === 0 && !props.loading ? <p class="all-ok">Everything is OK{rows.length ? ' for this filter' : ''}.</p> : null}
-      {groups.map(([tool, list]) => (
-        <section key={tool} class="group" aria-label={`Tool ${tool}`} data-tool={tool}>
-          <h3>{tool}</h3>
-          <table>
+      <p class="summary" data-testid="now-summary">
+        <strong>{sum.down}</strong> tools DOWN for everyone · <strong>{sum.degraded}</strong> DEGRADED for everyone · {sum.tenants}{' '}
+        tenant-wide problems · {sum.narrower} at a project, user or session · {sum.inForce} maintenance windows in force
+      </p>
+      {shown.length === 0 && !props.loading ? <p class="all-ok">Everything is OK{rows.length ? ' for this filter' : ''}.</p> : null}
+      {shown.length > 0 ? (
+        <div class="table-scroll">
+          <table class="board">
             <thead>
               <tr>
+                <th scope="col">Tool</th>
                 <th scope="col">Status</th>
                 <th scope="col">Scope</th>
                 <th scope="col">Affects</th>
@@ -191,10 +254,12 @@ export function NowView(props: {
               </tr>
             </thead>
             <tbody>
-              {list.map((row) => (
-                <tr key={row.key} data-row={row.key}>
+              {shown.map((row) => (
+                <tr key={row.key} data-row={row.key} data-tool={row.toolName}>
+                  <th scope="row">{row.toolName}</th>
                   <td>
                     <StatusBadge status={row.status} />
+                    {row.storedStatus ? <span class="muted"> stored {row.storedStatus}</span> : null}
                   </td>
                   <td>{scopeLabel(row.scope, row.scopeId)}</td>
                   <td>{audience(row.scope, row.scopeId)}</td>
@@ -202,7 +267,13 @@ export function NowView(props: {
                     <Time iso={row.since} now={now} />
                   </td>
                   <td>
-                    <Time iso={row.backAt} now={now} />
+                    {row.pinnedUntil ? (
+                      <span>
+                        pinned until <Time iso={row.pinnedUntil} now={now} />
+                      </span>
+                    ) : (
+                      <Time iso={row.backAt} now={now} />
+                    )}
                   </td>
                   <td>
                     {row.entry?.lastDiagnosis
@@ -213,7 +284,7 @@ export function NowView(props: {
                     {row.flags
                       .filter((f) => f !== row.status)
                       .map((f) => (
-                        <span class={`tag tag-${f.toLowerCase()}`}>{f === 'COOLDOWN' ? cooldownText(row, now) : f.toLowerCase()}</span>
+                        <span class={`tag tag-${f.toLowerCase()}`}>{tagText(f, row, now)}</span>
                       ))}
                   </td>
                   <td>
@@ -229,8 +300,8 @@ export function NowView(props: {
               ))}
             </tbody>
           </table>
-        </section>
-      ))}
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -534,6 +534,38 @@ describe('operator console in headless Chromium (D26)', () => {
     await page.close();
   });
 
+  it('says plainly when the live feed is lost and for how long, and reads what it missed once back', async () => {
+    await t.reset();
+    const page = await context.newPage();
+    let blocked = false;
+    const open: { close: (options?: { code?: number; reason?: string }) => Promise<void> }[] = [];
+    await page.routeWebSocket(/\/graphql$/, (ws) => {
+      if (blocked) return void ws.close({ code: 1001, reason: 'test: the service is unreachable' });
+      ws.connectToServer();
+      open.push(ws);
+    });
+    await page.goto(`${origin}/console`, { waitUntil: 'load' });
+    await signIn(page, KEYS.audit);
+    await page.locator('.live.on').waitFor();
+    expect(await page.getByTestId('live-lost').count()).toBe(0);
+
+    blocked = true;
+    for (const ws of open.splice(0)) await ws.close({ code: 1001, reason: 'test: connection dropped' });
+    const banner = page.getByTestId('live-lost');
+    await banner.waitFor({ timeout: 5000 });
+    expect(await banner.innerText()).toMatch(/^Live updates lost \d+ s ago: what you see may be stale\. Reconnecting…$/);
+    // An outage written while the page is cut off: no event reaches it.
+    await diagnose({ scope: 'GLOBAL', toolName: 'missed_while_offline', note: 'HTTP 500' });
+    await shot(page, 'live-lost');
+
+    blocked = false;
+    await page.locator('.live.on').waitFor({ timeout: 20_000 });
+    await banner.waitFor({ state: 'detached' });
+    await page.locator('[data-row="missed_while_offline|GLOBAL|"]').waitFor({ timeout: 5000 });
+    expect(await page.title()).toBe('(1 DOWN) Tool availability — operator console');
+    await page.close();
+  }, 60_000);
+
   it('the Now board with 1 000 entries not OK: renders and filters (timings logged, not asserted)', async () => {
     await t.reset();
     const jobs = Array.from({ length: 1000 }, (_, i) => ({

@@ -58,6 +58,8 @@ function App() {
   const [loading, setLoading] = useState(false);
   const [truncated, setTruncated] = useState(false);
   const [live, setLive] = useState(false);
+  /** When the live feed was last known fresh, while it is lost (null while live or before the first connection). */
+  const [lostAt, setLostAt] = useState<number | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [selected, setSelected] = useState<EntryKey | null>(null);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
@@ -142,7 +144,17 @@ function App() {
     if (!key || !viewer) return;
     void reloadEntries();
     reloadWindows().catch(setLoadError);
-    const client = subscriptionClient(key, setLive);
+    let wasLost = false;
+    const client = subscriptionClient(key, (connected) => {
+      setLive(connected);
+      setLostAt((at) => (connected ? null : (at ?? Date.now())));
+      // Back after a loss: what changed meanwhile came as events nobody received, so read it all again.
+      if (connected && wasLost) {
+        void reloadEntries();
+        reloadWindows().catch(setLoadError);
+      }
+      wasLost = !connected;
+    });
     const pending = new Set<string>();
     const dispose = client.subscribe<{ toolHealthChanged: HealthEvent }>(
       { query: LIVE },
@@ -224,6 +236,7 @@ function App() {
             Forget key
           </button>
         </p>
+        {lostAt !== null ? <LostBanner since={lostAt} /> : null}
         <nav role="tablist" aria-label="Views">
           {TABS.map((t, i) => (
             <button
@@ -264,3 +277,18 @@ function App() {
 const root = document.getElementById('app')!;
 root.textContent = ''; // the shell's "Loading…" line: render() adds to what is there
 render(<App />, root);
+
+/** Says plainly that the board may be stale, and since when: a small grey word was easy to miss. */
+function LostBanner({ since }: { since: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  return (
+    <p class="banner-lost" role="alert" data-testid="live-lost">
+      Live updates lost {seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`} ago: what you see may be stale. Reconnecting…
+    </p>
+  );
+}

@@ -194,6 +194,10 @@ export function NowView(props: {
   const shown = useMemo(() => filterRows(rows, filters), [rows, filters]);
   const tools = useMemo(() => new Set(shown.map((row) => row.toolName)).size, [shown]);
   const sum = useMemo(() => summary(rows, now), [rows, now]);
+  // The tab's title says when a tool is DOWN for everyone, so a new outage is seen from another tab.
+  useEffect(() => {
+    document.title = `${sum.down ? `(${sum.down} DOWN) ` : ''}Tool availability — operator console`;
+  }, [sum.down]);
   const set = (part: Partial<Filters>) => setFilters((f) => ({ ...f, ...part }));
   // For the browser test's figures: when the board was last drawn (after the DOM update).
   useLayoutEffect(() => {

@@ -292,6 +292,40 @@ describe('signed webhooks (D24)', () => {
     });
   });
 
+  it('a diagnosis is one Slack post, with its class, note and writer; a STANDARD endpoint gets every event of it', async () => {
+    const slack = await register({ format: 'SLACK', timeZone: 'UTC' });
+    const standard = await register();
+    await t.http
+      .post('/v1/diagnoses')
+      .set('x-api-key', KEYS.writer)
+      .send({
+        scope: 'GLOBAL',
+        toolName: 'jira_search',
+        classification: 'TECHNICALLY_BROKEN',
+        note: 'MCP connection closed',
+        by: 'agrajag-7',
+        expectedRecoveryAt: '2026-05-23T15:00:00Z',
+      })
+      .expect(200);
+    await deliver();
+    const bodies = (secret: string) =>
+      receiver.received.filter((r) => {
+        try {
+          verify(secret, r, t.clock);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    const posts = bodies(slack.secret).map((r) => verify(slack.secret, r, t.clock));
+    expect(posts).toEqual([
+      { text: 'jira_search is DOWN at GLOBAL — expected back at 15:00 (TECHNICALLY_BROKEN: MCP connection closed) — by agrajag-7' },
+    ]);
+    const types = bodies(standard.secret).map((r) => (verify(standard.secret, r, t.clock) as { type: string }).type);
+    expect(types).toEqual(expect.arrayContaining(['STATUS_CHANGED', 'INBOX_ITEM']));
+    expect(types.length).toBeGreaterThan(1);
+  });
+
   it('a receiver answering 500 gets retries on the schedule for 24 h; then the endpoint is disabled with an event', async () => {
     const { endpoint, secret } = await register();
     // Another endpoint, at another receiver, wants to know when an endpoint is disabled.

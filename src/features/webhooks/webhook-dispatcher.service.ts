@@ -167,9 +167,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const page = await this.outbox.readAfter(endpoint.cursor, BATCH);
       let cursor = endpoint.cursor;
+      const told = endpoint.format === WebhookFormat.SLACK ? toldByStatusChange(page.events) : null;
       for (const event of page.events) {
         if (this.stopping.signal.aborted) return;
-        if (!(await this.wants(endpoint, event))) {
+        if (told?.has(event.id) || !(await this.wants(endpoint, event))) {
           cursor = event.position;
           continue;
         }
@@ -296,6 +297,30 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (stored?.state === WebhookDeliveryState.RETRYING) return { state: stored.state, nextAttemptAt: stored.nextAttemptAt };
     return { state: stored?.state ?? WebhookDeliveryState.FAILED, nextAttemptAt: null };
   }
+}
+
+/**
+ * For a Slack channel, one post per change (P231): a verdict's write yields a STATUS_CHANGED and,
+ * beside it, an INBOX_ITEM (its note) and COOLDOWN_SETs (when to diagnose again); the status line
+ * already says what, why and who, so the others of that write are not posted. They share the
+ * write's id prefix (`<docId>:<life>:<version>:`) and sit next to each other in the outbox, so
+ * one page holds them (a write split across two pages may post them all, as before).
+ */
+function toldByStatusChange(events: readonly HealthEvent[]): Set<string> {
+  const writes = new Set<string>();
+  for (const e of events) if (e.type === HealthEventType.STATUS_CHANGED) writes.add(writeOf(e));
+  const told = new Set<string>();
+  for (const e of events) {
+    if ((e.type === HealthEventType.INBOX_ITEM || e.type === HealthEventType.COOLDOWN_SET) && writes.has(writeOf(e))) told.add(e.id);
+  }
+  return told;
+}
+
+/** `<docId>:<life>:<version>` of a document event: the write it came from (life and version hold no colon). */
+function writeOf(event: HealthEvent): string {
+  if (!event.id.startsWith(`${event.docId}:`)) return event.id;
+  const [life, version] = event.id.slice(event.docId.length + 1).split(':');
+  return `${event.docId}:${life}:${version}`;
 }
 
 function attemptOf(at: Date, trigger: WebhookTrigger, result: SendResult): WebhookAttempt {

@@ -242,9 +242,11 @@ describe('the Slack text (P186)', () => {
       },
     } as HealthEvent;
     expect(slackText(event, NOW, 'UTC')).toBe('jira_search is DOWN at GLOBAL (TECHNICALLY_BROKEN: HTTP 503 from Jira)');
-    expect(slackText(statusChanged(), NOW, 'UTC')).toBe('jira_search is DOWN at GLOBAL — expected back at 14:30 (BACKEND_FAILED, was OK)');
+    expect(slackText(statusChanged(), NOW, 'UTC')).toBe(
+      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (BACKEND_FAILED, was OK)',
+    );
     expect(slackText(statusChanged({ scope: Scope.USER, scopeId: 'alice' }), NOW, 'Europe/Berlin')).toBe(
-      'jira_search is DOWN at USER alice — expected back at 16:30 (BACKEND_FAILED, was OK)',
+      'jira_search is DOWN at USER alice — expected back at 16:30 CEST (BACKEND_FAILED, was OK)',
     );
   });
 
@@ -254,11 +256,11 @@ describe('the Slack text (P186)', () => {
       { classification: ToolHealthClassification.TECHNICALLY_BROKEN, note: 'MCP connection closed', by: 'agrajag-7' },
     );
     expect(slackText(verdict, NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 (TECHNICALLY_BROKEN: MCP connection closed, was OK) — by agrajag-7',
+      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (TECHNICALLY_BROKEN: MCP connection closed, was OK) — by agrajag-7',
     );
     const system = statusChanged({}, { note: 'MCP connection closed', by: 'system:mcp-router' });
     expect(slackText(system, NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 (MCP connection closed, was OK) — by system:mcp-router',
+      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (MCP connection closed, was OK) — by system:mcp-router',
     );
     // Under a pin the stored status is not what callers get.
     const pinnedOver = statusChanged(
@@ -271,7 +273,7 @@ describe('the Slack text (P186)', () => {
       type: HealthEventType.PIN_SET,
       payload: { pinnedStatus: ToolStatus.DOWN, until: new Date('2026-05-23T19:00:00Z'), reason: 'vendor outage', by: 'admin:ops' },
     } as HealthEvent;
-    expect(slackText(pin, NOW, 'UTC')).toBe('jira_search is pinned DOWN at GLOBAL by admin:ops until 19:00 (vendor outage); stored OK');
+    expect(slackText(pin, NOW, 'UTC')).toBe('jira_search is pinned DOWN at GLOBAL by admin:ops until 19:00 UTC (vendor outage); stored OK');
     expect(slackText(pin, NOW, 'UTC')).not.toMatch(/expected back/);
   });
 });

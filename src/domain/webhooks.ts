@@ -229,6 +229,18 @@ export function pingBody(endpointId: string, now: Date): string {
 
 const NOTE_MAX = 300;
 
+/** A zone's short name at an instant, e.g. "CEST", "UTC" (the IANA name where the locale knows none). */
+function zoneLabel(timeZone: string, at: Date): string {
+  try {
+    const part = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName');
+    return part && !/^GMT[+-]/.test(part.value) ? part.value : timeZone;
+  } catch {
+    return timeZone;
+  }
+}
+
 function clip(text: string): string {
   return text.length > NOTE_MAX ? `${text.slice(0, NOTE_MAX - 1)}…` : text;
 }
@@ -242,7 +254,9 @@ function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
  * back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)" (P186). Times in `timeZone`, as D15 writes them.
  */
 export function slackText(event: HealthEvent, now: Date, timeZone: string): string {
-  const clock = (at: Date) => formatClock(at, now, timeZone);
+  // Times in the endpoint's zone, with its label, so a reader elsewhere is not misled (P232).
+  const label = zoneLabel(timeZone, event.at);
+  const clock = (at: Date) => `${formatClock(at, now, timeZone)} ${label}`;
   // The status the entry reads as (a pin wins), with the stored one beside it when they differ (P228).
   const stored = event.effectiveStatus !== event.status ? ` (stored ${event.status})` : '';
   const head = `${event.toolName} is ${event.effectiveStatus}${stored} at ${where(event)}`;

@@ -479,6 +479,51 @@ describe('operator console in headless Chromium (D26)', () => {
     await page.close();
   });
 
+  it('a series is shown by its rule and its coming occurrence; skip one occurrence, or cancel the whole series', async () => {
+    const start = new Date(Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000); // a full hour, in 1–2 h
+    const created = await t.http
+      .post('/v1/maintenance-windows')
+      .set('x-api-key', KEYS.admin)
+      .send({
+        scope: 'GLOBAL',
+        toolName: 'nightly_tool',
+        reason: 'nightly backup',
+        from: start.toISOString(),
+        until: new Date(start.getTime() + 1_800_000).toISOString(),
+        rrule: 'FREQ=DAILY',
+        timeZone: 'UTC',
+      })
+      .expect(201);
+    const id = created.body.id as string;
+    const hhmm = (d: Date) => d.toISOString().slice(11, 16);
+    const page = await openConsole(KEYS.admin);
+    await tab(page, 'Maintenance calendar');
+    const row = page.locator(`[data-window="${id}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId('series-rule').innerText()).toBe(
+      `every day ${hhmm(start)}–${hhmm(new Date(start.getTime() + 1_800_000))} UTC`,
+    );
+    // Skipping one occurrence says so, and leaves the series: the row moves to the next day.
+    await row.getByRole('button', { name: 'Skip this occurrence' }).click();
+    expect(await page.getByRole('dialog').innerText()).toContain('the series (every day');
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.getByTestId('skip-occurrence').getByRole('status').waitFor();
+    const after = await graphql<{
+      maintenanceWindows: { cancelledAt: string | null; recurrence: { skipped: string[] }; current: { from: string } }[];
+    }>('{ maintenanceWindows { cancelledAt recurrence { skipped } current { from } } }');
+    expect(after.maintenanceWindows[0]).toEqual({
+      cancelledAt: null,
+      recurrence: { skipped: [start.toISOString()] },
+      current: { from: new Date(start.getTime() + 86_400_000).toISOString() },
+    });
+    await row.getByRole('button', { name: 'Cancel the whole series' }).click();
+    expect(await page.getByRole('dialog').innerText()).toContain('Every occurrence of nightly_tool');
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.waitFor({ state: 'detached' });
+    await axe(page, 'calendar-series');
+    await page.close();
+  });
+
   it('is usable from the keyboard: tabs by arrow keys, a form by Tab and Enter', async () => {
     const page = await openConsole(KEYS.audit);
     await page.getByRole('tab', { name: 'Now' }).focus();

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from './api';
 import { Action, ReadOnlyNote } from './actions';
-import { CANCEL_WINDOW, CHANGE_WINDOW, SCHEDULE } from './queries';
+import { CANCEL_WINDOW, SKIP_OCCURRENCE, CHANGE_WINDOW, SCHEDULE } from './queries';
 import { SCOPES } from './types';
 import type { MaintenanceWindow, Scope, Viewer } from './types';
 import { Field, fmtTime, scopeLabel } from './ui';
@@ -95,14 +95,38 @@ export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: M
             const setEdit = (part: Partial<typeof edit>) => setEdits({ ...edits, [w.id]: { ...edit, ...part } });
             return (
               <tr data-window={w.id}>
-                <td>{w.toolName}</td>
+                <td>
+                  {w.toolName}
+                  {w.recurrence ? (
+                    <div class="muted" data-testid="series-rule">
+                      {ruleInWords(w)}
+                    </div>
+                  ) : null}
+                </td>
                 <td>{scopeLabel(w.scope, w.scopeId)}</td>
                 <td>{w.phase}</td>
                 <td>{fmtTime(w.from)}</td>
                 <td>{fmtTime(w.until)}</td>
                 <td>{w.reason}</td>
                 <td>{w.by}</td>
-                {canWrite ? (
+                {canWrite && w.recurrence && w.current ? (
+                  <td>
+                    <Action
+                      label="Skip this occurrence"
+                      testid="skip-occurrence"
+                      title="Skip one occurrence"
+                      what={`Only the occurrence of ${fmtTime(w.from)} – ${fmtTime(w.until)} is skipped; the series (${ruleInWords(w)}) goes on.`}
+                      run={() => mutate(SKIP_OCCURRENCE, { id: w.id, occurrence: w.current!.occurrence }, 'Skipped one occurrence')}
+                    />
+                    <Action
+                      label="Cancel the whole series"
+                      testid="cancel-series"
+                      title="Cancel the whole series"
+                      what={`Every occurrence of ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)} (${ruleInWords(w)}) is cancelled${w.phase === 'IN_FORCE' ? ', and the one in force ends now' : ''}.`}
+                      run={() => mutate(CANCEL_WINDOW, { id: w.id }, 'Cancelled the series')}
+                    />
+                  </td>
+                ) : canWrite ? (
                   <td>
                     <details>
                       <summary>Change</summary>
@@ -229,4 +253,31 @@ export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: M
       ) : null}
     </section>
   );
+}
+
+const DAYS: Record<string, string> = {
+  MO: 'Monday',
+  TU: 'Tuesday',
+  WE: 'Wednesday',
+  TH: 'Thursday',
+  FR: 'Friday',
+  SA: 'Saturday',
+  SU: 'Sunday',
+};
+
+/** A series' rule in words, at its local times: "every Saturday 18:00–20:00 Europe/Berlin". */
+export function ruleInWords(w: Pick<MaintenanceWindow, 'recurrence' | 'from' | 'until'>): string {
+  if (!w.recurrence) return '';
+  const { rrule, timeZone } = w.recurrence;
+  const parts = Object.fromEntries(rrule.split(';').map((p) => p.split('=') as [string, string]));
+  const clock = (iso: string) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  const interval = Number(parts.INTERVAL ?? '1');
+  const unit = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month' }[parts.FREQ as string] ?? (parts.FREQ ?? '').toLowerCase();
+  let when = interval > 1 ? `every ${interval} ${unit}s` : `every ${unit}`;
+  if (parts.BYDAY) {
+    const days = parts.BYDAY.split(',').map((d) => DAYS[d.replace(/^[-+]?\d+/, '')] ?? d);
+    when = interval > 1 ? `${when} on ${days.join(', ')}` : `every ${days.join(', ')}`;
+  } else if (parts.BYMONTHDAY) when = `${when} on day ${parts.BYMONTHDAY}`;
+  return `${when} ${clock(w.from)}–${clock(w.until)} ${timeZone}`;
 }

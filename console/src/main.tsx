@@ -106,7 +106,7 @@ function App() {
   const reloadWindows = useCallback(async () => {
     if (!key) return;
     const data = await gql<{ maintenanceWindows: MaintenanceWindow[] }>(key, WINDOWS, { filter: { first: 500 } });
-    setWindows(data.maintenanceWindows);
+    setWindows(data.maintenanceWindows.flatMap(atCurrentOccurrence));
   }, [key]);
 
   const reloadEntries = useCallback(async () => {
@@ -291,4 +291,13 @@ function LostBanner({ since }: { since: number }) {
       Live updates lost {seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`} ago: what you see may be stale. Reconnecting…
     </p>
   );
+}
+
+/**
+ * A series is shown at its occurrence in force or next (its from/until are its first occurrence,
+ * long past for an old series); a series with none left is not shown. Its id stays the series'.
+ */
+function atCurrentOccurrence(w: MaintenanceWindow): MaintenanceWindow[] {
+  if (!w.recurrence) return [w];
+  return w.current ? [{ ...w, from: w.current.from, until: w.current.until, reason: w.current.reason }] : [];
 }

@@ -65,6 +65,10 @@ export interface MaintenanceWindow {
   updatedAt: string;
   cancelledAt: string | null;
   cancelledBy: string | null;
+  /** How a series recurs; null for a one-off window. */
+  recurrence: { rrule: string; timeZone: string } | null;
+  /** A series' occurrence in force or next; null for a one-off window and a series with none left. */
+  current: { occurrence: string; from: string; until: string; reason: string } | null;
 }
 export interface HealthEvent {
   id: string;

@@ -105,5 +105,12 @@ describe('subscribing to the maintenance calendar with a feed token', () => {
     await t.http.get('/v1/calendar-feed-tokens').set('x-api-key', KEYS.audit).expect(403);
     const bad = await t.http.post('/v1/calendar-feed-tokens').set('x-api-key', KEYS.admin).send({ label: '' }).expect(400);
     expect(bad.body.field).toBe('label');
+    // A token longer than any is refused as the document says, with a key too.
+    const long = await t.http
+      .get(`/v1/maintenance-windows.ics?token=calfeed_${'x'.repeat(200)}`)
+      .set('x-api-key', KEYS.audit)
+      .expect(400);
+    expect(long.body.field).toBe('token');
+    await t.http.get('/v1/maintenance-windows.ics?token=a&token=b').expect(400);
   });
 });

@@ -18,6 +18,8 @@ export interface CalendarFeedToken {
 /** What a feed token looks like: a prefix that says what it is, then 32 random bytes. */
 export const FEED_TOKEN_PREFIX = 'calfeed_';
 export const MAX_FEED_TOKEN_LABEL_LENGTH = 200;
+/** The longest value the feed takes as a token (a real one has 51 characters). */
+export const MAX_FEED_TOKEN_LENGTH = 128;
 
 export function feedTokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Principal } from '../../auth/principal';
 import {
   CalendarFeedToken,
+  MAX_FEED_TOKEN_LENGTH,
   FEED_TOKEN_PREFIX,
   checkFeedTokenLabel,
   feedTokenHash,
@@ -56,7 +57,7 @@ export class CalendarFeedAccess {
 
   /** Lets a feed request without an API key in by its token, or throws 401. */
   async admitToken(token: unknown): Promise<void> {
-    if (typeof token === 'string' && token.startsWith(FEED_TOKEN_PREFIX) && token.length <= 128) {
+    if (typeof token === 'string' && token.startsWith(FEED_TOKEN_PREFIX) && token.length <= MAX_FEED_TOKEN_LENGTH) {
       if (await this.tokens.findByHash(feedTokenHash(token))) return;
       throw new DomainError(DomainErrorCode.UNAUTHENTICATED, 'unknown or revoked calendar feed token');
     }

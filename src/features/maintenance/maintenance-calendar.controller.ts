@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiSecurity, ApiTags
 import { AcceptsFeedToken, Roles } from '../../auth/roles.decorator';
 import { Role } from '../../domain/role';
 import { ApiContract } from '../../errors/openapi-errors';
+import { MAX_FEED_TOKEN_LENGTH } from '../../domain/calendar-feed-token';
+import { DomainError } from '../../domain/domain-error';
 import { CalendarFeedAccess } from './calendar-feed-access.service';
 import { MaintenanceService } from './maintenance.service';
 
@@ -47,7 +49,7 @@ export class MaintenanceCalendarController {
     name: 'token',
     required: false,
     description: 'A calendar feed token (created by an admin) instead of the x-api-key header, for calendar apps that subscribe by URL.',
-    schema: { type: 'string', maxLength: 128 },
+    schema: { type: 'string', maxLength: MAX_FEED_TOKEN_LENGTH },
   })
   @ApiOkResponse({ description: 'An RFC 5545 calendar: one VEVENT (UTC) per coming window or occurrence.', schema: { type: 'string' } })
   @ApiResponse({ status: 304, description: 'Not modified: the calendar the client holds (If-None-Match or If-Modified-Since) is current.' })
@@ -63,6 +65,10 @@ export class MaintenanceCalendarController {
     @Query('token') token: unknown,
     @Res({ passthrough: true }) reply: Reply,
   ): Promise<string> {
+    // The token is checked as the document describes it whether or not a key came too.
+    if (token !== undefined && (typeof token !== 'string' || token.length > MAX_FEED_TOKEN_LENGTH)) {
+      throw DomainError.invalid('token', `must be one calendar feed token of at most ${MAX_FEED_TOKEN_LENGTH} characters`);
+    }
     // A key was checked by the key guard; without one, the token must open the feed.
     if (apiKey === undefined) await this.access.admitToken(token);
     const feed = await this.service.calendar();

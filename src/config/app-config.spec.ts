@@ -225,7 +225,10 @@ describe('loadConfig', () => {
       webhookLeaseMs: 60_000,
       webhookPollMs: 1000,
       webhookConcurrency: 32,
+      publicUrl: null,
     });
+    expect(loadConfig({ ...BASE, PUBLIC_URL: 'https://tool-health.example.com/' }).publicUrl).toBe('https://tool-health.example.com');
+    expect(problemsOf({ ...BASE, PUBLIC_URL: 'tool-health' })).toEqual([expect.stringMatching(/^PUBLIC_URL must be an http\(s\) URL/)]);
     expect(loadConfig({ ...BASE, WEBHOOK_CONCURRENCY: '4' }).webhookConcurrency).toBe(4);
     expect(problemsOf({ ...BASE, WEBHOOK_CONCURRENCY: '0' })).toEqual([
       expect.stringMatching(/^WEBHOOK_CONCURRENCY must be an integer between 1 and 256/),

@@ -87,6 +87,11 @@ export class AppConfig {
    * receiver that hangs holds one of these slots (for at most WEBHOOK_TIMEOUT_MS), never the others.
    */
   webhookConcurrency: number;
+  /**
+   * Where people reach this service (e.g. https://tool-health.example.com), for links in change
+   * messages: a Slack line ends with a link to the console. Null: no link.
+   */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -238,6 +243,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000);
   config.webhookLeaseMs = r.int('WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000);
   config.webhookConcurrency = r.int('WEBHOOK_CONCURRENCY', 32, 1, 256);
+  const publicUrl = r.string('PUBLIC_URL', '').trim().replace(/\/+$/, '');
+  config.publicUrl = publicUrl === '' ? null : publicUrl;
+  if (config.publicUrl !== null && !/^https?:\/\/[^\s/]+/.test(config.publicUrl)) {
+    r.problems.push(`PUBLIC_URL must be an http(s) URL such as https://tool-health.example.com, got "${config.publicUrl}"`);
+  }
   // A lease must outlast an attempt with room to renew it before the next one (P183).
   if (config.webhookLeaseMs < 3 * config.webhookTimeoutMs) {
     r.problems.push(`WEBHOOK_LEASE_MS (${config.webhookLeaseMs}) must be at least 3 × WEBHOOK_TIMEOUT_MS (${3 * config.webhookTimeoutMs})`);

@@ -275,5 +275,9 @@ describe('the Slack text (P186)', () => {
     } as HealthEvent;
     expect(slackText(pin, NOW, 'UTC')).toBe('jira_search is pinned DOWN at GLOBAL by admin:ops until 19:00 UTC (vendor outage); stored OK');
     expect(slackText(pin, NOW, 'UTC')).not.toMatch(/expected back/);
+    // With the service's public URL, a link to the console ends the line.
+    expect(slackText(pin, NOW, 'UTC', 'https://tool-health.example.com/console')).toMatch(
+      / — <https:\/\/tool-health\.example\.com\/console\|open the console>$/,
+    );
   });
 });

@@ -253,7 +253,13 @@ function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
  * One line a person reads in a Slack channel, e.g. "jira_search is DOWN at GLOBAL — expected
  * back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)" (P186). Times in `timeZone`, as D15 writes them.
  */
-export function slackText(event: HealthEvent, now: Date, timeZone: string): string {
+export function slackText(event: HealthEvent, now: Date, timeZone: string, consoleUrl: string | null = null): string {
+  const line = slackLine(event, now, timeZone);
+  // Slack's link syntax: the console, where the whole story of the tool is (P232).
+  return consoleUrl ? `${line} — <${consoleUrl}|open the console>` : line;
+}
+
+function slackLine(event: HealthEvent, now: Date, timeZone: string): string {
   // Times in the endpoint's zone, with its label, so a reader elsewhere is not misled (P232).
   const label = zoneLabel(timeZone, event.at);
   const clock = (at: Date) => `${formatClock(at, now, timeZone)} ${label}`;

@@ -238,7 +238,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private bodyOf(endpoint: WebhookEndpoint, event: PositionedEvent, now: Date): string {
     return endpoint.format === WebhookFormat.SLACK
-      ? JSON.stringify({ text: slackText(event, now, endpoint.timeZone) })
+      ? JSON.stringify({ text: slackText(event, now, endpoint.timeZone, this.config.publicUrl && `${this.config.publicUrl}/console`) })
       : standardBody(event);
   }
 

@@ -374,6 +374,24 @@ describe('GraphQL queries', () => {
     expect((await gql(DUE)).dueForProbe).toEqual([{ id: 'GLOBAL|%00|jira', status: 'DOWN', lastCheckedAt: '2026-05-23T14:00:00.000Z' }]);
   });
 
+  it("healthEvents(docId) reads one entry's events, however many others came after them", async () => {
+    await markToolUnavailable({ scope: 'GLOBAL', toolName: 'jira' });
+    t.clock.advance(1000);
+    await setCooldown({ scope: 'GLOBAL', toolName: 'jira', errorSignature: 'http-502', classification: 'INTERMITTENT' });
+    for (let i = 0; i < 30; i++) {
+      t.clock.advance(1000);
+      await markToolUnavailable({ scope: 'GLOBAL', toolName: `other_${i}` });
+    }
+    const ONE = `query($docId: String) { healthEvents(last: 5, docId: $docId) { edges { node { type docId effectiveStatus tenantId } } } }`;
+    const mine = await gql(ONE, { docId: 'GLOBAL|%00|jira' });
+    expect(mine.healthEvents.edges.map((e: any) => e.node)).toEqual([
+      { type: 'STATUS_CHANGED', docId: 'GLOBAL|%00|jira', effectiveStatus: 'DOWN', tenantId: null },
+      { type: 'COOLDOWN_SET', docId: 'GLOBAL|%00|jira', effectiveStatus: 'DOWN', tenantId: null },
+    ]);
+    const all = await gql(ONE, {});
+    expect(all.healthEvents.edges.map((e: any) => e.node.docId)).not.toContain('GLOBAL|%00|jira');
+  });
+
   it('healthEvents reads the outbox by cursor, with typed payloads', async () => {
     const EVENTS = `query($after: String, $first: Int!) {
       healthEvents(after: $after, first: $first) {

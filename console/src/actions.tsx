@@ -7,13 +7,16 @@ import { Confirm, ErrorNote, fmtTime } from './ui';
 
 /** The newest events of one document (the outbox reaches the feed a moment after the write). */
 export async function eventsOf(key: string, docId: string): Promise<HealthEvent[]> {
-  const data = await gql<{ healthEvents: { edges: { node: HealthEvent }[] } }>(key, LAST_EVENTS, { last: 200 });
-  return data.healthEvents.edges.map((e) => e.node).filter((e) => e.docId === docId);
+  // This entry's own events, however many other entries changed since (not a filter of the newest 200).
+  const data = await gql<{ healthEvents: { edges: { node: HealthEvent }[] } }>(key, LAST_EVENTS, { last: 50, docId });
+  return data.healthEvents.edges.map((e) => e.node);
 }
 
 export function describeEvent(e: HealthEvent): string {
   const p = e.payload;
-  const bits = [`${e.type} → ${e.status}`, fmtTime(e.at)];
+  // The status callers get after the event, with the stored one beside it under a pin.
+  const status = e.effectiveStatus && e.effectiveStatus !== e.status ? `${e.effectiveStatus} (stored ${e.status})` : e.status;
+  const bits = [`${e.type} → ${status}`, fmtTime(e.at)];
   if (p.__typename === 'PinPayload') bits.push(`pinned ${String(p.pinnedStatus)} until ${fmtTime(String(p.until))}: ${String(p.reason)}`);
   if (p.__typename === 'CooldownPayload') bits.push(`${String(p.errorSignature)} until ${fmtTime(String(p.nextSpawnAllowedAt))}`);
   if (p.__typename === 'StatusChangedPayload' && p.previousStatus) bits.push(`was ${String(p.previousStatus)}`);

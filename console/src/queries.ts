@@ -18,7 +18,7 @@ export const WINDOW_FIELDS = `id toolName scope scopeId from until reason by pha
 
 export const WINDOWS = `query ConsoleWindows($filter: MaintenanceWindowsFilter) { maintenanceWindows(filter: $filter) { ${WINDOW_FIELDS} } }`;
 
-export const EVENT_FIELDS = `id docId type toolName scope scopeId status at
+export const EVENT_FIELDS = `id docId type toolName scope scopeId status effectiveStatus tenantId at
   payload {
     __typename
     ... on StatusChangedPayload { previousStatus code expectedRecoveryAt }
@@ -30,7 +30,7 @@ export const EVENT_FIELDS = `id docId type toolName scope scopeId status at
 
 export const LIVE = `subscription ConsoleLive { toolHealthChanged { ${EVENT_FIELDS} } }`;
 
-export const LAST_EVENTS = `query ConsoleEvents($last: Int) { healthEvents(last: $last) { edges { node { ${EVENT_FIELDS} } } } }`;
+export const LAST_EVENTS = `query ConsoleEvents($last: Int, $docId: String) { healthEvents(last: $last, docId: $docId) { edges { node { ${EVENT_FIELDS} } } } }`;
 
 export const TOOL_ENTRY = `query ConsoleTool($toolName: String!, $scope: Scope!, $scopeId: String) {
   toolHealth(toolName: $toolName, scope: $scope, scopeId: $scopeId) {

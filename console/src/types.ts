@@ -78,6 +78,9 @@ export interface HealthEvent {
   scope: Scope;
   scopeId: string | null;
   status: string;
+  /** What the entry reads as after the event (a pin wins); differs from status only under a pin or maintenance. */
+  effectiveStatus: string;
+  tenantId: string | null;
   at: string;
   payload: Record<string, unknown> & { __typename: string };
 }

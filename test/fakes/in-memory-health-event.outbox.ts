@@ -25,8 +25,16 @@ export class InMemoryHealthEventOutbox extends HealthEventOutbox {
     return { events, endCursor: events.length > 0 ? events[events.length - 1].position : after };
   }
 
-  async readBetween(after: string | null, before: string | null, limit: number, backward: boolean): Promise<PositionedEvent[]> {
-    const inRange = this.events.filter((e) => (after === null || e.position > after) && (before === null || e.position < before));
+  async readBetween(
+    after: string | null,
+    before: string | null,
+    limit: number,
+    backward: boolean,
+    docId: string | null = null,
+  ): Promise<PositionedEvent[]> {
+    const inRange = this.events.filter(
+      (e) => (after === null || e.position > after) && (before === null || e.position < before) && (docId === null || e.docId === docId),
+    );
     return copy((backward ? inRange.reverse() : inRange).slice(0, limit));
   }
 

@@ -23,6 +23,7 @@ export class EventsService {
       args.before == null ? null : validateEventCursor('before', args.before),
       window.limit,
       window.backward,
+      args.docId ?? null,
     );
     return connectionOf(events.map(toHealthEventModel), args, window, (event) => event.position);
   }

@@ -36,4 +36,13 @@ export class HealthEventsArgs {
   @Min(1)
   @Max(500)
   last?: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Only the events of this entry (its docId, the ToolHealth's id); all entries' when absent.",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1200)
+  docId?: string | null;
 }

@@ -21,7 +21,14 @@ export abstract class HealthEventOutbox {
    * Up to `limit` events strictly between the positions given (null: unbounded), oldest first,
    * or newest first when `backward` (a reader paging back from `before`, P145).
    */
-  abstract readBetween(after: string | null, before: string | null, limit: number, backward: boolean): Promise<PositionedEvent[]>;
+  abstract readBetween(
+    after: string | null,
+    before: string | null,
+    limit: number,
+    backward: boolean,
+    /** Only the events of this document (a console's "last events" of one entry). */
+    docId?: string | null,
+  ): Promise<PositionedEvent[]>;
   /** One event by its id (P54), null when the outbox has none: GraphQL's node(id:). */
   abstract findById(id: string): Promise<PositionedEvent | null>;
   /** The position of the newest event, null when the outbox is empty (a live feed starts there). */

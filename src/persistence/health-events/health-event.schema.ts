@@ -27,3 +27,5 @@ export const HealthEventSchema = SchemaFactory.createForClass(HealthEventRecord)
 
 // Cursor reads of the outbox (REST, GraphQL, the subscription feed): position > cursor, in order.
 HealthEventSchema.index({ position: 1 });
+// One document's events in order (`{ docId, position: {$gt/$lt} }`): the console's "last events" of an entry.
+HealthEventSchema.index({ docId: 1, position: 1 });

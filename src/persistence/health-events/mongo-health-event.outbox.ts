@@ -53,12 +53,19 @@ export class MongoHealthEventOutbox extends HealthEventOutbox {
     return { events, endCursor: events.length > 0 ? events[events.length - 1].position : after };
   }
 
-  async readBetween(after: string | null, before: string | null, limit: number, backward: boolean): Promise<PositionedEvent[]> {
+  async readBetween(
+    after: string | null,
+    before: string | null,
+    limit: number,
+    backward: boolean,
+    docId: string | null = null,
+  ): Promise<PositionedEvent[]> {
     const range: { $gt?: string; $lt?: string } = {};
     if (after !== null) range.$gt = after;
     if (before !== null) range.$lt = before;
-    const filter = after === null && before === null ? {} : { position: range };
-    // The { position: 1 } index, read either way.
+    const filter: Record<string, unknown> = after === null && before === null ? {} : { position: range };
+    if (docId !== null) filter.docId = docId;
+    // The { position: 1 } index, read either way; with a document, { docId: 1, position: 1 }.
     const records = await this.records
       .find(filter)
       .sort({ position: backward ? -1 : 1 })

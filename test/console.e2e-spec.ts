@@ -255,6 +255,9 @@ describe('operator console in headless Chromium (D26)', () => {
     expect(text).toContain('DOWN');
     expect(text).toContain('everyone');
     expect(text).toContain('TECHNICALLY_BROKEN by agrajag-console: HTTP 502 from Jira');
+    // A new DOWN row is marked, and the focus stays where the operator left it.
+    expect(await row.getAttribute('class')).toBe('row-new');
+    expect(await page.evaluate(`document.activeElement?.closest('tr') === null || document.activeElement === document.body`)).toBe(true);
 
     // A failure report from the dispatcher: a cooldown for a tenant's project shows up too.
     await t.http
@@ -563,6 +566,7 @@ describe('operator console in headless Chromium (D26)', () => {
     const order = await page.locator('tr[data-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row')));
     expect(order).toEqual(['z_pinned_tool|GLOBAL|', 'b_tenant_tool|TENANT|acme', 'a_client_tool|SESSION|s-1', 'c_degraded_tool|GLOBAL|']);
     // The pin: DOWN as callers get it, the stored OK beside it, its end as "pinned until", never "expected back".
+    expect(await page.locator('tr.row-new').count()).toBe(0); // the first read marks nothing
     const pinned = await page.locator('[data-row="z_pinned_tool|GLOBAL|"]').innerText();
     expect(pinned).toMatch(/DOWN\s+stored OK/);
     expect(pinned).toContain('pinned until');

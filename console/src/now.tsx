@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Entry, EntryKey, MaintenanceWindow } from './types';
 import { Field, StatusBadge, Time, audience, isRetesting, relative, scopeLabel } from './ui';
 
@@ -26,6 +26,8 @@ export interface Row {
 }
 
 const DAY_MS = 86_400_000;
+/** How long a new DOWN row stays marked. */
+const FRESH_MS = 60_000;
 
 function tenantOf(row: Pick<Row, 'scope' | 'scopeId' | 'tenantId'>): string | null {
   return row.scope === 'TENANT' ? row.scopeId : row.tenantId;
@@ -193,6 +195,29 @@ export function NowView(props: {
   const rows = useMemo(() => boardRows(props.entries.values(), props.windows, now), [props.entries, props.windows, now]);
   const shown = useMemo(() => filterRows(rows, filters), [rows, filters]);
   const tools = useMemo(() => new Set(shown.map((row) => row.toolName)).size, [shown]);
+  // A row of the worst class (DOWN) that appears while the board is open is marked for a while,
+  // without moving the focus: the first read of the board marks nothing.
+  const seen = useRef<Set<string> | null>(null);
+  const loadStarted = useRef(false);
+  const [fresh, setFresh] = useState<Map<string, number>>(new Map());
+  useEffect(() => {
+    if (props.loading) {
+      loadStarted.current = true;
+      return;
+    }
+    if (!loadStarted.current) return; // the first read has not begun: nothing to compare with yet
+    const keys = new Set(rows.map((r) => r.key));
+    if (seen.current) {
+      const added = rows.filter((r) => r.status === 'DOWN' && !seen.current!.has(r.key)).map((r) => r.key);
+      if (added.length) setFresh((old) => new Map([...old, ...added.map((k): [string, number] => [k, Date.now()])]));
+    }
+    seen.current = keys;
+  }, [rows, props.loading]);
+  useEffect(() => {
+    if (!fresh.size) return;
+    const timer = setTimeout(() => setFresh((old) => new Map([...old].filter(([, at]) => Date.now() - at < FRESH_MS))), FRESH_MS);
+    return () => clearTimeout(timer);
+  }, [fresh]);
   const sum = useMemo(() => summary(rows, now), [rows, now]);
   // The tab's title says when a tool is DOWN for everyone, so a new outage is seen from another tab.
   useEffect(() => {
@@ -259,7 +284,7 @@ export function NowView(props: {
             </thead>
             <tbody>
               {shown.map((row) => (
-                <tr key={row.key} data-row={row.key} data-tool={row.toolName}>
+                <tr key={row.key} data-row={row.key} data-tool={row.toolName} class={fresh.has(row.key) ? 'row-new' : undefined}>
                   <th scope="row">{row.toolName}</th>
                   <td>
                     <StatusBadge status={row.status} />

@@ -326,6 +326,25 @@ describe('signed webhooks (D24)', () => {
     expect(types.length).toBeGreaterThan(1);
   });
 
+  it('a Slack channel that asked for inbox items alone still gets them: nothing there tells it', async () => {
+    const inbox = await register({ format: 'SLACK', timeZone: 'UTC', eventTypes: ['INBOX_ITEM'] });
+    await t.http
+      .post('/v1/diagnoses')
+      .set('x-api-key', KEYS.writer)
+      .send({
+        scope: 'GLOBAL',
+        toolName: 'jira_search',
+        classification: 'TECHNICALLY_BROKEN',
+        note: 'MCP connection closed',
+        by: 'agrajag-7',
+      })
+      .expect(200);
+    await deliver();
+    expect(receiver.received.map((r) => verify(inbox.secret, r, t.clock))).toEqual([
+      { text: 'jira_search is DOWN at GLOBAL (TECHNICALLY_BROKEN: MCP connection closed)' },
+    ]);
+  });
+
   it('a receiver answering 500 gets retries on the schedule for 24 h; then the endpoint is disabled with an event', async () => {
     const { endpoint, secret } = await register();
     // Another endpoint, at another receiver, wants to know when an endpoint is disabled.

@@ -167,7 +167,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const page = await this.outbox.readAfter(endpoint.cursor, BATCH);
       let cursor = endpoint.cursor;
-      const told = endpoint.format === WebhookFormat.SLACK ? toldByStatusChange(page.events) : null;
+      // Only where the channel gets the status change itself (its filter takes STATUS_CHANGED; tool,
+      // scope and tenant are the same for every event of one write).
+      const told =
+        endpoint.format === WebhookFormat.SLACK &&
+        (endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(HealthEventType.STATUS_CHANGED))
+          ? toldByStatusChange(page.events)
+          : null;
       for (const event of page.events) {
         if (this.stopping.signal.aborted) return;
         if (told?.has(event.id) || !(await this.wants(endpoint, event))) {

@@ -11,7 +11,12 @@ import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app'
  * (or PyPI on the first run, to fill the project-local venv) this fails. The venv and the
  * generated client are cached under .cache/, keyed by the pinned versions and the document.
  */
-function exec(cmd: string, args: string[], timeout: number, env: NodeJS.ProcessEnv = process.env): Promise<{ stdout: string; stderr: string }> {
+function exec(
+  cmd: string,
+  args: string[],
+  timeout: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(cmd, args, { timeout, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${cmd} ${args.join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`));
@@ -40,7 +45,10 @@ describe('Python client generated from the OpenAPI document', () => {
     const { python, packageRoot, log } = JSON.parse(build.stdout) as { python: string; packageRoot: string; log: string };
     expect(log).not.toMatch(/warning|error/i);
     const built = Date.now();
-    const run = await exec(python, [path.join(TOOLS, 'round_trip.py'), baseUrl, KEYS.dispatcher], 120_000, { ...process.env, PYTHONPATH: packageRoot });
+    const run = await exec(python, [path.join(TOOLS, 'round_trip.py'), baseUrl, KEYS.dispatcher], 120_000, {
+      ...process.env,
+      PYTHONPATH: packageRoot,
+    });
     process.stdout.write(`Python contract client: build ${built - started} ms, round trip ${Date.now() - built} ms\n${run.stdout}`);
     const steps = run.stdout.split('\n').filter((line) => /^(ok|FAIL) /.test(line));
     expect(steps.filter((line) => line.startsWith('ok '))).toHaveLength(7);

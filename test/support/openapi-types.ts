@@ -1141,9 +1141,9 @@ export interface components {
         /** @description A verdict or a system write. */
         DiagnosisView: {
             /** @description What kind of failure (or WORKING) the diagnosis found. */
-            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            classification: components["schemas"]["ToolHealthClassification"] | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description What was observed, in words. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
@@ -1157,9 +1157,9 @@ export interface components {
         /** @description One change in the history of an entry (the history keeps the latest ones, newest last). */
         HistoryItemView: {
             /** @description What kind of failure (or WORKING) the diagnosis found. */
-            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            classification: components["schemas"]["ToolHealthClassification"] | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description What was observed, in words. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
@@ -1252,7 +1252,7 @@ export interface components {
              */
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /**
              * Format: date-time
              * @description When a failure was last reported for it.
@@ -1307,7 +1307,7 @@ export interface components {
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code?: components["schemas"]["ToolErrorCode"] | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
@@ -1419,7 +1419,7 @@ export interface components {
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code?: components["schemas"]["ToolErrorCode"] | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
@@ -1530,7 +1530,7 @@ export interface components {
             /** @description Whether an admin pin decides the entry right now. */
             pinned: boolean;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
         };
         /** @description A wider entry with a problem or a pin that the winner hid (status as stored). */
         ShadowedEntryView: {
@@ -1616,14 +1616,14 @@ export interface components {
         /** @description The payload of a STATUS_CHANGED event. */
         StatusChangedPayloadView: {
             /** @description The status before; null when there was no entry (it read as OK). */
-            previousStatus: (string & components["schemas"]["ToolStatus"]) | null;
+            previousStatus: components["schemas"]["ToolStatus"] | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
              */
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
         };
         StatusChangedEventView: {
             /** @description Stable per write: reading an event twice gives the same id. */
@@ -1694,7 +1694,7 @@ export interface components {
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
         };
         InboxItemEventView: {
             /** @description Stable per write: reading an event twice gives the same id. */
@@ -1977,7 +1977,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description what the synchronous checker already knows (§7 second row) */
-            classification?: (string & components["schemas"]["FailureClassification"]) | null;
+            classification?: components["schemas"]["FailureClassification"] | null;
             /**
              * @description The error as the tool reported it.
              * @example 502 Bad Gateway
@@ -2027,7 +2027,7 @@ export interface components {
             /** @description issue 16: set when distinct users and projects seen with this failure cross the thresholds */
             widerEvidence: components["schemas"]["WiderEvidenceView"] | null;
             /** @description effective status; null when the code is not a tool fault (nothing was read) */
-            status: (string & components["schemas"]["ToolStatus"]) | null;
+            status: components["schemas"]["ToolStatus"] | null;
             /** @description the cooldown that matched or was set */
             cooldown: components["schemas"]["CooldownRefView"] | null;
             /** @description why, one line per step of the call's evaluation (D20): its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
@@ -2073,7 +2073,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description what the synchronous checker already knows (§7 second row) */
-            classification?: (string & components["schemas"]["FailureClassification"]) | null;
+            classification?: components["schemas"]["FailureClassification"] | null;
             /**
              * @description The error as the tool reported it.
              * @example 502 Bad Gateway
@@ -2242,7 +2242,7 @@ export interface components {
             /** @description The cooldown window of errorSignature in milliseconds (1000 … 30 days); when absent, the classification's default. */
             durationMs?: number | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code?: components["schemas"]["ToolErrorCode"] | null;
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
@@ -2290,7 +2290,7 @@ export interface components {
             /** @example client_file_read */
             name: string;
             /** @description absent = not known to be safe: hidden in a probe turn */
-            safety?: (string & components["schemas"]["ToolSafety"]) | null;
+            safety?: components["schemas"]["ToolSafety"] | null;
             /**
              * @description the engine must hold every one of these roles to see the tool
              * @example [
@@ -2377,7 +2377,7 @@ export interface components {
             /** @example client_file_read */
             name: string;
             /** @description absent = not known to be safe: hidden in a probe turn */
-            safety?: (string & components["schemas"]["ToolSafety"]) | null;
+            safety?: components["schemas"]["ToolSafety"] | null;
             /**
              * @description the engine must hold every one of these roles to see the tool
              * @example [
@@ -2466,7 +2466,7 @@ export interface components {
         };
         ExplanationView: {
             /** @description the code the dispatcher should report; null when the tool can be called */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description callable now: the registry serves it and it is not known DOWN */
             usable: boolean;
             /**
@@ -2506,7 +2506,7 @@ export interface components {
             /** @description Only events of these tenants (empty or absent: every); unchanged when absent. */
             tenantIds?: string[] | null;
             /** @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }); unchanged when absent. */
-            format?: (string & components["schemas"]["WebhookFormat"]) | null;
+            format?: components["schemas"]["WebhookFormat"] | null;
             /**
              * Format: iana-time-zone
              * @description The IANA time zone of the times in SLACK texts (default UTC); unchanged when absent.
@@ -2536,7 +2536,7 @@ export interface components {
             /** @description Only events of these tenants (an entry at TENANT scope, or one whose stored tenant it is) (empty or absent: every). */
             tenantIds?: string[] | null;
             /** @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }). */
-            format?: (string & components["schemas"]["WebhookFormat"]) | null;
+            format?: components["schemas"]["WebhookFormat"] | null;
             /**
              * Format: iana-time-zone
              * @description The IANA time zone of the times in SLACK texts (default UTC).

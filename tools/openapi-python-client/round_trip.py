@@ -108,7 +108,7 @@ def main(base_url: str, key: str) -> None:
             and [r.status for r in results] == [200, 400, 200]
             and isinstance(results[0].failure.reason, FailureReason)
             and isinstance(results[1].error, ErrorBody)
-            and results[1].error.error.field == "toolName"
+            and results[1].error.field == "toolName"
             and results[2].success.status == ToolStatus.OK,
             answer.parsed,
         )

@@ -5,6 +5,7 @@ import { Role } from '../domain/role';
 import { documentAgrajagArguments } from '../features/diagnoses/agrajag-openapi';
 import { documentErrorResponses } from '../errors/openapi-errors';
 import { documentOperations } from './operation-docs';
+import { documentPathSlashes } from './path-slashes';
 import { documentOperationRoles, operationAccess } from './operation-roles';
 import { documentRequestShapes } from './request-shapes';
 
@@ -32,5 +33,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .build(),
   );
   const access = operationAccess(app);
-  return documentRequestShapes(documentOperations(documentOperationRoles(documentAgrajagArguments(documentErrorResponses(document)), access)));
+  return documentPathSlashes(
+    documentRequestShapes(documentOperations(documentOperationRoles(documentAgrajagArguments(documentErrorResponses(document)), access))),
+  );
 }

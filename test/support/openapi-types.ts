@@ -5301,7 +5301,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The session (conversation) the client served. */
+                /** @description The session (conversation) the client served. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 sessionId: string;
             };
             cookie?: never;
@@ -5482,7 +5482,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The session (conversation) the client served. */
+                /** @description The session (conversation) the client served. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 sessionId: string;
             };
             cookie?: never;
@@ -5777,7 +5777,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The tool to look up. The tool name ([A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`). */
+                /** @description The tool to look up. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 toolName: string;
             };
             cookie?: never;
@@ -6078,7 +6078,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The tenant. */
+                /** @description The tenant. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 tenantId: string;
             };
             cookie?: never;
@@ -6169,7 +6169,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The tenant. */
+                /** @description The tenant. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 tenantId: string;
             };
             cookie?: never;

@@ -52,7 +52,8 @@ import { ViewerResolver } from './viewer.resolver';
           // P61: automatic persisted queries off: a registered hash replayed without `query` is an
           // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway.
           persistedQueries: false,
-          includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+          // Issue 36 (P244): never a stack trace in an answer, development mode included (it goes to the log).
+          includeStacktraceInErrorResponses: false,
           formatError,
           plugins: [
             introspectionAccessPlugin(), // P62: __schema/__type only for roles with GraphQL access (D17)

@@ -25,10 +25,22 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   // Apollo's own validation and parse errors are the client's: keep their code and message.
   if (existing && existing !== 'INTERNAL_SERVER_ERROR') {
     return exposeDetails
-      ? formatted
+      ? withoutStacktrace(formatted)
       : { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: existing } };
   }
   return exposeDetails
-    ? formatted
+    ? withoutStacktrace(formatted)
     : { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/**
+ * Issue 36 (P244): no answer carries a stack trace, in any mode — it names the server's files
+ * and helps no caller (a developer reads it in the log). Development mode keeps the message and
+ * the other extensions. Apollo adds `stacktrace` only when asked (the module no longer asks);
+ * this removes one that any other layer put there.
+ */
+function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  if (!formatted.extensions || !('stacktrace' in formatted.extensions)) return formatted;
+  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions;
+  return { ...formatted, extensions };
 }

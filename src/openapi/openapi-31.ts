@@ -73,6 +73,18 @@ function exampleIntoSchema(holder: Node): void {
 }
 
 /**
+ * Swagger UI shows a parameter's description but not its schema's `examples`: the example is
+ * said in words there too, so a person sees it without it being filled in (P241).
+ */
+function sayExample(parameter: Node): void {
+  const examples = (parameter.schema as Node | undefined)?.examples;
+  if (!Array.isArray(examples) || examples.length === 0) return;
+  const said = `Example: \`${typeof examples[0] === 'string' ? examples[0] : JSON.stringify(examples[0])}\`.`;
+  const description = typeof parameter.description === 'string' ? parameter.description.trim() : '';
+  if (!description.includes(said)) parameter.description = description ? `${description.replace(/\.?$/, '.')} ${said}` : said;
+}
+
+/**
  * The document @nestjs/swagger builds (OpenAPI 3.0.0) as OpenAPI 3.1.0 (D28, P240): every schema
  * through schemaTo31 — the components' and those of parameters, headers, request bodies and
  * answers. Nothing else in this document differs between the two versions. Mutates and returns it.
@@ -84,6 +96,7 @@ export function openApi31(document: OpenAPIObject): OpenAPIObject {
     if (!isObject(holder)) return;
     if (kind === 'parameter' || kind === 'header') exampleIntoSchema(holder);
     if (isObject(holder.schema)) schemaTo31(holder.schema);
+    if (kind === 'parameter') sayExample(holder);
     if (isObject(holder.content)) for (const media of Object.values(holder.content)) withSchemas(media, 'media');
     if (isObject(holder.headers)) for (const header of Object.values(holder.headers)) withSchemas(header, 'header');
   };

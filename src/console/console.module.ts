@@ -9,11 +9,12 @@ import {
   consoleHtml,
   loadConsoleAssets,
 } from './console-page';
+import { faviconIco } from './favicon';
 
 /**
  * The operator console (D26, P170): `GET /console` (the page, open like the playground's page —
  * every operation it makes carries the key its user types) and `GET /console/assets/<file>` (the
- * bundle built from console/src). On in production too (D17). Plain Fastify routes, like the
+ * bundle built from console/src), and `/favicon.ico` (favicon.ts). On in production too (D17). Plain Fastify routes, like the
  * playground's assets: no key guard, no body.
  */
 @Injectable()
@@ -40,6 +41,10 @@ export class ConsoleRoutes implements OnModuleInit {
         .header('referrer-policy', 'no-referrer')
         .header('cache-control', 'no-cache')
         .send(html);
+    });
+    const favicon = faviconIco();
+    fastify.get('/favicon.ico', async (_request: FastifyRequest, reply: FastifyReply) => {
+      await reply.header('content-type', 'image/x-icon').header('cache-control', 'public, max-age=86400').send(favicon);
     });
     fastify.get(`${CONSOLE_ASSETS_PREFIX}:file`, async (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
       const asset = assets?.get(request.params.file as ConsoleAssetFile);

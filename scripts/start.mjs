@@ -167,6 +167,32 @@ function developmentKeys() {
   return { file, keys, env };
 }
 
+/**
+ * Issue 36: the end of `npm start`'s start-up, after the service's JSON log lines — a short plain
+ * banner of where to go (the console, Swagger, the GraphQL playground, MCP), where the keys are
+ * and how to stop. The service reports its bound port and what it serves over the IPC channel
+ * once it listens (src/main.ts), so PORT=0 and DOCS_ENABLED=false are shown as they are.
+ */
+function printBannerWhenListening(child, keysFile) {
+  child.on('message', (message) => {
+    if (message?.type !== 'listening') return;
+    const host = ['0.0.0.0', '::', ''].includes(message.host) ? 'localhost' : message.host.includes(':') ? `[${message.host}]` : message.host;
+    const base = `http://${host}:${message.port}`;
+    const lines = [
+      '',
+      `Tool availability service is up at ${base}`,
+      `  Operator console    ${base}/console`,
+      message.docs ? `  Swagger (REST)      ${base}/docs` : '  Swagger (REST)      off (DOCS_ENABLED=false)',
+      message.playground ? `  GraphQL playground  ${base}/graphql` : '  GraphQL playground  off (PLAYGROUND_ENABLED=false)',
+      `  MCP (Streamable)    ${base}/mcp   (send the key in the x-api-key header)`,
+      keysFile ? `  API keys            ${keysFile}  (one per role; printed above)` : '  API keys            the ones you set in API_KEYS',
+      '  Stop                Ctrl+C (or: kill -INT ' + process.pid + ')',
+      '',
+    ];
+    process.stderr.write(`${lines.join('\n')}\n`);
+  });
+}
+
 function integerEnv(name, fallback) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -252,6 +278,7 @@ async function main() {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached: true, // a process group of its own: see the head of this file
   });
+  printBannerWhenListening(service, keysFile);
   service.once('error', (error) => {
     log(`cannot start the service: ${error.message}`);
     void finish(1);

@@ -8,6 +8,7 @@ import { servedOpenApiDocument } from './openapi/served-document';
 import { createValidationPipe } from './errors/validation';
 import { refuseStrayUpgrades, WebSocketOnlyUpgradeMessage } from './edge/http-upgrade';
 import { answerMethodNotAllowed } from './edge/method-not-allowed';
+import { refuseRawSlashInPathParams } from './edge/slash-in-path-param';
 import { checkJsonCharset, decodeUtf8Body, parseJsonBody } from './errors/json-body';
 import { registerKeyBeforeBody } from './auth/key-before-body.hook';
 import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
@@ -24,6 +25,7 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   registerKeyBeforeBody(app); // P135: no body is read for a request without a known key
   registerIdempotency(app); // D21: Idempotency-Key on every write route, REST, GraphQL and MCP
   answerMethodNotAllowed(app.getHttpAdapter().getInstance()); // P144: a known path, another method → 405 + Allow
+  refuseRawSlashInPathParams(app.getHttpAdapter().getInstance()); // P243: `/` unencoded in an id of the path → 400 naming it
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket
   app.enableShutdownHooks();
   if (config.docsEnabled) {

@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const drain = app.get(DrainOnCloseHook);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => drain.stopAccepting());
   const address = app.getHttpServer().address(); // the bound port, also when PORT=0
-  logger.log(`listening on ${config.host}:${typeof address === 'object' && address ? address.port : config.port}`, 'Bootstrap');
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.log(`listening on ${config.host}:${port}`, 'Bootstrap');
+  // Issue 36: `npm start` (scripts/start.mjs, over its IPC channel) ends its start-up with a banner of where to go.
+  process.send?.({ type: 'listening', host: config.host, port, docs: config.docsEnabled, playground: config.playgroundEnabled });
 }
 
 void main();

@@ -71,8 +71,7 @@ describe('Adding a field (docs/adding-a-field.md): a generated field round-trips
     expect(got.body[FIELD]).toBe(VALUE);
     const doc = (await t.http.get('/docs/openapi.json').expect(200)).body;
     expect(doc.components.schemas.ToolHealthView.properties[FIELD]).toMatchObject({
-      type: 'string',
-      nullable: true,
+      type: ['string', 'null'],
       description: DESCRIPTION,
     });
   });

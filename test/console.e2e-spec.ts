@@ -57,6 +57,12 @@ describe('operator console over HTTP (D26)', () => {
     await t.http.get('/console/assets/..%2F..%2Fpackage.json').expect(404);
   });
 
+  it('serves a favicon without a key (issue 36)', async () => {
+    const res = await t.http.get('/favicon.ico').buffer(true).expect(200);
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    expect((res.body as Buffer).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+  });
+
   it('leaves a Host that cannot be named in a policy out of connect-src', async () => {
     const res = await t.http.get('/console').set('host', "evil.example'; script-src *").expect(200);
     expect(res.headers['content-security-policy']).toContain("connect-src 'self';");

@@ -7,6 +7,7 @@ import { AGRAJAG_ARGUMENTS_COMPONENT } from '../src/features/diagnoses/agrajag-o
 import { DomainErrorCode } from '../src/domain/domain-error';
 import { HTTP_STATUS_OF } from '../src/errors/error-codes';
 import { OPERATION_ERRORS, OperationId, documentedErrorCodes } from '../src/errors/openapi-errors';
+import { OpenApiAnswers } from './support/openapi-answers';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -54,6 +55,49 @@ describe('OpenAPI contract', () => {
     const served = operations.map((o) => o.op.operationId).sort();
     expect(served).toEqual(Object.keys(OPERATION_ERRORS).sort());
     expect(new Set(served).size).toBe(served.length);
+  });
+
+  it('is OpenAPI 3.1 that the official schema of 3.1 accepts, each schema compiling under strict JSON Schema 2020-12 (P240, P242)', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(new OpenApiAnswers(doc).documentProblems()).toEqual([]);
+    // and the validator is strict: a 3.0 keyword in a schema, or a version it does not know, is an error
+    const old = structuredClone(doc);
+    old.components.schemas.ErrorBody.properties.field.nullable = true;
+    old.info.version = 1;
+    expect(new OpenApiAnswers(old).documentProblems()).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('openapi 3.1 schema: /info/version'),
+        expect.stringContaining('components.schemas.ErrorBody: strict mode: unknown keyword: "nullable"'),
+      ]),
+    );
+  });
+
+  it('says null the JSON Schema 2020-12 way: no `nullable`, no `example` in a schema, a nullable reference as anyOf with null (P240, P241)', () => {
+    const leftovers: string[] = [];
+    const walk = (node: unknown, where: string, inSchema: boolean) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'nullable') leftovers.push(`${where}/nullable`);
+        if (k === 'example' && inSchema) leftovers.push(`${where}/example`);
+        walk(v, `${where}/${k}`, inSchema || k === 'schema' || k === 'schemas');
+      }
+    };
+    walk(doc, '#', false);
+    expect(leftovers).toEqual([]);
+    const s = doc.components.schemas;
+    expect(s.FailureOutcomeView.properties.cooldown).toEqual(
+      expect.objectContaining({ anyOf: [{ $ref: '#/components/schemas/CooldownRefView' }, { type: 'null' }] }),
+    );
+    expect(s.MarkUnavailableDto.properties.scopeId.type).toEqual(['string', 'null']);
+    // Swagger UI fills a parameter's input from `example`, never from its schema's `examples`.
+    const prefilled = operations.flatMap(({ op }) =>
+      ((op.parameters ?? []) as Schema[])
+        .filter((p) => p.example !== undefined || p.schema?.example !== undefined)
+        .map((p) => `${op.operationId} ${p.name}`),
+    );
+    expect(prefilled).toEqual([]);
+    const lookup = operations.find(({ op }) => op.operationId === 'lookupAvailability')!.op;
+    expect(lookup.parameters.find((p: Schema) => p.name === 'sessionId').schema.examples).toEqual(['example-session']);
   });
 
   it('documents exactly the reachable error statuses of each operation, each with an example of its code', () => {
@@ -121,7 +165,7 @@ describe('OpenAPI contract', () => {
       s.CooldownView.properties.hits.type,
       s.CooldownView.properties.windowMs.type,
       s.ToolHealthView.properties.version.type,
-    ]).toEqual(['integer', 'integer', 'integer', 'integer']);
+    ]).toEqual([['integer', 'null'], 'integer', 'integer', 'integer']);
   });
 
   it('marks required parameters, lists servers, types the Agrajag arguments per tool and the events as a discriminated union', () => {
@@ -155,12 +199,14 @@ describe('OpenAPI contract', () => {
     }
   });
 
-  /** The document's own example of a schema: example, else default, else the first enum value, else built from the parts. */
+  /** The document's own example of a schema: its first example, else default, else the first enum value, else built from the parts. */
   function exampleOf(schema: Schema): unknown {
     const s = resolve(schema);
-    if (s.example !== undefined) return s.example;
+    if (s.examples !== undefined) return s.examples[0];
     if (s.default !== undefined) return s.default;
     if (s.enum) return s.enum[0];
+    // a nullable reference (`anyOf: [{$ref}, {type: 'null'}]`): the referenced schema's example
+    if (s.anyOf?.length === 2 && s.anyOf[1].type === 'null') return exampleOf(s.anyOf[0]);
     if (s.allOf) {
       const parts = s.allOf.map(exampleOf);
       return parts.every((p: unknown) => p && typeof p === 'object' && !Array.isArray(p)) ? Object.assign({}, ...parts) : parts[0];
@@ -169,8 +215,8 @@ describe('OpenAPI contract', () => {
     if (s.type === 'object' || s.properties) {
       const out: Record<string, unknown> = {};
       for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-        if ((s.required ?? []).includes(name) || resolve(prop).example !== undefined || prop.example !== undefined)
-          out[name] = prop.example ?? exampleOf(prop);
+        if ((s.required ?? []).includes(name) || resolve(prop).examples !== undefined || prop.examples !== undefined)
+          out[name] = prop.examples?.[0] ?? exampleOf(prop);
       }
       return out;
     }
@@ -188,9 +234,9 @@ describe('OpenAPI contract', () => {
       let url = path;
       const query: Record<string, unknown> = {};
       for (const p of op.parameters ?? []) {
-        const value = p.example ?? exampleOf(p.schema);
+        const value = exampleOf(p.schema);
         if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-        else if (p.in === 'query' && (p.required || p.example !== undefined || p.schema?.example !== undefined)) query[p.name] = value;
+        else if (p.in === 'query' && (p.required || p.schema?.examples !== undefined)) query[p.name] = value;
       }
       const schema = op.requestBody?.content?.['application/json']?.schema;
       const body = schema ? exampleOf(schema) : undefined;
@@ -217,7 +263,7 @@ describe('OpenAPI contract', () => {
     const walk = (node: unknown, where: string) => {
       if (!node || typeof node !== 'object') return;
       for (const [k, v] of Object.entries(node)) {
-        if (k === 'example' && readmeIds.test(JSON.stringify(v))) examples.push(`${where}: ${JSON.stringify(v)}`);
+        if ((k === 'example' || k === 'examples') && readmeIds.test(JSON.stringify(v))) examples.push(`${where}: ${JSON.stringify(v)}`);
         walk(v, `${where}/${k}`);
       }
     };

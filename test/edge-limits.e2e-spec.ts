@@ -81,7 +81,7 @@ describe('resource limits and strict input (P135, P137, P139)', () => {
 
   it.each([
     ['no key', {}, 'an API key is required (header x-api-key)'],
-    ['an unknown key', { 'x-api-key': 'not-a-key' }, 'unknown API key'],
+    ['an unknown key', { 'x-api-key': 'not-a-key' }, 'unknown API key (header x-api-key)'],
   ])('REST: a 3.7 MiB body with %s is answered 401 before the client has sent it, unparsed', async (_case, headers, message) => {
     const calls = parsed();
     const answer = await sendHeadAndFirstSlice('/v1/agrajag/tools/tool_health_set_unavailable/invoke', headers);

@@ -1,7 +1,12 @@
+import { PATH_SLASH_SENTENCE } from '../src/openapi/path-slashes';
+import { servedOpenApiAnswers } from './support/openapi-answers';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
-/** Issue 12 / P66: a tool name with `/` (legal under D3a) in a path: percent-encoded, and said so. */
-describe('tool names containing / in a path (P66)', () => {
+/**
+ * Issue 12 / P66, issue 36 / P243: an id with `/` (legal under D3a) in a path: percent-encoded;
+ * sent raw, a 400 naming the parameter that the document describes — never an undocumented 404.
+ */
+describe('tool names containing / in a path (P66, P243)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -20,21 +25,33 @@ describe('tool names containing / in a path (P66)', () => {
     expect(res.body).toMatchObject({ status: 'DOWN' });
   });
 
-  it('a raw / is a 404 that says to percent-encode it', async () => {
-    const res = await t.http.get('/v1/tools/l/x/availability').set('x-api-key', KEYS.dispatcher).expect(404);
-    expect(res.body).toMatchObject({ error: 'NOT_FOUND' });
-    expect(res.body.message).toMatch(/percent-encoded in the path \(%2F\)/);
+  it('a raw / is a 400 naming the parameter and the rule, as the document describes it', async () => {
+    const res = await t.http.get('/v1/tools/l/x/availability').set('x-api-key', KEYS.dispatcher).expect(400);
+    expect(res.body).toEqual({
+      statusCode: 400,
+      error: 'INVALID_ARGUMENT',
+      field: 'toolName',
+      message: 'toolName: a "/" inside a path parameter must be sent percent-encoded as %2F',
+    });
+    const tenant = await t.http.get('/v1/tenants/acme/eu/settings').set('x-api-key', KEYS.admin).expect(400);
+    expect(tenant.body.field).toBe('tenantId');
+    // the answer is the one the document gives lookupAvailability's 400
+    expect(
+      servedOpenApiAnswers().answerProblems({ ...res, method: 'GET', url: '/v1/tools/l%2Fx/availability', headers: res.headers }),
+    ).toEqual([]);
+    // a path no route could have produced stays a 404
+    await t.http.get('/v1/tools/l/x').set('x-api-key', KEYS.dispatcher).expect(404);
   });
 
-  it('the OpenAPI document says so on every toolName path parameter', async () => {
+  it('the OpenAPI document says so on every path parameter that may hold a /', async () => {
     const doc = (await t.http.get('/docs/openapi.json').expect(200)).body as {
       paths: Record<string, Record<string, { parameters?: { in: string; name: string; description?: string }[] }>>;
     };
     const params = Object.values(doc.paths)
       .flatMap((item) => Object.values(item).flatMap((op) => op.parameters ?? []))
-      .filter((p) => p.in === 'path' && p.name === 'toolName');
-    expect(params.length).toBeGreaterThan(0);
-    for (const p of params) expect(p.description).toMatch(/%2F/);
+      .filter((p) => p.in === 'path' && ['toolName', 'sessionId', 'tenantId'].includes(p.name));
+    expect(params.length).toBe(5);
+    for (const p of params) expect(p.description).toContain(PATH_SLASH_SENTENCE);
   });
 });
 

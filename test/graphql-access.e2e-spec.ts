@@ -61,6 +61,8 @@ describe('GraphQL access (D17)', () => {
     expect(read.body.errors[0].extensions.code).toBe('FORBIDDEN');
     const write = await gql(MUTATION, {}, key).expect(200);
     expect(write.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    // issue 36: no stack trace in any answer, in development mode too (this app is NODE_ENV=test)
+    expect(JSON.stringify([read.body, write.body])).not.toMatch(/stacktrace|\.[jt]s:\d+|\bat .+\(/);
   });
 
   it('refuses every mutation to audit-reader, every query to dispatcher', async () => {
@@ -166,7 +168,8 @@ describe('GraphQL errors in production', () => {
   });
 });
 
-describe('GraphQL errors outside production', () => {
+/** No stack trace in any answer body, in development mode too (P241, P244). */
+describe('GraphQL errors in development mode', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -192,4 +195,24 @@ describe('GraphQL errors outside production', () => {
     expect(notFound.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(JSON.stringify([forbidden.body, unknownField.body, notFound.body])).not.toMatch(/stacktrace|\.ts:\d+|at .+\(/);
   });
+
+  it.each(['application/graphql-response+json', 'application/json'])(
+    'answers a refused introspection (403) and a validation error without a stack trace (%s)',
+    async (accept) => {
+      const introspection = await t.http
+        .post('/graphql')
+        .set('x-api-key', KEYS.dispatcher)
+        .set('accept', accept)
+        .send({ query: '{ __schema { queryType { name } } }' });
+      expect(introspection.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN' });
+      const invalid = await t.http
+        .post('/graphql')
+        .set('x-api-key', KEYS.admin)
+        .set('accept', accept)
+        .send({ query: '{ toolHealths { nope } }' });
+      expect(invalid.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED' });
+      expect(invalid.body.errors[0].message).toContain('nope'); // development mode keeps the message
+      expect(JSON.stringify([introspection.body, invalid.body])).not.toMatch(/stacktrace|\.[jt]s:\d+|\bat .+\(/);
+    },
+  );
 });

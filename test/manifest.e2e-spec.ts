@@ -971,19 +971,29 @@ describe('manifest annotation and explain (REST)', () => {
         '#/components/schemas/ExplainToolDto',
       );
       const schemas = doc.components.schemas;
-      expect(schemas.AnnotatedToolView.properties.suffix).toMatchObject({ type: 'string', nullable: true });
-      expect(schemas.AnnotatedToolView.properties.hint).toMatchObject({ nullable: true });
+      // OpenAPI 3.1 (P240): null is one of the allowed types, or the other branch of a reference
+      expect(schemas.AnnotatedToolView.properties.suffix).toMatchObject({ type: ['string', 'null'] });
+      expect(schemas.AnnotatedToolView.properties.hint).toMatchObject({ type: ['string', 'null'] });
       expect(schemas.AnnotatedToolView.required).toEqual(
         expect.arrayContaining(['name', 'description', 'suffix', 'status', 'retesting', 'doNotCall', 'hint', 'reason']),
       );
-      expect(schemas.CascadeTraceView.properties.matched).toMatchObject({ nullable: true });
-      expect(schemas.CascadeMatchView.properties.until).toMatchObject({ format: 'date-time', nullable: true });
-      expect(schemas.ExplanationView.properties.code).toMatchObject({ nullable: true });
+      expect(schemas.CascadeTraceView.properties.matched).toMatchObject({
+        anyOf: [{ $ref: '#/components/schemas/CascadeMatchView' }, { type: 'null' }],
+      });
+      expect(schemas.CascadeMatchView.properties.until).toMatchObject({ format: 'date-time', type: ['string', 'null'] });
+      expect(schemas.ExplanationView.properties.code.anyOf).toEqual([{ $ref: '#/components/schemas/ToolErrorCode' }, { type: 'null' }]);
       expect(schemas.ToolManifestDto.properties.description.maxLength).toBe(4000);
       expect(schemas.AnnotateManifestDto.properties.tools.maxItems).toBe(500);
       expect(Object.keys(schemas.FilteredByReasonView.properties).sort()).toEqual(['MISSING_ENGINE_ROLE', 'NOT_SAFE_PROBE']);
       for (const field of ['context', 'engineRoles', 'timeZone', 'probeTurn', 'includeAgrajagTools']) {
-        expect(schemas.AnnotateManifestDto.properties[field]).toMatchObject({ nullable: true });
+        const property = schemas.AnnotateManifestDto.properties[field];
+        expect({
+          field,
+          nullable: (property.type ?? property.anyOf.map((branch: { type?: string }) => branch.type)).includes('null'),
+        }).toEqual({
+          field,
+          nullable: true,
+        });
       }
       expect(schemas.AnnotateManifestDto.required).toEqual(['tools']);
       expect(schemas.ExplainToolDto.required.sort()).toEqual(['registryKnows', 'toolName']);

@@ -49,10 +49,12 @@ describe('MCP edge (P136)', () => {
 
   it.each([
     ['no key', {}, 'an API key is required (header x-api-key)'],
-    ['an unknown key', { 'x-api-key': 'not-a-key' }, 'unknown API key'],
+    ['an unknown key', { 'x-api-key': 'not-a-key' }, 'unknown API key (header x-api-key)'],
   ])('answers %s with HTTP 401, a WWW-Authenticate header and a JSON-RPC error body', async (_case, headers, text) => {
     const res = await rawRequest(url, { body: message('tools/list', {}), headers: { ...HEADERS, ...headers } });
     expect(res.status).toBe(401);
+    // issue 36: the header to send, in the status line every client shows, and in the challenge
+    expect(res.statusMessage).toBe('Unauthorized: send an API key in the x-api-key header');
     expect(res.headers['www-authenticate']).toBe('ApiKey realm="tool-availability", header="x-api-key"');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: text, data: { code: 'UNAUTHENTICATED' } }, id: null });
@@ -65,7 +67,7 @@ describe('MCP edge (P136)', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamableHTTPError);
     expect((error as StreamableHTTPError).code).toBe(401);
-    expect((error as Error).message).toContain('{"jsonrpc":"2.0","error":{"code":-32001,"message":"unknown API key"');
+    expect((error as Error).message).toContain('{"jsonrpc":"2.0","error":{"code":-32001,"message":"unknown API key (header x-api-key)"');
   });
 
   it.each([

@@ -105,7 +105,7 @@ describe('MCP with the Python SDK (P136)', () => {
 
   it.each([
     ['no-key', -32001, 'an API key is required (header x-api-key)'],
-    ['unknown-key', -32001, 'unknown API key'],
+    ['unknown-key', -32001, 'unknown API key (header x-api-key)'],
     ['forged-host', -32000, 'Host "attacker.example" is not an allowed host of this MCP server (MCP_ALLOWED_HOSTS)'],
     ['forged-origin', -32000, 'Origin "http://attacker.example" is not an allowed origin of this MCP server (MCP_ALLOWED_HOSTS)'],
   ])('raises %s at initialize as the server’s JSON-RPC error (%i), not a stand-in', (name, code, message) => {

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import type { paths } from './support/openapi-types';
 import { assignments, bashBlocks, curlBody, loopWords } from './support/readme-shell';
+import { maskRunDetails, readmeShellBlocks, replayShellBlocks, withAnswers } from './support/readme-replay';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
 /**
@@ -152,7 +155,6 @@ describe('README examples: maintenance windows and wider evidence', () => {
   // The README as one line: its wrapped JSON (broken after a comma) and texts compare as sent.
   const markdown = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
   const readme = markdown.replace(/\n\s*/g, '');
-  const block = (marker: string) => bashBlocks(markdown).find((b) => b.includes(marker))!;
   const shownInReadme = (text: string) => expect(readme).toContain(text);
   let t: TestApp;
   let client: ReturnType<typeof createClient<paths>>;
@@ -183,24 +185,15 @@ describe('README examples: maintenance windows and wider evidence', () => {
   afterAll(() => t.close());
 
   it('a window scheduled for 18:00–20:00 Berlin time: coming, in force, explained, a failure and a success under it', async () => {
-    // The README's script, as bash and GNU date run it at 14:00 UTC (P143: relative dates, valid on any day).
-    const script = block('/v1/maintenance-windows');
-    const window = curlBody(script, assignments(script, t.clock.now()), t.clock.now()) as {
-      scope: 'GLOBAL';
-      scopeId: null;
-      toolName: string;
-      from: string;
-      until: string;
-      reason: string;
-    };
-    expect(window).toEqual({
-      scope: 'GLOBAL',
+    // The window of the README's illustrations: 18:00–20:00 Berlin time, scheduled at 14:00 UTC.
+    const window = {
+      scope: 'GLOBAL' as const,
       scopeId: null,
       toolName: 'jira_search',
       from: '2026-05-23T16:00:00Z',
       until: '2026-05-23T18:00:00Z',
       reason: 'Jira upgrade',
-    });
+    };
     const scheduled = await client.POST('/v1/maintenance-windows', { body: window, ...as(KEYS.admin) });
     expect(scheduled.response.status).toBe(201);
     expect(scheduled.data).toEqual({
@@ -222,7 +215,6 @@ describe('README examples: maintenance windows and wider evidence', () => {
       seriesId: null,
       occurrence: null,
     });
-    shownInReadme(JSON.stringify(scheduled.data).replace(/^\{"id":"[^"]+",/, ''));
 
     // As the LLM sees it, at 16:00 and at 18:30 Berlin time.
     const coming = await annotate();
@@ -258,33 +250,23 @@ describe('README examples: maintenance windows and wider evidence', () => {
       cooldown: null,
       why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
     });
-    shownInReadme(`200 ${JSON.stringify(failed.data)}`);
     const ok = await client.POST('/v1/outcomes/success', { body: { toolName: 'jira_search', context }, ...as(KEYS.dispatcher) });
     expect(ok.data).toEqual({ status: 'DOWN', changed: [] });
-    shownInReadme(`200 ${JSON.stringify(ok.data)}`);
   });
 
   it('the 5th user in a 3rd project of acme: wider evidence at TENANT; the verdict it queued, as another user sees it', async () => {
     t.clock.set('2026-05-23T19:00:00.000Z');
     const answers = [];
-    // The README's loop, as written: one failure per user:project word, half a minute apart.
-    const script = block('for up in');
-    const { name, words } = loopWords(script);
+    // The README's loop (its users and projects), one failure each, half a minute apart.
+    const script = bashBlocks(markdown).find((b) => b.includes('for up in'))!;
+    const { words } = loopWords(script);
     expect(words).toEqual(['alice:p-1', 'bob:p-1', 'carol:p-2', 'dave:p-2', 'erin:p-3']);
     for (const word of words) {
       t.clock.advance(30_000);
-      const body = curlBody(script, { [name]: word }, t.clock.now()) as { context: Record<string, string> };
-      expect(body).toEqual({
-        toolName: 'jira_search',
-        context: body.context,
-        code: 'BACKEND_FAILED',
-        errorSignature: 'http-502',
-        message: '502 Bad Gateway',
-      });
-      answers.push((await failure(body.context)).data);
+      const [userId, projectId] = word.split(':');
+      answers.push((await failure({ userId, projectId, tenantId: 'acme' })).data);
     }
     expect(answers.slice(0, 4).map((a) => [a?.coalescingKey, a?.widerEvidence])).toEqual(Array(4).fill(['jira_search:http-502', null]));
-    shownInReadme(JSON.stringify({ coalescingKey: answers[0]!.coalescingKey, widerEvidence: answers[0]!.widerEvidence }).slice(1, -1));
     expect(answers[4]).toEqual({
       spawn: true,
       reason: 'ELIGIBLE',
@@ -297,7 +279,6 @@ describe('README examples: maintenance windows and wider evidence', () => {
       cooldown: null,
       why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
     });
-    shownInReadme(`200 ${JSON.stringify(answers[4])}`);
 
     // The one diagnosis the queue ran for the wider key writes at TENANT: a user who never failed reads it.
     const verdict = await client.POST('/v1/agrajag/tools/{name}/invoke', {
@@ -322,7 +303,6 @@ describe('README examples: maintenance windows and wider evidence', () => {
       description: 'Search Jira issues. (currently unavailable — expected back at 22:00)',
       doNotCall: true,
     });
-    shownInReadme(`jira_search   ${elsewhere.description}`);
   });
 });
 
@@ -354,14 +334,6 @@ describe('README examples: replayed as written, today', () => {
     expect(Date.parse(res.body.from)).toBeGreaterThan(now.getTime());
   });
 
-  it('accepts the annotate request as shown', async () => {
-    const shown = /POST \/v1\/manifest\/annotate {2,}x-api-key: <dispatcher>\n(\{.*\})\n/.exec(markdown);
-    expect(shown).not.toBeNull();
-    const res = await t.http.post('/v1/manifest/annotate').set('x-api-key', KEYS.dispatcher).send(JSON.parse(shown![1]));
-    expect(res.status).toBe(200);
-    expect(res.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['calculator', 'jira_search']);
-  });
-
   it("shows the MCP call's `by` as a dev tool-health-writer key writes it, and a relative expected recovery", () => {
     expect(markdown).toContain('"by":"key:dev-tool-health-writer"');
     expect(markdown).not.toContain('key:agrajag');
@@ -372,13 +344,10 @@ describe('README examples: replayed as written, today', () => {
 
 /**
  * Issue 27: the README's "Many reports, many tools, and the turn by difference" examples (D22,
- * D23), replayed; the answers there are these answers, byte for byte (the README's wrapped JSON
- * compared as one line).
+ * D23) through the typed client, at a fixed time (the README's own blocks are replayed as written
+ * by the last describe of this file).
  */
 describe('README examples: batches, bulk system writes, annotation by difference', () => {
-  const markdown = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-  const readme = markdown.replace(/\n\s*/g, '');
-  const shownInReadme = (answer: unknown) => expect(readme).toContain(JSON.stringify(answer));
   let t: TestApp;
   let client: ReturnType<typeof createClient<paths>>;
   const context = { sessionId: 's-7', userId: 'alice', projectId: 'p-1', tenantId: 'acme' };
@@ -413,7 +382,10 @@ describe('README examples: batches, bulk system writes, annotation by difference
       entryStatus: entry?.status,
       version: entry?.version,
     }));
-    shownInReadme(summary);
+    expect(summary).toEqual([
+      { toolName: 'jira_search', status: 200, entryStatus: 'DOWN', version: 1 },
+      { toolName: 'jira_create_issue', status: 200, entryStatus: 'DOWN', version: 1 },
+    ]);
   });
 
   it('the turn by difference: only what the LLM must read differently', async () => {
@@ -426,7 +398,13 @@ describe('README examples: batches, bulk system writes, annotation by difference
       ...as(KEYS.dispatcher),
     });
     expect(response.status).toBe(200);
-    shownInReadme(data);
+    expect([data!.tools.map((tool) => [tool.name, tool.suffix]), data!.plain]).toEqual([
+      [
+        ['jira_search', 'unavailable since 15:58'],
+        ['jira_create_issue', 'unavailable since 15:58'],
+      ],
+      2,
+    ]);
   });
 
   it('reports in one batch, answered in order, a bad one alone', async () => {
@@ -441,7 +419,71 @@ describe('README examples: batches, bulk system writes, annotation by difference
       ...as(KEYS.dispatcher),
     });
     expect(response.status).toBe(200);
-    const shown = data!.results.map((r) => (r.failure ? { ...r, failure: { ...r.failure, why: ['…'] } } : r));
-    shownInReadme(shown);
+    expect(data!.results.map((r) => [r.status, r.success?.status ?? r.failure?.reason ?? r.error?.field])).toEqual([
+      [200, 'OK'],
+      [200, 'ELIGIBLE'],
+      [400, 'toolName'],
+    ]);
+  });
+});
+
+/**
+ * Issue 36 (P246): every shell block of the README runs as written on a fresh service, in order,
+ * in one shell, with the keys `npm start` writes (dev keys named `dev-<role>`, read from
+ * `.data/dev-api-keys.json` by the line the README shows), and prints the answer shown below it
+ * (masked: instants, ids, secrets, clock times). A stale example fails here. README_UPDATE=1
+ * writes the answers of this run into README.md instead (then read the diff).
+ */
+describe('README: every shell block, replayed as written', () => {
+  const file = join(__dirname, '..', 'README.md');
+  const markdown = readFileSync(file, 'utf8');
+  const devKeys = Object.fromEntries(
+    ['admin', 'dispatcher', 'tool-health-writer', 'audit-reader'].map((role) => [role, `dev-${role}-${randomBytes(12).toString('hex')}`]),
+  );
+  let t: TestApp;
+  let clone: string;
+
+  beforeAll(async () => {
+    // The keys as `npm start` makes them (scripts/start.mjs): one per role, named dev-<role>.
+    const apiKeys = Object.entries(devKeys)
+      .map(([role, key]) => `dev-${role}:${role}:${createHash('sha256').update(key).digest('hex')}`)
+      .join(',');
+    t = await createTestApp({ env: { API_KEYS: apiKeys, MAINTENANCE_TICK_MS: '0', WEBHOOK_POLL_MS: '0' } });
+    await resetDatabase(t.connection);
+    t.clock.set(new Date().toISOString());
+    await t.app.listen(0, '127.0.0.1');
+    clone = mkdtempSync(join(tmpdir(), 'readme-clone-'));
+    mkdirSync(join(clone, '.data'));
+    writeFileSync(join(clone, '.data', 'dev-api-keys.json'), JSON.stringify(devKeys, null, 2));
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(clone, { recursive: true, force: true });
+  });
+
+  it('runs every bash block without an error, each printing the answer the README shows', async () => {
+    const blocks = readmeShellBlocks(markdown);
+    expect(blocks.length).toBeGreaterThan(10);
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const run = await replayShellBlocks(blocks, { cwd: clone, port, timeoutMs: 60_000 });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(run.outputs).toHaveLength(blocks.length);
+    if (process.env.README_UPDATE === '1') {
+      writeFileSync(file, withAnswers(markdown, blocks, run.outputs));
+      return;
+    }
+    const differences = blocks.flatMap((block, i) =>
+      block.answer && maskRunDetails(block.answer.text) !== maskRunDetails(run.outputs[i])
+        ? [`README.md:${block.line}\n  shown: ${maskRunDetails(block.answer.text)}\n  got:   ${maskRunDetails(run.outputs[i])}`]
+        : [],
+    );
+    expect(differences).toEqual([]);
+  }, 120_000);
+
+  it('shows no request in HTTP notation and no macOS-only command; npm commands it names exist', () => {
+    expect(markdown).not.toMatch(/```http/);
+    expect(markdown).not.toMatch(/^\s*open http/m);
+    const scripts = Object.keys((JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { scripts: object }).scripts);
+    for (const [, command] of markdown.matchAll(/^\$ npm (?:run )?([a-z:-]+)/gm)) expect(scripts).toContain(command);
   });
 });

@@ -60,7 +60,13 @@ describe('Swagger UI Try-it-out from any host and port', () => {
     await operation.locator('.opblock-summary').first().click();
     await expect(operation.textContent()).resolves.toContain('with the role dispatcher, tool-health-writer, audit-reader or admin');
     await operation.locator('button.try-out__btn').click();
-    // the query parameters come filled with their examples; the path parameter is typed, as a user does
+    // Issue 36 (P241): the optional context comes empty — its examples are shown, not sent — and
+    // the path parameter is typed, as a user does.
+    for (const name of ['sessionId', 'userId', 'projectId', 'tenantId']) {
+      const row = operation.locator(`tr[data-param-name=${name}]`);
+      expect({ name, value: await row.locator('input').inputValue() }).toEqual({ name, value: '' });
+      await expect(row.textContent()).resolves.toContain(`example-${name.replace(/Id$/, '')}`);
+    }
     await operation.locator('tr[data-param-name=toolName] input').fill('example-tool');
     await operation.locator('button.execute').click();
     const status = operation.locator('.live-responses-table .response .response-col_status').first();
@@ -68,9 +74,7 @@ describe('Swagger UI Try-it-out from any host and port', () => {
     expect((await status.textContent())?.trim()).toBe('200');
 
     const called = requests.filter((url) => url.includes('/v1/tools/'));
-    expect(called).toEqual([
-      `${origin}/v1/tools/example-tool/availability?sessionId=example-session&userId=example-user&projectId=example-project&tenantId=example-tenant`,
-    ]);
+    expect(called).toEqual([`${origin}/v1/tools/example-tool/availability`]);
     expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
   }, 60_000);
 });

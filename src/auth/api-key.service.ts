@@ -19,7 +19,7 @@ export class ApiKeyService {
       throw new DomainError(DomainErrorCode.UNAUTHENTICATED, 'an API key is required (header x-api-key)');
     }
     const principal = this.byHash.get(hashApiKey(key));
-    if (!principal) throw new DomainError(DomainErrorCode.UNAUTHENTICATED, 'unknown API key');
+    if (!principal) throw new DomainError(DomainErrorCode.UNAUTHENTICATED, 'unknown API key (header x-api-key)');
     return principal;
   }
 

@@ -18,6 +18,8 @@ export interface OnRequestReply {
   code(status: number): OnRequestReply;
   header(name: string, value: string): OnRequestReply;
   send(body: unknown): OnRequestReply;
+  /** Node's response, for what Fastify does not set itself (the reason phrase). */
+  raw: { statusMessage: string };
 }
 
 export interface OnRequestHost {

@@ -165,9 +165,6 @@ const EXAMPLE: Record<DomainErrorCode, { statusCode: number; error: DomainErrorC
   },
 };
 
-/** Tool names may contain `/`; in a path segment it must be percent-encoded (P66). */
-export const TOOL_NAME_IN_PATH = 'The tool name ([A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`).';
-
 /** Only an operation that takes a body can answer these (P63). */
 const BODY_ONLY: readonly DomainErrorCode[] = [PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE];
 
@@ -228,11 +225,6 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
       const codes = isOperationId(operation.operationId)
         ? documentedErrorCodes(operation.operationId, operation.requestBody !== undefined)
         : Object.values(DomainErrorCode);
-      for (const parameter of (operation.parameters ?? []) as { in?: string; name?: string; description?: string }[]) {
-        if (parameter.in === 'path' && parameter.name === 'toolName' && !parameter.description?.includes('%2F')) {
-          parameter.description = parameter.description ? `${parameter.description} ${TOOL_NAME_IN_PATH}` : TOOL_NAME_IN_PATH;
-        }
-      }
       operation.responses ??= {};
       for (const code of codes) {
         const status = String(HTTP_STATUS_OF[code]);

@@ -14,6 +14,14 @@ import { OnRequestHost, OnRequestRequest } from '../auth/on-request-hook';
  */
 export const MCP_WWW_AUTHENTICATE = `ApiKey realm="tool-availability", header="${API_KEY_HEADER}"`;
 
+/**
+ * Issue 36 (P245): the reason phrase of /mcp's 401 names the header, because it is the one text
+ * every client shows: an HTTP library's status error (Python's httpx: "Client error '401 …' for
+ * url"), the TypeScript SDK's stream error, a proxy's log. The MCP Inspector reads any 401 as an
+ * OAuth challenge; this and the body's message are where its user learns a key header is missing.
+ */
+export const MCP_UNAUTHORIZED_REASON = `Unauthorized: send an API key in the ${API_KEY_HEADER} header`;
+
 /** The host name of a Host header (`h:port`, `[::1]:port`) or an Origin (`scheme://h:port`); null if malformed. */
 function hostNameOf(value: string, isOrigin: boolean): string | null {
   try {
@@ -68,6 +76,7 @@ export function registerMcpEdge(app: NestFastifyApplication, config: AppConfig):
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
       const { status, body } = jsonRpcAnswerOf(error);
+      reply.raw.statusMessage = MCP_UNAUTHORIZED_REASON;
       return reply.code(status).header('www-authenticate', MCP_WWW_AUTHENTICATE).send(body);
     }
   });

@@ -4,8 +4,8 @@ import { API_KEY_HEADER } from '../auth/api-key.guard';
 import { Role } from '../domain/role';
 import { documentAgrajagArguments } from '../features/diagnoses/agrajag-openapi';
 import { documentErrorResponses } from '../errors/openapi-errors';
-import { typeNullableReferences } from './nullable-refs';
 import { documentOperations } from './operation-docs';
+import { documentPathSlashes } from './path-slashes';
 import { documentOperationRoles, operationAccess } from './operation-roles';
 import { documentRequestShapes } from './request-shapes';
 
@@ -33,7 +33,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .build(),
   );
   const access = operationAccess(app);
-  return documentRequestShapes(
-    typeNullableReferences(documentOperations(documentOperationRoles(documentAgrajagArguments(documentErrorResponses(document)), access))),
+  return documentPathSlashes(
+    documentRequestShapes(documentOperations(documentOperationRoles(documentAgrajagArguments(documentErrorResponses(document)), access))),
   );
 }

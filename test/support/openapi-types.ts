@@ -1241,9 +1241,9 @@ export interface components {
         /** @description A verdict or a system write. */
         DiagnosisView: {
             /** @description What kind of failure (or WORKING) the diagnosis found. */
-            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            classification: components["schemas"]["ToolHealthClassification"] | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description What was observed, in words. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
@@ -1257,9 +1257,9 @@ export interface components {
         /** @description One change in the history of an entry (the history keeps the latest ones, newest last). */
         HistoryItemView: {
             /** @description What kind of failure (or WORKING) the diagnosis found. */
-            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            classification: components["schemas"]["ToolHealthClassification"] | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description What was observed, in words. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
@@ -1352,7 +1352,7 @@ export interface components {
              */
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /**
              * Format: date-time
              * @description When a failure was last reported for it.
@@ -1407,7 +1407,7 @@ export interface components {
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code?: components["schemas"]["ToolErrorCode"] | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
@@ -1519,7 +1519,7 @@ export interface components {
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code?: components["schemas"]["ToolErrorCode"] | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
@@ -1630,7 +1630,7 @@ export interface components {
             /** @description Whether an admin pin decides the entry right now. */
             pinned: boolean;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
         };
         /** @description A wider entry with a problem or a pin that the winner hid (status as stored). */
         ShadowedEntryView: {
@@ -1716,16 +1716,16 @@ export interface components {
         /** @description The payload of a STATUS_CHANGED event. */
         StatusChangedPayloadView: {
             /** @description The status before; null when there was no entry (it read as OK). */
-            previousStatus: (string & components["schemas"]["ToolStatus"]) | null;
+            previousStatus: components["schemas"]["ToolStatus"] | null;
             /**
              * Format: date-time
              * @description When the tool is expected to work again, if known.
              */
             expectedRecoveryAt: string | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description The class of the verdict that changed it; null for a system write, a success's auto-clear and an admin's act. */
-            classification: (string & components["schemas"]["ToolHealthClassification"]) | null;
+            classification: components["schemas"]["ToolHealthClassification"] | null;
             /** @description Why, in words: the note of the verdict or system write that changed it; null when none was given. */
             note: string | null;
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. Null when the change recorded no writer. */
@@ -1808,7 +1808,7 @@ export interface components {
             /** @description Who wrote it: an admin, a diagnosis engine or a system component. */
             by: string;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
         };
         InboxItemEventView: {
             /** @description Stable per write: reading an event twice gives the same id. */
@@ -2115,7 +2115,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description what the synchronous checker already knows of the error, when it could classify it */
-            classification?: (string & components["schemas"]["FailureClassification"]) | null;
+            classification?: components["schemas"]["FailureClassification"] | null;
             /**
              * @description The error as the tool reported it.
              * @example 502 Bad Gateway
@@ -2165,7 +2165,7 @@ export interface components {
             /** @description issue 16: set when distinct users and projects seen with this failure cross the thresholds */
             widerEvidence: components["schemas"]["WiderEvidenceView"] | null;
             /** @description effective status; null when the code is not a tool fault (nothing was read) */
-            status: (string & components["schemas"]["ToolStatus"]) | null;
+            status: components["schemas"]["ToolStatus"] | null;
             /** @description the cooldown that matched or was set */
             cooldown: components["schemas"]["CooldownRefView"] | null;
             /** @description why, one line per step of the call's evaluation: its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
@@ -2211,7 +2211,7 @@ export interface components {
              */
             errorSignature: string;
             /** @description what the synchronous checker already knows of the error, when it could classify it */
-            classification?: (string & components["schemas"]["FailureClassification"]) | null;
+            classification?: components["schemas"]["FailureClassification"] | null;
             /**
              * @description The error as the tool reported it.
              * @example 502 Bad Gateway
@@ -2380,7 +2380,7 @@ export interface components {
             /** @description The cooldown window of errorSignature in milliseconds (1000 … 30 days); when absent, the classification's default. */
             durationMs?: number | null;
             /** @description What the dispatch saw when the tool failed, if anything. */
-            code?: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code?: components["schemas"]["ToolErrorCode"] | null;
             /** @description The tenant (organisation) the entry belongs to, for its history limit. */
             tenantId?: string | null;
         };
@@ -2428,7 +2428,7 @@ export interface components {
             /** @example client_file_read */
             name: string;
             /** @description absent = not known to be safe: hidden in a probe turn */
-            safety?: (string & components["schemas"]["ToolSafety"]) | null;
+            safety?: components["schemas"]["ToolSafety"] | null;
             /**
              * @description the engine must hold every one of these roles to see the tool
              * @example [
@@ -2515,7 +2515,7 @@ export interface components {
             /** @example client_file_read */
             name: string;
             /** @description absent = not known to be safe: hidden in a probe turn */
-            safety?: (string & components["schemas"]["ToolSafety"]) | null;
+            safety?: components["schemas"]["ToolSafety"] | null;
             /**
              * @description the engine must hold every one of these roles to see the tool
              * @example [
@@ -2604,7 +2604,7 @@ export interface components {
         };
         ExplanationView: {
             /** @description the code the dispatcher should report; null when the tool can be called */
-            code: (string & components["schemas"]["ToolErrorCode"]) | null;
+            code: components["schemas"]["ToolErrorCode"] | null;
             /** @description callable now: the registry serves it and it is not known DOWN */
             usable: boolean;
             /**
@@ -2644,7 +2644,7 @@ export interface components {
             /** @description Only events of these tenants (empty or absent: every); unchanged when absent. */
             tenantIds?: string[] | null;
             /** @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }); unchanged when absent. */
-            format?: (string & components["schemas"]["WebhookFormat"]) | null;
+            format?: components["schemas"]["WebhookFormat"] | null;
             /**
              * Format: iana-time-zone
              * @description The IANA time zone of the times in SLACK texts (default UTC); unchanged when absent.
@@ -2674,7 +2674,7 @@ export interface components {
             /** @description Only events of these tenants (an entry at TENANT scope, or one whose stored tenant it is) (empty or absent: every). */
             tenantIds?: string[] | null;
             /** @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }). */
-            format?: (string & components["schemas"]["WebhookFormat"]) | null;
+            format?: components["schemas"]["WebhookFormat"] | null;
             /**
              * Format: iana-time-zone
              * @description The IANA time zone of the times in SLACK texts (default UTC).
@@ -3084,7 +3084,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3263,7 +3263,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3513,7 +3513,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3692,7 +3692,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3851,7 +3851,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4049,7 +4049,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4246,7 +4246,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4443,7 +4443,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4784,7 +4784,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4962,7 +4962,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5140,7 +5140,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5334,7 +5334,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5512,7 +5512,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5690,7 +5690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5868,11 +5868,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The session (conversation) the client served. */
+                /** @description The session (conversation) the client served. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 sessionId: string;
             };
             cookie?: never;
@@ -6049,11 +6049,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The session (conversation) the client served. */
+                /** @description The session (conversation) the client served. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 sessionId: string;
             };
             cookie?: never;
@@ -6231,9 +6231,9 @@ export interface operations {
             query: {
                 /** @description Who the entry is about: one session, user, project or tenant, or everyone (GLOBAL). */
                 scope: components["schemas"]["Scope"];
-                /** @description The id of the session, user, project or tenant; leave it out for GLOBAL. */
+                /** @description The id of the session, user, project or tenant; leave it out for GLOBAL. Example: `example-project`. */
                 scopeId?: string | null;
-                /** @description The tool, e.g. "jira_search". */
+                /** @description The tool, e.g. "jira_search". Example: `example-tool`. */
                 toolName: string;
             };
             header?: never;
@@ -6337,18 +6337,18 @@ export interface operations {
     lookupAvailability: {
         parameters: {
             query?: {
-                /** @description The conversation (session) the call belongs to. */
+                /** @description The conversation (session) the call belongs to. Example: `example-session`. */
                 sessionId?: string | null;
-                /** @description The end user the call is made for. */
+                /** @description The end user the call is made for. Example: `example-user`. */
                 userId?: string | null;
-                /** @description The project the session belongs to. */
+                /** @description The project the session belongs to. Example: `example-project`. */
                 projectId?: string | null;
-                /** @description The tenant (organisation) the project belongs to. */
+                /** @description The tenant (organisation) the project belongs to. Example: `example-tenant`. */
                 tenantId?: string | null;
             };
             header?: never;
             path: {
-                /** @description The tool to look up. The tool name ([A-Za-z0-9._:@/-]{1,256}), percent-encoded: a `/` in it is sent as `%2F` (e.g. `l%2Fx`). */
+                /** @description The tool to look up. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 toolName: string;
             };
             cookie?: never;
@@ -6649,7 +6649,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The tenant. */
+                /** @description The tenant. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 tenantId: string;
             };
             cookie?: never;
@@ -6736,11 +6736,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The tenant. */
+                /** @description The tenant. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
                 tenantId: string;
             };
             cookie?: never;
@@ -6918,7 +6918,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7102,7 +7102,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7280,7 +7280,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7459,7 +7459,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7637,7 +7637,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7831,7 +7831,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8025,7 +8025,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8259,7 +8259,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8507,7 +8507,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9161,7 +9161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9444,7 +9444,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9604,7 +9604,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9802,7 +9802,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9961,7 +9961,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10228,7 +10228,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. */
+                /** @description Makes this write safe to retry (IETF httpapi Idempotency-Key draft). A retry with the same key and the same request (method, path, API key, body) within 24 h gets the first answer again — status, body, content type, plus `Idempotent-Replayed: true` — and changes nothing; the same key with another request is a 422; while the first request is still running a retry waits briefly, then gets a 409. Only answers that may have written are kept: after a 4xx or a failed write the key can be used again. A structured-field string (`"…"`, printable ASCII) or a bare token, 1–255 characters, e.g. a UUID; anything else is a 400 naming the header. Example: `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
                 "Idempotency-Key"?: string;
             };
             path: {

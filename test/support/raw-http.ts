@@ -2,6 +2,8 @@ import { request } from 'node:http';
 
 export interface RawAnswer {
   status: number;
+  /** The reason phrase of the status line. */
+  statusMessage: string;
   headers: Record<string, string | string[] | undefined>;
   text: string;
   /** The body parsed as JSON, or undefined when it is not JSON. */
@@ -35,7 +37,7 @@ export function rawRequest(
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, text, json });
         });
       },
     );

@@ -10,6 +10,7 @@ import { BookkeepingBuffer } from '../../src/features/outcomes/bookkeeping-buffe
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { API_KEYS_ENV, KEYS } from './api-keys';
 import { FakeClock } from './fake-clock';
+import { servedOpenApiAnswers } from './openapi-answers';
 
 /** One database per jest worker, named so it can never be mistaken for a real one. */
 export function testDatabaseUri(): string {
@@ -76,13 +77,52 @@ export async function createTestApp(
     clock,
     config,
     connection,
-    http: request(app.getHttpServer()),
+    http: checkedAgainstDocument(request(app.getHttpServer())),
     reset: async () => {
       await app.get(BookkeepingBuffer).flush();
       await resetDatabase(connection);
     },
     close: () => app.close(),
   };
+}
+
+type Agent = ReturnType<typeof request>;
+type SupertestTest = ReturnType<Agent['get']>;
+
+/**
+ * Issue 36 (P242): every answer a test receives through `t.http` is checked against the served
+ * OpenAPI document (test/support/openapi-answers.ts) after the test's own expectations: an
+ * undocumented status, a declared header outside its schema or a body outside its schema fails
+ * the test that received it, with the reasons. Requests that reach no documented operation
+ * (GraphQL, MCP, the console, the docs, an unknown path) are not checked.
+ */
+function checkedAgainstDocument(agent: Agent): Agent {
+  const answers = servedOpenApiAnswers();
+  const checked = { ...agent } as Record<string, unknown>;
+  for (const [method, make] of Object.entries(agent) as [string, (url: string) => SupertestTest][]) {
+    if (typeof make !== 'function') continue;
+    checked[method] = (url: string) => {
+      const test = make(url) as SupertestTest & { assert(resError: unknown, res: unknown, fn: unknown): void; method: string; url: string };
+      const assert = test.assert.bind(test);
+      test.assert = (resError, res, fn) => {
+        if (res)
+          test.expect((answer: request.Response) => {
+            const problems = answers.answerProblems({
+              method: test.method,
+              url: test.url,
+              status: answer.status,
+              headers: answer.headers as Record<string, string>,
+              body: answer.body,
+              text: answer.text,
+            });
+            if (problems.length) throw new Error(`answer outside the OpenAPI document:\n${problems.join('\n')}`);
+          });
+        assert(resError, res, fn);
+      };
+      return test;
+    };
+  }
+  return checked as unknown as Agent;
 }
 
 /** Empties every collection but keeps indexes, so each test starts from nothing. */

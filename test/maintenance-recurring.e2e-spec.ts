@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { HealthEventType } from '../src/domain/health-events';
 import { MaintenanceService } from '../src/features/maintenance/maintenance.service';
@@ -422,39 +420,3 @@ describe('MAINTENANCE_STARTING (P192): once per occurrence, with two instances',
   });
 });
 
-/** The README's "Recurring windows" example, replayed: its request and answers are this run's. */
-describe('README example: a weekly window as the LLM sees it', () => {
-  let t: TestApp;
-  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8').replace(/\n\s*/g, '');
-  beforeAll(async () => {
-    t = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' } });
-    await resetDatabase(t.connection);
-    t.clock.set('2026-05-23T14:00:00.000Z');
-  });
-  afterAll(() => t.close());
-
-  it('schedules the series, then annotates during its second occurrence', async () => {
-    const { scope, toolName, from, until, reason, rrule, timeZone } = SERIES;
-    const request = { scope, scopeId: null, toolName, from, until, reason, rrule, timeZone };
-    const created = await t.http.post('/v1/maintenance-windows').set('x-api-key', KEYS.admin).send(request).expect(201);
-    const { id, ...scheduled } = created.body;
-
-    t.clock.set('2026-05-30T16:30:00.000Z'); // Saturday 18:30 CEST, the second occurrence
-    const annotateRequest = {
-      tools: [{ name: TOOL, description: 'Search Jira issues.' }],
-      context: CONTEXT,
-      timeZone: 'Europe/Berlin',
-    };
-    const answer = await t.http.post('/v1/manifest/annotate').set('x-api-key', KEYS.dispatcher).send(annotateRequest).expect(200);
-    expect(answer.body.tools[0]).toMatchObject({ doNotCall: true, suffix: 'under maintenance — expected back at 20:00' });
-
-    const shown = [
-      JSON.stringify(request),
-      JSON.stringify(scheduled).replace(/^\{/, ''),
-      JSON.stringify(annotateRequest),
-      JSON.stringify(answer.body).replaceAll(id as string, '…'),
-    ];
-    const missing = shown.filter((text) => !readme.includes(text));
-    expect(missing).toEqual([]);
-  });
-});

@@ -1,7 +1,7 @@
 import { ToolErrorCode, isToolFault } from './tool-error-code';
 
 /**
- * Outcome statistics (issue 39, D29): how a tool's calls have been going, counted per tool (and
+ * Outcome statistics (issue 39): how a tool's calls have been going, counted per tool (and
  * per tenant) per minute, hour and day. Evidence only: nothing here decides a status.
  *
  * Latencies go into a histogram on FIXED logarithmic buckets, the same on every instance, so two

@@ -1,7 +1,7 @@
 import { OutcomeTally, judgedCalls, percentile, successRate } from './outcome-stats';
 
 /**
- * Issue 39 (D29): two signals about how a tool is doing right now, each judged against the
+ * Issue 39: two signals about how a tool is doing right now, each judged against the
  * tool's OWN usual values — a tool that always takes 8 s is not slow at 9 s, one that takes 1 s
  * is. They are evidence shown beside the status (lookup, annotation, failure check, GraphQL, MCP,
  * console, webhooks); they never change a status, which stays with verdicts and system writes.

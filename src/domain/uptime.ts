@@ -5,11 +5,11 @@ import { Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
 /**
- * Issue 39 (D29): per day, how much of the time a tool was usable for everyone (its GLOBAL
+ * Issue 39: per day, how much of the time a tool was usable for everyone (its GLOBAL
  * entry), from its status history, its pins and its maintenance windows — maintenance counted
  * on its own line, not as an outage — and how its calls went that day (from the statistics).
  *
- * Each instant is judged as callers were told at GLOBAL (D20, D27): a window in force → in
+ * Each instant is judged as callers were told at GLOBAL (D20): a window in force → in
  * maintenance; else a pin in force → its status; else the stored status then in force, where a
  * DOWN or DEGRADED whose expected recovery has passed is RETESTING (listed plainly: usable).
  * Time before what the history still remembers (its ring buffer may have dropped older items) is
@@ -72,14 +72,14 @@ export function uptimeDays(input: UptimeInput): UptimeDay[] {
   // Every instant at which the state may change, within the range.
   const cuts = new Set<number>([firstDay, rangeEnd]);
   for (let d = firstDay; d < rangeEnd; d += DAY_MS) cuts.add(d);
-  const within = (t: number | null) => t !== null && t > firstDay && t < rangeEnd;
+  const within = (t: number | null): t is number => t !== null && t > firstDay && t < rangeEnd;
   for (const s of [...maintenance, ...pins.map((p) => p.span)]) {
     if (within(s.from)) cuts.add(s.from);
     if (within(s.until)) cuts.add(s.until);
   }
   for (const p of points) {
     if (within(p.at)) cuts.add(p.at);
-    if (within(p.recoveryAt)) cuts.add(p.recoveryAt!);
+    if (within(p.recoveryAt)) cuts.add(p.recoveryAt);
   }
   if (within(knownFrom)) cuts.add(knownFrom);
   const sorted = [...cuts].sort((a, b) => a - b);

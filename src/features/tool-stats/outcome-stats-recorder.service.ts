@@ -97,9 +97,9 @@ export interface RecorderTotals {
  * not counted for that key (the GLOBAL count of a tool already counted still is) and is counted
  * as dropped in /metrics. A flush the database refuses is dropped, not retried: part of an
  * unordered bulk of increments may have been applied, and a retry would count that part twice
- * (statistics are evidence, an undercount during an outage is the lesser harm; P301). Between
- * flushes at most a few minutes are held (a clock far ahead of the last flush); past that the
- * oldest are dropped and counted. A SIGKILL loses what was counted since the
+ * (statistics are evidence, an undercount during an outage is the lesser harm; P301). When five
+ * minutes are held unflushed (a long interval, a clock that jumped) a flush starts at once; only
+ * if minutes still pile up past that are the oldest dropped and counted. A SIGKILL loses what was counted since the
  * last flush: at most one interval (P301).
  */
 @Injectable()
@@ -235,6 +235,8 @@ export class OutcomeStatsRecorder implements OnModuleInit, OnApplicationShutdown
 
   private seal(minute: Minute): void {
     this.sealed.push(minute);
+    // Minutes piling up (a long STATS_FLUSH_MS, a clock that jumped): flush now rather than drop any.
+    if (this.sealed.length >= MAX_PENDING_MINUTES) void this.flush();
     while (this.sealed.length > MAX_PENDING_MINUTES) {
       const dropped = this.sealed.shift()!;
       this.toolKeys -= dropped.toolKeys;

@@ -24,7 +24,7 @@ import { OutcomeStatsRepository } from '../../persistence/outcome-stats/outcome-
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 import { Clock } from '../../runtime/clock';
 import { ToolSignalsService } from './tool-signals.service';
-import { ToolStatsView, ToolUptimeView, toCallStatsView, toSignalsView, toUptimeDayView } from './tool-stats.view';
+import { ToolStatsView, ToolUptimeView, toCallStatsView, toSignalsView, toUptimeDayView, wholeMs } from './tool-stats.view';
 
 export const MAX_UPTIME_DAYS = 90;
 export const DEFAULT_UPTIME_DAYS = 30;
@@ -62,7 +62,7 @@ export class ToolStatsService {
     for (const b of recent) for (const [minute, t] of b.minutes) if (b.startMs + minute * MINUTE_MS >= hourFrom) mergeInto(lastHour, t);
     const hours = starts.map((start) => {
       const t = byStart.get(start)?.total ?? emptyTally();
-      return { start: new Date(start), calls: judgedCalls(t), successRate: successRate(t), p95Ms: percentile(t, 0.95) };
+      return { start: new Date(start), calls: judgedCalls(t), successRate: successRate(t), p95Ms: wholeMs(percentile(t, 0.95)) };
     });
     return {
       toolName: tool,

@@ -10,24 +10,26 @@ import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumVi
 const INT: ViewFieldOptions = { type: () => Int, openapi: { type: 'integer' } };
 const RATIO: ViewFieldOptions = { type: () => Float, nullable: true, openapi: { type: 'number', minimum: 0, maximum: 1 } };
 const SHARE: ViewFieldOptions = { type: () => Float, openapi: { type: 'number', minimum: 0, maximum: 1 } };
-const NUMBER: ViewFieldOptions = { type: () => Float, openapi: { type: 'number' } };
-const MS: ViewFieldOptions = { type: () => Float, nullable: true, openapi: { type: 'number' } };
+const SHARE_REQUIRED: ViewFieldOptions = { type: () => Float, openapi: { type: 'number', minimum: 0, maximum: 1 } };
+// Durations in whole milliseconds: a percentile is known to within its bucket anyway.
+const MS_REQUIRED: ViewFieldOptions = INT;
+const MS: ViewFieldOptions = { type: () => Int, nullable: true, openapi: { type: 'integer' } };
 
 @ViewType('FailingOftenSignal', "The tool's recent success rate is well below its usual one.")
 export class FailingOftenSignalView {
   @ViewField('Calls judged in the recent minutes (successes and failures that were the tool’s fault).', INT) recentCalls: number;
   @ViewField('How many of them worked.', INT) recentSuccesses: number;
-  @ViewField('Share of them that worked, 0 … 1.', NUMBER) recentSuccessRate: number;
-  @ViewField('The share that usually works (the day before), 0 … 1.', NUMBER)
+  @ViewField('Share of them that worked, 0 … 1.', SHARE_REQUIRED) recentSuccessRate: number;
+  @ViewField('The share that usually works (the day before), 0 … 1.', SHARE_REQUIRED)
   usualSuccessRate: number;
 }
 
 @ViewType('SlowSignal', "The tool's recent calls take far longer than usual (95th percentiles).")
 export class SlowSignalView {
   @ViewField('Calls in the recent minutes that carried a duration.', INT) recentCalls: number;
-  @ViewField('95th percentile of their durations, ms (exact to within 20 %).', NUMBER)
+  @ViewField('95th percentile of their durations, ms (exact to within 20 %).', MS_REQUIRED)
   recentP95Ms: number;
-  @ViewField('The usual 95th percentile (the day before), ms.', NUMBER) usualP95Ms: number;
+  @ViewField('The usual 95th percentile (the day before), ms.', MS_REQUIRED) usualP95Ms: number;
 }
 
 @ViewType(
@@ -88,6 +90,10 @@ export class CallStatsView {
   @ViewField('Mean duration, ms.', MS) meanMs: number | null;
 }
 
+export function wholeMs(ms: number | null): number | null {
+  return ms === null ? null : Math.round(ms);
+}
+
 export function toCallStatsView(t: OutcomeTally): CallStatsView {
   return {
     calls: judgedCalls(t),
@@ -98,10 +104,10 @@ export function toCallStatsView(t: OutcomeTally): CallStatsView {
       .map(([code, count]) => ({ code, count })),
     successRate: successRate(t),
     timedCalls: t.timed,
-    p50Ms: percentile(t, 0.5),
-    p95Ms: percentile(t, 0.95),
-    p99Ms: percentile(t, 0.99),
-    meanMs: t.timed > 0 ? t.sumMs / t.timed : null,
+    p50Ms: wholeMs(percentile(t, 0.5)),
+    p95Ms: wholeMs(percentile(t, 0.95)),
+    p99Ms: wholeMs(percentile(t, 0.99)),
+    meanMs: t.timed > 0 ? Math.round(t.sumMs / t.timed) : null,
   };
 }
 
@@ -158,7 +164,7 @@ export function toUptimeDayView(d: UptimeDay): UptimeDayView {
     uptime: d.uptime,
     calls: d.calls,
     successRate: d.successRate,
-    p95Ms: d.p95Ms,
+    p95Ms: wholeMs(d.p95Ms),
   };
 }
 

@@ -12,38 +12,54 @@ const MAX_PENDING_MINUTES = 5;
 
 const CODES = Object.values(ToolErrorCode);
 
+/** Bucket and count packed in one small integer: count × 64 + bucket (45 buckets fit in 6 bits). */
+const PACK = 64;
+
 /**
- * One key's counts in memory, kept small because there may be a quarter of a million of them:
- * plain numbers, the failures by code in a short array made on the first failure, and the
- * histogram as a flat list of (bucket, count) pairs — a key sees a few distinct buckets per
- * interval, not the 45 there are.
+ * One key's counts in memory, kept small because there may be a quarter of a million of them
+ * (P302): plain numbers in the object itself — failures by code in four fields, the first four
+ * distinct latency buckets as packed (bucket, count) integers — and an array only for a fifth
+ * bucket and more, which a key rarely sees within one interval. No array or object per key
+ * otherwise: V8 gives a new array room for 16 more elements, ten times what a key needs.
  */
 class Cell {
   ok = 0;
   fail = 0;
   timed = 0;
   sumMs = 0;
-  codes: number[] | null = null;
-  bins: number[] | null = null;
+  c0 = 0;
+  c1 = 0;
+  c2 = 0;
+  c3 = 0;
+  b0 = -1;
+  b1 = -1;
+  b2 = -1;
+  b3 = -1;
+  more: number[] | null = null;
 
   add(ok: boolean, code: ToolErrorCode | undefined, durationMs: number | undefined | null): void {
     if (ok) this.ok++;
     else {
       this.fail++;
-      if (code !== undefined) (this.codes ??= CODES.map(() => 0))[CODES.indexOf(code)]++;
+      if (code === CODES[0]) this.c0++;
+      else if (code === CODES[1]) this.c1++;
+      else if (code === CODES[2]) this.c2++;
+      else if (code === CODES[3]) this.c3++;
     }
     if (durationMs === undefined || durationMs === null) return;
     this.timed++;
     this.sumMs += durationMs;
     const bucket = bucketOf(durationMs);
-    const bins = (this.bins ??= []);
-    for (let i = 0; i < bins.length; i += 2) {
-      if (bins[i] === bucket) {
-        bins[i + 1]++;
-        return;
-      }
+    if (this.b0 < 0 || this.b0 % PACK === bucket) this.b0 = this.b0 < 0 ? PACK + bucket : this.b0 + PACK;
+    else if (this.b1 < 0 || this.b1 % PACK === bucket) this.b1 = this.b1 < 0 ? PACK + bucket : this.b1 + PACK;
+    else if (this.b2 < 0 || this.b2 % PACK === bucket) this.b2 = this.b2 < 0 ? PACK + bucket : this.b2 + PACK;
+    else if (this.b3 < 0 || this.b3 % PACK === bucket) this.b3 = this.b3 < 0 ? PACK + bucket : this.b3 + PACK;
+    else {
+      const more = (this.more ??= []);
+      const i = more.findIndex((b) => b % PACK === bucket);
+      if (i >= 0) more[i] += PACK;
+      else more.push(PACK + bucket);
     }
-    bins.push(bucket, 1);
   }
 
   tally(): OutcomeTally {
@@ -52,8 +68,11 @@ class Cell {
     t.fail = this.fail;
     t.timed = this.timed;
     t.sumMs = this.sumMs;
-    if (this.codes) this.codes.forEach((n, i) => n > 0 && (t.codes[CODES[i]] = n));
-    if (this.bins) for (let i = 0; i < this.bins.length; i += 2) t.hist[this.bins[i]] = this.bins[i + 1];
+    const codes = [this.c0, this.c1, this.c2, this.c3];
+    codes.forEach((n, i) => n > 0 && (t.codes[CODES[i]] = n));
+    for (const packed of [this.b0, this.b1, this.b2, this.b3, ...(this.more ?? [])]) {
+      if (packed >= 0) t.hist[packed % PACK] = Math.floor(packed / PACK);
+    }
     return t;
   }
 }

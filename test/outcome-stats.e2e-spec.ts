@@ -127,7 +127,7 @@ describe('outcome statistics (issue 39)', () => {
             const at = START + r.minute * MINUTE_MS + 1000;
             for (const tenant of r.tenant ? [null, r.tenant] : [null]) {
               put(statsBucketId(StatsResolution.HOUR, r.tool, tenant, floorTo(at, HOUR_MS)), r);
-              put(statsBucketId(StatsResolution.DAY, r.tool, tenant, floorTo(at, DAY_MS)), r);
+              if (tenant === null) put(statsBucketId(StatsResolution.DAY, r.tool, null, floorTo(at, DAY_MS)), r);
               put(
                 `${statsBucketId(StatsResolution.HOUR, r.tool, tenant, floorTo(at, HOUR_MS))}#${Math.floor((at % HOUR_MS) / MINUTE_MS)}`,
                 r,
@@ -251,7 +251,8 @@ describe('outcome statistics (issue 39)', () => {
 
       const lookup = await a.http.get(`/v1/tools/${TOOL}/availability`).set('x-api-key', KEYS.dispatcher).expect(200);
       expect(lookup.body.status).toBe('OK');
-      expect(lookup.body.signals).toMatchObject({ failingOften: null, slow: { recentCalls: 25 } });
+      // p95s as their buckets' middles (9 000 ms lies in [8 192, 11 585), 1 000 ms in [724, 1 024)), in whole ms.
+      expect(lookup.body.signals).toMatchObject({ failingOften: null, slow: { recentCalls: 25, recentP95Ms: 9742, usualP95Ms: 861 } });
       expect(lookup.body.signals.text).toBe('slow right now — about 10 s per call, usually about 900 ms');
 
       const tool = await annotate();
@@ -275,7 +276,11 @@ describe('outcome statistics (issue 39)', () => {
         .set('x-api-key', KEYS.audit)
         .send({ query: `{ effectiveHealth(toolName: "${TOOL}") { status signals { text slow { recentP95Ms usualP95Ms } } } }` })
         .expect(200);
-      expect(gql.body.data.effectiveHealth).toMatchObject({ status: 'OK', signals: { text: lookup.body.signals.text } });
+      expect(gql.body.errors).toBeUndefined();
+      expect(gql.body.data.effectiveHealth).toEqual({
+        status: 'OK',
+        signals: { text: lookup.body.signals.text, slow: { recentP95Ms: 9742, usualP95Ms: 861 } },
+      });
 
       // Recovery: the last five minutes are back to the usual speed.
       clock.set(new Date(START + 10 * MINUTE_MS));

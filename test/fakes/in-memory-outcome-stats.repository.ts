@@ -37,7 +37,7 @@ function copyBucket(b: Bucket, withMinutes: boolean): StoredStatsBucket {
   };
 }
 
-/** OutcomeStatsRepository in memory: each increment added to its hour document (total and minute) and its day document, like the `$inc` upserts. */
+/** OutcomeStatsRepository in memory: each increment added to its hour document (total and minute) and, at GLOBAL, its day document, like the `$inc` upserts. */
 export class InMemoryOutcomeStatsRepository extends OutcomeStatsRepository {
   readonly buckets = new Map<string, Bucket>();
   /** How many document updates the increments cost, as the database would count them. */
@@ -50,9 +50,11 @@ export class InMemoryOutcomeStatsRepository extends OutcomeStatsRepository {
       mergeInto(hour.total, inc.tally);
       const minute = Math.floor((inc.minuteStartMs - hour.startMs) / 60_000);
       mergeInto(hour.minutes.get(minute) ?? hour.minutes.set(minute, emptyTally()).get(minute)!, inc.tally);
+      touched.add(hour.id);
+      if (inc.tenantId !== null) continue; // day documents at GLOBAL only
       const day = this.bucket(StatsResolution.DAY, inc, DAY_MS, retention.dayMs);
       mergeInto(day.total, inc.tally);
-      touched.add(hour.id).add(day.id);
+      touched.add(day.id);
     }
     this.updates += touched.size;
     return touched.size;

@@ -61,7 +61,14 @@ export function toSignalsView(signals: ToolSignals | null | undefined): ToolSign
   if (!signals || (!signals.failingOften && !signals.slow)) return null;
   return {
     failingOften: signals.failingOften ? { ...signals.failingOften } : null,
-    slow: signals.slow ? { ...signals.slow } : null,
+    // Whole milliseconds: the p95 is known to within its bucket anyway.
+    slow: signals.slow
+      ? {
+          recentCalls: signals.slow.recentCalls,
+          recentP95Ms: Math.round(signals.slow.recentP95Ms),
+          usualP95Ms: Math.round(signals.slow.usualP95Ms),
+        }
+      : null,
     text: signalText(signals),
   };
 }

@@ -79,7 +79,7 @@ export class MongoOutcomeStatsRepository extends OutcomeStatsRepository {
 
 /**
  * The documents a flush touches, each with one `$inc`: an increment adds its counts to its hour
- * document (the hour's total and its minute) and to its day document.
+ * document (the hour's total and its minute) and, at GLOBAL, to its day document.
  */
 export function incrementsByDocument(increments: readonly StatsIncrement[], retention: StatsRetention): PendingDoc[] {
   const docs = new Map<string, PendingDoc>();
@@ -105,7 +105,9 @@ export function incrementsByDocument(increments: readonly StatsIncrement[], rete
     const hour = docFor(StatsResolution.HOUR, inc, HOUR_MS, retention.hourMs);
     addFields(hour.inc, '', inc.tally);
     addFields(hour.inc, `m.${Math.floor((inc.minuteStartMs - hour.startMs) / 60_000)}.`, inc.tally);
-    addFields(docFor(StatsResolution.DAY, inc, DAY_MS, retention.dayMs).inc, '', inc.tally);
+    // Day documents at GLOBAL only: the daily readers (uptime) are GLOBAL, and a tenant's day is its
+    // hours — a tenant key costs one update per flush, not two (docs/scaling.md, P309).
+    if (inc.tenantId === null) addFields(docFor(StatsResolution.DAY, inc, DAY_MS, retention.dayMs).inc, '', inc.tally);
   }
   return [...docs.values()];
 }

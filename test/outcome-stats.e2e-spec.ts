@@ -14,6 +14,10 @@ import { ToolErrorCode } from '../src/domain/tool-error-code';
 import { OutcomeStatsRecorder } from '../src/features/tool-stats/outcome-stats-recorder.service';
 import { ToolSignalsService } from '../src/features/tool-stats/tool-signals.service';
 import { OutcomeStatsRepository } from '../src/persistence/outcome-stats/outcome-stats.repository';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { WebhookDispatcher } from '../src/features/webhooks/webhook-dispatcher.service';
+import { EventRelay } from '../src/write-path/event-relay.service';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -311,6 +315,74 @@ describe('outcome statistics (issue 39)', () => {
       const tenant = await a.http.get(`/v1/tools/${TOOL}/stats?tenantId=acme`).set('x-api-key', KEYS.audit).expect(200);
       expect(tenant.body).toMatchObject({ tenantId: 'acme', lastHour: { calls: 20 }, signals: null });
     });
+  });
+
+  it('tells a signal’s start and end once each, to the outbox and to a webhook, whichever instances see it', async () => {
+    const received: { type: string; data: { toolName: string; status: string; payload: Record<string, unknown> } }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      await a.http
+        .post('/v1/webhook-endpoints')
+        .set('x-api-key', KEYS.admin)
+        .send({ url, eventTypes: ['SIGNAL_STARTED', 'SIGNAL_ENDED'], toolNames: ['mail'] })
+        .expect(201);
+      const mail = (n: number, durationMs: number) =>
+        send(
+          a,
+          Array.from({ length: n }, () => ({ tool: 'mail', tenant: null, ok: true, code: ToolErrorCode.BACKEND_FAILED, durationMs })),
+          true,
+        );
+      const refreshBoth = async () => {
+        await flushAll();
+        await a.app.get(ToolSignalsService).refresh();
+        await b.app.get(ToolSignalsService).refresh();
+      };
+      const deliver = async () => {
+        await a.app.get(EventRelay).drain();
+        await b.app.get(EventRelay).drain();
+        await a.app.get(WebhookDispatcher).runOnce();
+      };
+      clock.set(new Date(START - 2 * HOUR_MS));
+      await mail(40, 1000);
+      clock.set(new Date(START));
+      await refreshBoth(); // nothing on yet (and an instance's first refresh only learns what is on)
+      await mail(25, 9000);
+      await refreshBoth();
+      await refreshBoth(); // no change: no new event
+      await deliver();
+      expect(received.map((r) => [r.type, r.data.toolName, r.data.status, r.data.payload.signal])).toEqual([
+        ['SIGNAL_STARTED', 'mail', 'OK', 'SLOW'],
+      ]);
+      expect(received[0].data.payload).toMatchObject({
+        text: 'slow right now — about 10 s per call, usually about 900 ms',
+        recentP95Ms: 9742,
+      });
+
+      clock.set(new Date(START + 10 * MINUTE_MS));
+      await mail(25, 1000);
+      await refreshBoth();
+      await deliver();
+      expect(received.map((r) => r.type)).toEqual(['SIGNAL_STARTED', 'SIGNAL_ENDED']);
+      expect(received[1].data.payload).toMatchObject({ signal: 'SLOW', text: null, recentP95Ms: null });
+      // Both instances saw both changes; the outbox holds one event of each.
+      const events = (await a.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
+        type: string;
+        toolName: string;
+      }[];
+      expect(events.filter((e) => e.toolName === 'mail').map((e) => e.type)).toEqual(['SIGNAL_STARTED', 'SIGNAL_ENDED']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('gives uptime per day across a maintenance window and a pin, maintenance apart', async () => {

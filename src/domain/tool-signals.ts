@@ -140,16 +140,48 @@ export function roughDuration(ms: number): string {
   return `about ${Math.round(ms / 60_000)} min`;
 }
 
+export enum SignalKind {
+  FAILING_OFTEN = 'FAILING_OFTEN',
+  SLOW = 'SLOW',
+}
+
+/** What a SIGNAL_STARTED or SIGNAL_ENDED event carries: which signal, the figures at the change, in words. */
+export interface SignalPayload {
+  signal: SignalKind;
+  /** The signals on after the change, in words (null when none is left). */
+  text: string | null;
+  recentCalls: number | null;
+  recentSuccessRate: number | null;
+  usualSuccessRate: number | null;
+  recentP95Ms: number | null;
+  usualP95Ms: number | null;
+}
+
+/** The payload of a change: the figures of the signal that started, or nulls for one that ended. */
+export function signalPayload(signal: SignalKind, after: ToolSignals): SignalPayload {
+  const f = signal === SignalKind.FAILING_OFTEN ? after.failingOften : null;
+  const s = signal === SignalKind.SLOW ? after.slow : null;
+  return {
+    signal,
+    text: signalText(after),
+    recentCalls: f?.recentCalls ?? s?.recentCalls ?? null,
+    recentSuccessRate: f?.recentSuccessRate ?? null,
+    usualSuccessRate: f?.usualSuccessRate ?? null,
+    recentP95Ms: s ? Math.round(s.recentP95Ms) : null,
+    usualP95Ms: s ? Math.round(s.usualP95Ms) : null,
+  };
+}
+
 /** The start and end of each signal between two evaluations: what an event tells (coalesced per change). */
 export interface SignalChange {
-  signal: 'FAILING_OFTEN' | 'SLOW';
+  signal: SignalKind;
   started: boolean;
 }
 
 export function signalChanges(before: ToolSignals | null | undefined, after: ToolSignals): SignalChange[] {
   const changes: SignalChange[] = [];
   const was = before ?? NO_SIGNALS;
-  if (!was.failingOften !== !after.failingOften) changes.push({ signal: 'FAILING_OFTEN', started: !!after.failingOften });
-  if (!was.slow !== !after.slow) changes.push({ signal: 'SLOW', started: !!after.slow });
+  if (!was.failingOften !== !after.failingOften) changes.push({ signal: SignalKind.FAILING_OFTEN, started: !!after.failingOften });
+  if (!was.slow !== !after.slow) changes.push({ signal: SignalKind.SLOW, started: !!after.slow });
   return changes;
 }

@@ -1968,9 +1968,52 @@ export interface components {
             type: "WEBHOOK_ENDPOINT_DISABLED";
             payload: components["schemas"]["WebhookEndpointDisabledPayloadView"];
         };
+        /**
+         * @description Which signal started or ended.
+         * @enum {string}
+         */
+        SignalKind: "FAILING_OFTEN" | "SLOW";
+        /** @description The payload of a SIGNAL_STARTED or SIGNAL_ENDED event: a tool's recent calls started or stopped failing often or being slow compared with its usual. Evidence only: the status is unchanged. */
+        SignalPayloadView: {
+            /** @description Which signal started or ended. */
+            signal: components["schemas"]["SignalKind"];
+            /** @description The signals on after the change, in words as the LLM reads them; null when none is left. */
+            text: string | null;
+            /** @description Calls in the recent minutes when it started; null when it ended. */
+            recentCalls: number | null;
+            /** @description Failing often: the recent success rate, 0 … 1. */
+            recentSuccessRate: number | null;
+            /** @description Failing often: the usual success rate, 0 … 1. */
+            usualSuccessRate: number | null;
+            /** @description Slow: the recent 95th percentile duration, ms. */
+            recentP95Ms: number | null;
+            /** @description Slow: the usual 95th percentile duration, ms. */
+            usualP95Ms: number | null;
+        };
+        SignalEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SIGNAL_STARTED" | "SIGNAL_ENDED";
+            payload: components["schemas"]["SignalPayloadView"];
+        };
         EventPageView: {
             /** @description Oldest first. Each event's payload depends on its type. */
-            events: (components["schemas"]["StatusChangedEventView"] | components["schemas"]["CooldownEventView"] | components["schemas"]["InboxItemEventView"] | components["schemas"]["PinEventView"] | components["schemas"]["DeletedEventView"] | components["schemas"]["MaintenanceEventView"] | components["schemas"]["WiderEvidenceEventView"] | components["schemas"]["WebhookEndpointDisabledEventView"])[];
+            events: (components["schemas"]["StatusChangedEventView"] | components["schemas"]["CooldownEventView"] | components["schemas"]["InboxItemEventView"] | components["schemas"]["PinEventView"] | components["schemas"]["DeletedEventView"] | components["schemas"]["MaintenanceEventView"] | components["schemas"]["WiderEvidenceEventView"] | components["schemas"]["WebhookEndpointDisabledEventView"] | components["schemas"]["SignalEventView"])[];
             /** @description Pass it as after to read the next page. */
             endCursor: string | null;
         };
@@ -2671,7 +2714,7 @@ export interface components {
          * @description The event types to deliver (empty or absent: every); unchanged when absent.
          * @enum {string}
          */
-        HealthEventType: "STATUS_CHANGED" | "COOLDOWN_SET" | "COOLDOWN_EXPIRED" | "INBOX_ITEM" | "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED" | "DELETED" | "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED" | "MAINTENANCE_STARTING" | "WIDER_EVIDENCE" | "WEBHOOK_ENDPOINT_DISABLED";
+        HealthEventType: "STATUS_CHANGED" | "COOLDOWN_SET" | "COOLDOWN_EXPIRED" | "INBOX_ITEM" | "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED" | "DELETED" | "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED" | "MAINTENANCE_STARTING" | "WIDER_EVIDENCE" | "WEBHOOK_ENDPOINT_DISABLED" | "SIGNAL_STARTED" | "SIGNAL_ENDED";
         /**
          * @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }); unchanged when absent.
          * @enum {string}

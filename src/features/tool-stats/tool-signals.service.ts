@@ -62,6 +62,8 @@ export class ToolSignalsService implements OnModuleInit, OnApplicationShutdown {
   private readonly settings: SignalSettings;
   private readonly listeners: ((changes: ToolSignalChange[]) => Promise<void>)[] = [];
   lastRefreshAt: Date | null = null;
+  /** The first refresh after start only learns what is on: an instance that restarts does not announce every signal again (P305). */
+  private seeded = false;
 
   constructor(
     private readonly repository: OutcomeStatsRepository,
@@ -166,7 +168,8 @@ export class ToolSignalsService implements OnModuleInit, OnApplicationShutdown {
     this.signals = next;
     this.watchedCounts = watched;
     this.lastRefreshAt = now;
-    if (changes.length > 0) for (const listener of this.listeners) await listener(changes);
+    if (changes.length > 0 && this.seeded) for (const listener of this.listeners) await listener(changes);
+    this.seeded = true;
     return changes;
   }
 }

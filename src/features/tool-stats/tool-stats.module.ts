@@ -2,6 +2,8 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { MetricsModule } from '../../metrics/metrics.module';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PersistenceModule } from '../../persistence/persistence.module';
+import { WritePathModule } from '../../write-path/write-path.module';
+import { ToolSignalEvents } from './tool-signal-events';
 import { OutcomeStatsRecorder } from './outcome-stats-recorder.service';
 import { ToolSignalsService } from './tool-signals.service';
 import { ToolStatsController } from './tool-stats.controller';
@@ -14,9 +16,9 @@ import { ToolStatsService } from './tool-stats.service';
  * uptime readers serve REST, GraphQL and the console.
  */
 @Module({
-  imports: [PersistenceModule, MetricsModule],
+  imports: [PersistenceModule, WritePathModule, MetricsModule],
   controllers: [ToolStatsController],
-  providers: [OutcomeStatsRecorder, ToolSignalsService, ToolStatsService, ToolStatsResolver],
+  providers: [OutcomeStatsRecorder, ToolSignalsService, ToolSignalEvents, ToolStatsService, ToolStatsResolver],
   exports: [OutcomeStatsRecorder, ToolSignalsService],
 })
 export class ToolStatsModule implements OnModuleInit {

@@ -110,6 +110,7 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
   'Query.annotatedTool': { roles: [A], query: '{ annotatedTool(toolName: "jira") { status } }' },
   'Query.viewer': { roles: [A], query: '{ viewer { name } }' },
   'Query.toolStats': { roles: [A], query: '{ toolStats(toolName: "jira") { lastHour { calls } } }' },
+  'Query.toolSignals': { roles: [A], query: '{ toolSignals { toolName } }' },
   'Query.toolUptime': { roles: [A], query: '{ toolUptime(toolName: "jira", days: 1) { days { day } } }' },
   'Query.failureCheck': { roles: [A], query: '{ failureCheck(toolName: "jira", errorSignature: "http-500") { spawn } }' },
   'Query.cooldownsDueForSweep': { roles: [A], query: '{ cooldownsDueForSweep { toolHealth { id } } }' },

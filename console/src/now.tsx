@@ -121,6 +121,8 @@ function useNow(everyMs: number): number {
 export function NowView(props: {
   entries: Map<string, Entry>;
   windows: MaintenanceWindow[];
+  /** Issue 39: tool → its signals in words (failing often, slow), for the "Calls now" column. */
+  signals?: Map<string, string>;
   loading: boolean;
   truncated: boolean;
   onOpen: (key: EntryKey) => void;
@@ -185,6 +187,7 @@ export function NowView(props: {
                 <th scope="col">Expected back</th>
                 <th scope="col">Last diagnosis</th>
                 <th scope="col">Also</th>
+                <th scope="col">Calls now</th>
                 <th scope="col">
                   <span class="sr-only">Open</span>
                 </th>
@@ -216,6 +219,7 @@ export function NowView(props: {
                         <span class={`tag tag-${f.toLowerCase()}`}>{f === 'COOLDOWN' ? cooldownText(row, now) : f.toLowerCase()}</span>
                       ))}
                   </td>
+                  <td data-testid="calls-now">{props.signals?.get(row.toolName) || '—'}</td>
                   <td>
                     <button
                       type="button"

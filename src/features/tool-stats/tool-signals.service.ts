@@ -93,6 +93,11 @@ export class ToolSignalsService implements OnModuleInit, OnApplicationShutdown {
     return this.signals.size === 0 ? null : (this.signals.get(toolName) ?? null);
   }
 
+  /** Every tool with a signal on, by name (the console's board column). */
+  allSignals(): [string, ToolSignals][] {
+    return [...this.signals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   /** How many tools have each signal on now (for /metrics). */
   signalCounts(): { failingOften: number; slow: number } {
     let failingOften = 0;

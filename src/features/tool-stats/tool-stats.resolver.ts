@@ -3,7 +3,7 @@ import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../domain/role';
 import { ToolStatsArgs, ToolUptimeArgs } from './tool-stats.args';
 import { ToolStatsService } from './tool-stats.service';
-import { ToolStatsView, ToolUptimeView } from './tool-stats.view';
+import { ToolSignalsEntryView, ToolStatsView, ToolUptimeView } from './tool-stats.view';
 
 /** Issue 39: the statistics for the console and other readers (D17: audit-reader and admin). */
 @Resolver()
@@ -17,6 +17,13 @@ export class ToolStatsResolver {
   })
   toolStats(@Args() args: ToolStatsArgs): Promise<ToolStatsView> {
     return this.service.toolStats(args.toolName, args.tenantId);
+  }
+
+  @Query(() => [ToolSignalsEntryView], {
+    description: 'Every tool whose recent calls are failing often or slow compared with its usual, right now (for everyone).',
+  })
+  toolSignals(): ToolSignalsEntryView[] {
+    return this.service.toolSignals();
   }
 
   @Query(() => ToolUptimeView, {

@@ -24,7 +24,15 @@ import { OutcomeStatsRepository } from '../../persistence/outcome-stats/outcome-
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 import { Clock } from '../../runtime/clock';
 import { ToolSignalsService } from './tool-signals.service';
-import { ToolStatsView, ToolUptimeView, toCallStatsView, toSignalsView, toUptimeDayView, wholeMs } from './tool-stats.view';
+import {
+  ToolSignalsEntryView,
+  ToolStatsView,
+  ToolUptimeView,
+  toCallStatsView,
+  toSignalsView,
+  toUptimeDayView,
+  wholeMs,
+} from './tool-stats.view';
 
 export const MAX_UPTIME_DAYS = 90;
 export const DEFAULT_UPTIME_DAYS = 30;
@@ -73,6 +81,11 @@ export class ToolStatsService {
       signals: tenant === null ? toSignalsView(this.signals.signalsFor(tool)) : null,
       asOf: now,
     };
+  }
+
+  /** Every tool with a signal on now (GLOBAL), from this instance's snapshot: no read. */
+  toolSignals(): ToolSignalsEntryView[] {
+    return this.signals.allSignals().map(([toolName, signals]) => ({ toolName, signals: toSignalsView(signals)! }));
   }
 
   /** Per UTC day at GLOBAL: usable time (status history, pins, maintenance apart) and the calls; three reads. */

@@ -73,6 +73,12 @@ export function toSignalsView(signals: ToolSignals | null | undefined): ToolSign
   };
 }
 
+@ViewType('ToolSignalsEntry', 'A tool with a signal on now, and its signals.')
+export class ToolSignalsEntryView {
+  @ViewField('The tool.') toolName: string;
+  @ViewField('Its signals.', { type: () => ToolSignalsView, openapi: { type: ToolSignalsView } }) signals: ToolSignalsView;
+}
+
 @ViewType('FailureCount', 'Failures with one dispatch code.')
 export class FailureCountView {
   @ViewField('The dispatch code.', enumView(ToolErrorCode, 'ToolErrorCode')) code: ToolErrorCode;

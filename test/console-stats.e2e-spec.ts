@@ -141,7 +141,8 @@ describe('operator console: how each tool has been doing (issue 39)', () => {
     await expect(bar(3).getAttribute('aria-label')).resolves.toBe(`${day(3)}: usable 75 %, down 25 %; no calls`);
     await expect(bar(2).getAttribute('aria-label')).resolves.toBe(`${day(2)}: usable 91.7 %, maintenance 8.3 %; no calls`);
     await expect(bar(1).getAttribute('aria-label')).resolves.toBe(`${day(1)}: usable 100 %; no calls`);
-    const colour = (offset: number) => bar(offset).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const colour = (offset: number) =>
+      page.evaluate(`getComputedStyle(document.querySelector('[data-testid="uptime-30"] li[data-day="${day(offset)}"]')).backgroundColor`);
     await expect(colour(3)).resolves.toBe('rgb(164, 14, 38)');
     await expect(colour(2)).resolves.toBe('rgb(5, 80, 174)');
     await expect(colour(1)).resolves.toBe('rgb(17, 99, 41)');

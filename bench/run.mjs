@@ -5,7 +5,7 @@
 // with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
 // the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
 //
-//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i,w] [--quick]
+//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i,w,s] [--quick]
 //                      [--duration 8] [--warmup 2] [--connections 32] [--latency-connections 8]
 //                      [--rounds 4] [--jit-warmup 16] [--large 1000000] [--ferretdb-large 5000]
 //                      [--ferretdb-connections 4]
@@ -23,6 +23,7 @@ import { freePort, startDatabase } from '../scripts/db/servers.mjs';
 import { calendarFeedBench } from './calendar-feed.mjs';
 import { webhookIsolationBench } from './webhook-isolation.mjs';
 import { BASE, contextIds, failToolOfUser, growTo, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
+import { STATS_TARGETS, measureStatsRows, statsScenarios } from './stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -33,7 +34,7 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 function parseArgs(argv) {
   const o = {
     servers: ['mongo-java-server', 'mongo-java-server-h2'],
-    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'w'],
+    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'w', 's'],
     duration: 8,
     warmup: 2,
     connections: 32,
@@ -707,6 +708,12 @@ async function benchServer(kind, options, encodeKey) {
       C,
     );
   }
+  // s (issue 39, bench/stats.mjs): reports with durationMs against the same without.
+  if (o.only.includes('s'))
+    Object.assign(
+      out.rows,
+      await measureStatsRows({ measureGroup, scenarios: statsScenarios({ postScenario, bodies }), servicePort, o, connections: C }),
+    );
   if (o.only.includes('g')) {
     // g (D22): one tool's system write against 200 tools' in one bulk write.
     [out.rows.gOne, out.rows.gBulk200] = await measureGroup(
@@ -969,6 +976,8 @@ const TARGETS = [
     ok: (x) => x >= 0.5,
   },
 ];
+
+TARGETS.push(...STATS_TARGETS);
 
 function machineFacts() {
   const cpus = os.cpus();

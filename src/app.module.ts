@@ -20,6 +20,7 @@ import { WritePathModule } from './write-path/write-path.module';
 import { TenantsModule } from './features/tenants/tenants.module';
 import { WiderEvidenceModule } from './features/wider-evidence/wider-evidence.module';
 import { WebhooksModule } from './features/webhooks/webhooks.module';
+import { ToolStatsModule } from './features/tool-stats/tool-stats.module';
 
 @Module({
   imports: [
@@ -35,6 +36,7 @@ import { WebhooksModule } from './features/webhooks/webhooks.module';
     ToolHealthModule,
     TenantsModule,
     OutcomeModule,
+    ToolStatsModule,
     CooldownModule,
     DiagnosisModule,
     EventsModule,

@@ -150,11 +150,13 @@ describe('OpenAPI contract', () => {
     );
   });
 
-  it('types every count, window and version as integer (no JSON number anywhere)', () => {
+  it('types every count, window and version as integer (no JSON number but a share from 0 to 1)', () => {
     const numbers: string[] = [];
     const walk = (node: unknown, where: string) => {
       if (!node || typeof node !== 'object') return;
-      if ((node as Schema).type === 'number') numbers.push(where);
+      // Issue 39: a rate or a share of a day is a fraction; it says so with its bounds.
+      const share = (node as Schema).minimum === 0 && (node as Schema).maximum === 1;
+      if ((node as Schema).type === 'number' && !share) numbers.push(where);
       for (const [k, v] of Object.entries(node)) walk(v, `${where}/${k}`);
     };
     walk(doc, '#');

@@ -88,6 +88,9 @@ describe('GraphQL access (D17)', () => {
         'webhookEndpoints',
         'webhookEndpoint',
         'webhookDeliveries',
+        'toolStats',
+        'toolUptime',
+        'toolSignals',
       ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
@@ -145,6 +148,8 @@ const QUERY_ARGS: Record<string, string> = {
   node: '(id: "GLOBAL|%00|jira")',
   webhookEndpoint: '(id: "e1")',
   webhookDeliveries: '(endpointId: "e1")',
+  toolStats: '(toolName: "jira")',
+  toolUptime: '(toolName: "jira")',
 };
 
 describe('GraphQL errors in production', () => {

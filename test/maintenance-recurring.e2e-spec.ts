@@ -419,4 +419,3 @@ describe('MAINTENANCE_STARTING (P192): once per occurrence, with two instances',
     }
   });
 });
-

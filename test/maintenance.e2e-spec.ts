@@ -504,7 +504,8 @@ describe('one window, three readers: REST, GraphQL, MCP (P75)', () => {
           considered { scope scopeId status retesting pinned }
           trace { reason matched { scope scopeId by since until pinned code } shadowed { scope scopeId status } why }
           backAt blocked
-          maintenance { inForce { ${windowFields} } upcoming { ${windowFields} } } } }`,
+          maintenance { inForce { ${windowFields} } upcoming { ${windowFields} } }
+          signals { text } } }`,
       })
       .expect(200);
     expect(gql.body.errors).toBeUndefined();

@@ -53,6 +53,7 @@ describe('README examples through the typed TypeScript client', () => {
       cooldown: null,
       why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
       widerEvidence: null,
+      signals: null,
     });
   });
 
@@ -92,6 +93,7 @@ describe('README examples through the typed TypeScript client', () => {
       status: 'DEGRADED',
       cooldown: { scope: 'PROJECT', scopeId: 'p-1', errorSignature: 'http-502', userId: null },
       why: expect.any(Array), // issue 24 (D20): the evaluation's steps, not shown in the README
+      signals: null,
       widerEvidence: null,
     });
   });
@@ -244,6 +246,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
       reflectError: true,
       retryAt: '2026-05-23T18:00:00.000Z',
       retryAfterSeconds: 5400,
+      signals: null,
       coalescingKey: 'jira_search:http-502',
       widerEvidence: null,
       status: 'DOWN',
@@ -272,6 +275,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
       reason: 'ELIGIBLE',
       reflectError: false,
       retryAt: null,
+      signals: null,
       retryAfterSeconds: null,
       coalescingKey: 'jira_search:http-502@TENANT:acme',
       widerEvidence: { scope: 'TENANT', scopeId: 'acme', distinctUsers: 5, distinctProjects: 3, since: '2026-05-23T19:00:00.000Z' },

@@ -6,6 +6,7 @@ import { CallerView } from './caller';
 import { NowView } from './now';
 import { ENTRIES, ENTRY_BY_ID, LIVE, VIEWER, WINDOWS } from './queries';
 import { ToolView } from './tool';
+import { useToolSignals } from './stats';
 import type { Entry, EntryKey, HealthEvent, MaintenanceWindow, Viewer } from './types';
 import { ErrorNote, ROLE_TEXT } from './ui';
 
@@ -63,6 +64,8 @@ function App() {
   const [loadError, setLoadError] = useState<unknown>(null);
   const [selected, setSelected] = useState<EntryKey | null>(null);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  // Issue 39: tools whose recent calls are failing often or slow, for the board's column.
+  const signals = useToolSignals(viewer ? key : null);
 
   const signOut = useCallback(() => {
     storeKey(null);
@@ -261,7 +264,15 @@ function App() {
       <main>
         <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
           {tab === 'now' && (
-            <NowView entries={entries} windows={windows} loading={loading} truncated={truncated} onOpen={open} onReload={reloadEntries} />
+            <NowView
+              entries={entries}
+              windows={windows}
+              signals={signals}
+              loading={loading}
+              truncated={truncated}
+              onOpen={open}
+              onReload={reloadEntries}
+            />
           )}
           {tab === 'tool' && (
             <ToolView apiKey={key} viewer={viewer} selected={selected} windows={windows} events={events} onChanged={reloadWindows} />

@@ -185,6 +185,8 @@ function useNow(everyMs: number): number {
 export function NowView(props: {
   entries: Map<string, Entry>;
   windows: MaintenanceWindow[];
+  /** Issue 39: tool → its signals in words (failing often, slow), for the "Calls now" column. */
+  signals?: Map<string, string>;
   loading: boolean;
   truncated: boolean;
   onOpen: (key: EntryKey) => void;
@@ -277,6 +279,7 @@ export function NowView(props: {
                 <th scope="col">Expected back</th>
                 <th scope="col">Last diagnosis</th>
                 <th scope="col">Also</th>
+                <th scope="col">Calls now</th>
                 <th scope="col">
                   <span class="sr-only">Open</span>
                 </th>
@@ -316,6 +319,7 @@ export function NowView(props: {
                         <span class={`tag tag-${f.toLowerCase()}`}>{tagText(f, row, now)}</span>
                       ))}
                   </td>
+                  <td data-testid="calls-now">{props.signals?.get(row.toolName) || '—'}</td>
                   <td>
                     <button
                       type="button"

@@ -5,6 +5,7 @@ import { CLEAR, COOLDOWN_WINDOW, MARK_AVAILABLE, PIN, TOOL_ENTRIES, TOOL_ENTRY, 
 import { SCOPES } from './types';
 import type { Entry, EntryKey, HealthEvent, HistoryItem, MaintenanceWindow, Scope, Viewer } from './types';
 import { ErrorNote, Field, StatusBadge, Time, audience, fmtTime, isRetesting, scopeLabel } from './ui';
+import { ToolStatsPanel } from './stats';
 
 /** After a write, the event it caused: read the feed until one of this document newer than `since` arrives. */
 async function resultingEvent(key: string, docId: string, before: Set<string>): Promise<string> {
@@ -168,6 +169,7 @@ export function ToolView(props: {
         </p>
       ) : null}
       <ReadOnlyNote viewer={props.viewer} />
+      {shown ? <ToolStatsPanel apiKey={props.apiKey} toolName={shown.toolName} /> : null}
       {entry ? (
         <div class="tool" data-testid="tool-entry">
           <h3>

@@ -92,6 +92,19 @@ export class AppConfig {
    * messages: a Slack line ends with a link to the console. Null: no link.
    */
   publicUrl: string | null;
+  /** Issue 39: how often each instance writes its outcome statistics (what a SIGKILL can lose at most). */
+  statsFlushMs: number;
+  /** Issue 39: how often the signals' snapshot is re-read (0 = never on a timer). */
+  statsSignalRefreshMs: number;
+  /** Issue 39: the "recent" period the signals judge, in minutes. */
+  statsRecentMinutes: number;
+  /** Issue 39: calls needed in the recent and in the usual period before a signal may be on. */
+  statsMinCalls: number;
+  /** Issue 39: memory bound: tools counted at once (GLOBAL), and (tool, tenant) pairs counted at once. */
+  statsMaxTools: number;
+  statsMaxTenantKeys: number;
+  /** Issue 39: the tools that get series of their own in /metrics (bounded: each is a Prometheus series per label set). */
+  statsMetricsTools: string[];
 }
 
 export class ConfigError extends Error {
@@ -102,6 +115,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Issue 39: per-tool Prometheus series are for the tools someone alerts on, not for every tool. */
+export const MAX_METRICS_TOOLS = 100;
 
 class Reader {
   readonly problems: string[] = [];
@@ -247,6 +263,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.publicUrl = publicUrl === '' ? null : publicUrl;
   if (config.publicUrl !== null && !/^https?:\/\/[^\s/]+/.test(config.publicUrl)) {
     r.problems.push(`PUBLIC_URL must be an http(s) URL such as https://tool-health.example.com, got "${config.publicUrl}"`);
+  }
+  config.statsFlushMs = r.int('STATS_FLUSH_MS', 10_000, 100, 300_000);
+  config.statsSignalRefreshMs = r.int('STATS_SIGNAL_REFRESH_MS', 30_000, 0, 3_600_000);
+  config.statsRecentMinutes = r.int('STATS_RECENT_MINUTES', 5, 1, 60);
+  config.statsMinCalls = r.int('STATS_MIN_CALLS', 20, 1, 1_000_000);
+  config.statsMaxTools = r.int('STATS_MAX_TOOLS', 20_000, 1, 1_000_000);
+  config.statsMaxTenantKeys = r.int('STATS_MAX_TENANT_KEYS', 250_000, 0, 10_000_000);
+  config.statsMetricsTools = r
+    .string('STATS_METRICS_TOOLS', '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  if (config.statsMetricsTools.length > MAX_METRICS_TOOLS) {
+    r.problems.push(
+      `STATS_METRICS_TOOLS names ${config.statsMetricsTools.length} tools; at most ${MAX_METRICS_TOOLS} get series of their own`,
+    );
   }
   // A lease must outlast an attempt with room to renew it before the next one (P183).
   if (config.webhookLeaseMs < 3 * config.webhookTimeoutMs) {

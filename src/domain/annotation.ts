@@ -8,6 +8,7 @@ import { MaintenanceView } from './maintenance-window';
 import { Scope } from './scope';
 import { CascadeEntry } from './tool-health-document';
 import { ToolStatus } from './tool-status';
+import { ToolSignals, signalText } from './tool-signals';
 
 /** The recipe hint of §9 for a tool that is DOWN and not RETESTING. */
 export const DO_NOT_CALL_HINT = 'do not call, plan without it';
@@ -32,9 +33,25 @@ export interface AnnotatedTool {
  * The §9 description suffix, or null. Cooldowns never appear: the LLM should still use a tool
  * in cooldown, only the diagnosis is skipped. RETESTING gets none (D5): the next call tries it.
  */
-export function annotationSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): string | null {
+export function annotationSuffix(
+  effective: CallEvaluation<CascadeEntry>,
+  now: Date,
+  timeZone: string,
+  signals: ToolSignals | null = null,
+): string | null {
   // Issue 16 (P75): a window in force or coming rewrites or extends the stored suffix.
-  return maintenanceSuffix(effective, now, timeZone, storedSuffix(effective, now, timeZone));
+  return withSignals(effective, maintenanceSuffix(effective, now, timeZone, storedSuffix(effective, now, timeZone)), signals);
+}
+
+/**
+ * Issue 39: the signals in words after the rest ("slow right now — about 9 s per call, usually
+ * about 1 s"), so the LLM can weigh a tool that works but badly. Not for a tool it is told not to
+ * call, nor one under maintenance: there the calls' speed is no news.
+ */
+function withSignals(effective: CallEvaluation<CascadeEntry>, suffix: string | null, signals: ToolSignals | null): string | null {
+  const text = signalText(signals);
+  if (text === null || isKnownDown(effective) || effective.reason === CascadeReason.MAINTENANCE) return suffix;
+  return suffix === null ? text : `${suffix}; ${text}`;
 }
 
 function storedSuffix(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): string | null {
@@ -87,11 +104,17 @@ export function withSuffix(description: string, suffix: string | null): string {
   return base === '' ? suffix : `${base} (${suffix})`;
 }
 
-export function annotateTool(manifest: ToolManifest, effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): AnnotatedTool {
+export function annotateTool(
+  manifest: ToolManifest,
+  effective: CallEvaluation<CascadeEntry>,
+  now: Date,
+  timeZone: string,
+  signals: ToolSignals | null = null,
+): AnnotatedTool {
   if (effective.toolName !== manifest.name) {
     throw new Error(`annotateTool: health of ${effective.toolName} given for ${manifest.name}`);
   }
-  const suffix = annotationSuffix(effective, now, timeZone);
+  const suffix = annotationSuffix(effective, now, timeZone, signals);
   const doNotCall = isKnownDown(effective);
   return {
     name: manifest.name,
@@ -110,8 +133,13 @@ export function annotateTool(manifest: ToolManifest, effective: CallEvaluation<C
  * not "do not call" (OK, a cooldown only, RETESTING) (D23). Annotation by difference leaves these out
  * and only counts them; everything else (a suffix, do-not-call) is listed as annotateTool reads it.
  */
-export function isPlainlyUsable(effective: CallEvaluation<CascadeEntry>, now: Date, timeZone: string): boolean {
-  return !isKnownDown(effective) && annotationSuffix(effective, now, timeZone) === null;
+export function isPlainlyUsable(
+  effective: CallEvaluation<CascadeEntry>,
+  now: Date,
+  timeZone: string,
+  signals: ToolSignals | null = null,
+): boolean {
+  return !isKnownDown(effective) && annotationSuffix(effective, now, timeZone, signals) === null;
 }
 
 /**

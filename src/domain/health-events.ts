@@ -2,6 +2,7 @@ import { ToolHealthClassification } from './classification';
 import { cooldownEntryKey } from './cooldown-policy';
 import type { MaintenancePayload } from './maintenance-window';
 import type { WiderEvidencePayload } from './wider-evidence';
+import type { SignalPayload } from './tool-signals';
 import type { WebhookEndpointDisabledPayload } from './webhook-disabled';
 import { Scope } from './scope';
 import { CooldownEntry, HistoryItem, Pin, ToolHealthDocument } from './tool-health-document';
@@ -30,6 +31,10 @@ export enum HealthEventType {
   WIDER_EVIDENCE = 'WIDER_EVIDENCE',
   /** A webhook endpoint whose deliveries failed for 24 h was disabled; it names no tool (D24 (P184)). */
   WEBHOOK_ENDPOINT_DISABLED = 'WEBHOOK_ENDPOINT_DISABLED',
+  /** Issue 39: a tool's calls started failing often or being slow, compared with its usual (evidence, no status change). */
+  SIGNAL_STARTED = 'SIGNAL_STARTED',
+  /** Issue 39: that signal ended. */
+  SIGNAL_ENDED = 'SIGNAL_ENDED',
 }
 
 export interface StatusChangedPayload {
@@ -125,6 +130,7 @@ export type HealthEvent = EventBase &
       }
     | { type: HealthEventType.WIDER_EVIDENCE; payload: WiderEvidencePayload }
     | { type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED; payload: WebhookEndpointDisabledPayload }
+    | { type: HealthEventType.SIGNAL_STARTED | HealthEventType.SIGNAL_ENDED; payload: SignalPayload }
   );
 
 /**

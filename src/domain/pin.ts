@@ -3,6 +3,13 @@ import { HealthReducer, newDocument, pushHistory } from './health-entry';
 import { HealthKey, HistoryItem, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
 
+// The words that open the history notes of pins below. Issue 39: the daily uptime reads past pins
+// back from them (a pin that ended leaves no other trace), so they are written and read here only.
+const PINNED = 'pinned';
+const UNPINNED = 'unpinned';
+const PIN_ENDED = 'pin ended';
+const PINNED_NOTE = /^pinned (OK|DOWN) until (\S+?): /;
+
 /** An admin pins an entry to one of these; DEGRADED is not an override anyone needs (D4b). */
 export type PinnableStatus = Pin['status'];
 export const PINNABLE_STATUSES: readonly PinnableStatus[] = [ToolStatus.OK, ToolStatus.DOWN];
@@ -77,7 +84,7 @@ export function pinEntry(req: PinRequest): HealthReducer {
   return (current) => {
     if (current?.pin && current.pin.until.getTime() > req.now.getTime() && samePin(current.pin, pin)) return current;
     const doc = current ?? newDocument(req.key, req.now, req.tenantId ?? null);
-    const note = `pinned ${pin.status} until ${pin.until.toISOString()}: ${pin.reason}`;
+    const note = `${PINNED} ${pin.status} until ${pin.until.toISOString()}: ${pin.reason}`;
     return {
       ...doc,
       // A stored document's tenant is fixed at creation (D20).
@@ -98,7 +105,7 @@ export function unpinEntry(req: UnpinRequest): HealthReducer {
     if (current === null || current.pin === null) return current;
     const old = current.pin;
     const ended = old.until.getTime() <= req.now.getTime();
-    const note = `unpinned (was ${old.status} until ${old.until.toISOString()}${ended ? ', already ended' : ''})`;
+    const note = `${UNPINNED} (was ${old.status} until ${old.until.toISOString()}${ended ? ', already ended' : ''})`;
     return {
       ...current,
       pin: null,
@@ -119,7 +126,7 @@ export function endPin(req: { now: Date; historyLimit: number }): HealthReducer 
   return (current) => {
     if (current === null || current.pin === null || current.pin.until.getTime() > req.now.getTime()) return current;
     const old = current.pin;
-    const note = `pin ended (was ${old.status} until ${old.until.toISOString()}: ${old.reason})`;
+    const note = `${PIN_ENDED} (was ${old.status} until ${old.until.toISOString()}: ${old.reason})`;
     return {
       ...current,
       pin: null,
@@ -127,4 +134,17 @@ export function endPin(req: { now: Date; historyLimit: number }): HealthReducer 
       updatedAt: req.now,
     };
   };
+}
+
+/** The pin a "pinned … until …" history note records, or null for any other note. */
+export function pinFromNote(note: string | null): { status: PinnableStatus; until: Date } | null {
+  const match = note === null ? null : PINNED_NOTE.exec(note);
+  if (!match) return null;
+  const until = new Date(match[2]);
+  return Number.isNaN(until.getTime()) ? null : { status: match[1] as PinnableStatus, until };
+}
+
+/** Whether a history note records a pin set, lifted or ended: each ends the pin before it. */
+export function isPinNote(note: string | null): boolean {
+  return note !== null && (pinFromNote(note) !== null || note.startsWith(`${UNPINNED} (`) || note.startsWith(`${PIN_ENDED} (`));
 }

@@ -229,6 +229,22 @@ describe('targets (P185)', () => {
 });
 
 describe('the Slack text (P186)', () => {
+  it('states a signal beside the status it leaves unchanged', () => {
+    const signal = (type: HealthEventType, payload: Record<string, unknown>) =>
+      ({ ...statusChanged(), status: ToolStatus.OK, effectiveStatus: ToolStatus.OK, type, payload }) as unknown as HealthEvent;
+    const base = { recentCalls: null, recentSuccessRate: null, usualSuccessRate: null, recentP95Ms: null, usualP95Ms: null };
+    expect(
+      slackText(
+        signal(HealthEventType.SIGNAL_STARTED, { ...base, signal: 'SLOW', text: 'slow right now — about 9 s per call, usually about 1 s' }),
+        NOW,
+        'UTC',
+      ),
+    ).toBe('jira_search is OK at GLOBAL — slow right now — about 9 s per call, usually about 1 s');
+    expect(slackText(signal(HealthEventType.SIGNAL_ENDED, { ...base, signal: 'SLOW', text: null }), NOW, 'UTC')).toBe(
+      'jira_search is OK at GLOBAL — no longer slow',
+    );
+  });
+
   it('says what happened, where and when it is expected back', () => {
     const event = {
       ...statusChanged(),

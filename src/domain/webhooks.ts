@@ -298,6 +298,11 @@ function slackLine(event: HealthEvent, now: Date, timeZone: string): string {
       return `${event.toolName}: ${event.payload.errorSignature} seen by ${event.payload.distinctUsers} users in ${event.payload.distinctProjects} projects since ${clock(event.payload.since)}`;
     case HealthEventType.WEBHOOK_ENDPOINT_DISABLED:
       return `Webhook endpoint ${event.payload.endpointId} disabled: ${clip(event.payload.reason)}`;
+    // Issue 39: evidence beside the status, which the line states as it is.
+    case HealthEventType.SIGNAL_STARTED:
+      return `${head} — ${event.payload.text ?? event.payload.signal.toLowerCase().replace('_', ' ')}`;
+    case HealthEventType.SIGNAL_ENDED:
+      return `${head} — no longer ${event.payload.signal === 'SLOW' ? 'slow' : 'failing often'}${event.payload.text ? ` (still ${event.payload.text})` : ''}`;
   }
 }
 

@@ -75,6 +75,11 @@ export const LOOKUP_RESULT_SCHEMA: Schema = {
     considered: { type: 'array', items: entrySummary },
     shadowed: { type: 'array', items: entrySummary },
     trace: { type: 'object' },
+    signals: nullable({
+      type: 'object',
+      description: 'evidence from recent calls beside the status: failing often or slow right now; null when neither',
+      properties: { failingOften: nullable({ type: 'object' }), slow: nullable({ type: 'object' }), text: nullable(string) },
+    }),
   },
   required: ['summary', 'toolName', 'status', 'retesting', 'reason', 'winner', 'considered', 'shadowed'],
 };

@@ -69,11 +69,18 @@ describe('MCP result texts (P72)', () => {
       backAt: null,
       blocked: false,
       maintenance: null,
+      signals: {
+        failingOften: null,
+        slow: { recentCalls: 40, recentP95Ms: 9000, usualP95Ms: 1000 },
+        text: 'slow right now — about 9 s per call, usually about 1 s',
+      },
     });
+    // Issue 39: the signals close the text, as evidence beside the status.
+    expect(text).toMatch(/ Recent calls: slow right now — about 9 s per call, usually about 1 s\.$/);
     expect(text).toMatch(
       /^jira for this caller: DEGRADED — the narrowest live problem decides \(LIVE_PROBLEM\)\. Decided by: jira at PROJECT p-1: DEGRADED/,
     );
-    expect(text).toMatch(/Wider entries it hides: GLOBAL DOWN\.$/);
+    expect(text).toMatch(/Wider entries it hides: GLOBAL DOWN\. /);
   });
 
   it('names a deciding maintenance window as the window, not as a stored diagnosis', () => {
@@ -103,6 +110,7 @@ describe('MCP result texts (P72)', () => {
       backAt: new Date('2026-05-23T16:00:00Z'),
       blocked: true,
       maintenance: { inForce: toMaintenanceWindowView(window, now), upcoming: null },
+      signals: null,
     });
     expect(text).toBe(
       'jira for this caller: DOWN — a scheduled maintenance window is in force (MAINTENANCE). ' +

@@ -79,7 +79,9 @@ export function describeEffective(effective: EffectiveHealthView): string {
       ? ` Maintenance planned ${m.upcoming.from.toISOString()}–${m.upcoming.until.toISOString()} ("${m.upcoming.reason}").`
       : '';
   const why = effective.trace.why.length > 0 ? ` Why: ${effective.trace.why.join('; ')}.` : '';
-  return `${head}${winner}${hidden}${window}${why}`;
+  // Issue 39: evidence from recent calls, beside the status (it never changes it).
+  const signals = effective.signals?.text ? ` Recent calls: ${effective.signals.text}.` : '';
+  return `${head}${winner}${hidden}${window}${why}${signals}`;
 }
 
 const ERROR_ADVICE: Record<DomainErrorCode, string> = {

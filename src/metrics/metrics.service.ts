@@ -4,6 +4,28 @@ import { FailureReason } from '../domain/failure-check';
 import { CASCADE_ORDER, Scope } from '../domain/scope';
 import { ToolStatus } from '../domain/tool-status';
 import { DocumentCounts } from './document-counts';
+import { OutcomeTally, percentile, successRate } from '../domain/outcome-stats';
+
+/** Issue 39: what the outcome statistics show in /metrics (read at scrape time, nothing on the hot path). */
+export interface ToolStatsSource {
+  totals(): {
+    successes: number;
+    failures: number;
+    droppedTools: number;
+    droppedTenantKeys: number;
+    droppedMinutes: number;
+    flushes: number;
+    flushFailures: number;
+    documentsWritten: number;
+    lastFlushMs: number;
+  };
+  keysInMemory(): number;
+  /** Successes and failures since start of the tools named in STATS_METRICS_TOOLS. */
+  watchedTotals(): ReadonlyMap<string, { successes: number; failures: number }>;
+  signalCounts(): { failingOften: number; slow: number };
+  /** The recent counts of the same tools, at the last signal refresh. */
+  watchedRecent(): ReadonlyMap<string, { recent: OutcomeTally }>;
+}
 
 /** Request latency buckets (seconds): the hot path lives between 0.5 ms and 50 ms. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -40,6 +62,9 @@ export class MetricsService {
     labelNames: ['decision', 'reason'] as const,
     registers: [this.registry],
   });
+
+  /** Issue 39: where the outcome statistics' series read from; the statistics room registers it. */
+  private toolStats: ToolStatsSource | null = null;
 
   /** Where the maintenance gauge reads from; the maintenance room registers it (metrics sits below the features) (P193). */
   private maintenanceInForce: (() => Promise<number>) | null = null;
@@ -91,6 +116,12 @@ export class MetricsService {
         this.set(counts.failures);
       },
     });
+    this.registerToolStats(() => this.toolStats);
+  }
+
+  /** Issue 39: the statistics feature tells the outcome series where to read. */
+  countToolStatsWith(source: ToolStatsSource): void {
+    this.toolStats = source;
   }
 
   /** onResponse: `route` is the route pattern ("/v1/tools/:toolName/availability"). */
@@ -109,6 +140,134 @@ export class MetricsService {
   /** The maintenance feature tells the gauge how to count the windows in force (P193). */
   countMaintenanceInForceWith(source: () => Promise<number>): void {
     this.maintenanceInForce = source;
+  }
+
+  /**
+   * Issue 39. Totals for every tool together, and series per tool ONLY for the tools named in
+   * STATS_METRICS_TOOLS (at most 100): a label per tool for ten thousand tools would be tens of
+   * thousands of series per instance — more than many Prometheus setups accept, and most of them
+   * never looked at. The statistics API answers for any tool; Prometheus gets the ones alerted on.
+   * Counters read cumulative totals the recorder keeps, so a scrape costs no database read.
+   */
+  private registerToolStats(source: () => ToolStatsSource | null): void {
+    const registers = [this.registry];
+    const delta = (counter: Counter<string>, labels: Record<string, string>, seen: Map<string, number>, value: number) => {
+      const key = JSON.stringify(labels);
+      const last = seen.get(key) ?? 0;
+      if (value > last) counter.inc(labels, value - last);
+      seen.set(key, value);
+    };
+    const seenCalls = new Map<string, number>();
+    new Counter({
+      name: 'tas_tool_calls_total',
+      help: 'call outcomes reported by the dispatcher, all tools together (issue 39)',
+      labelNames: ['outcome'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        const t = s.totals();
+        delta(this, { outcome: 'success' }, seenCalls, t.successes);
+        delta(this, { outcome: 'failure' }, seenCalls, t.failures);
+      },
+    });
+    const seenDropped = new Map<string, number>();
+    new Counter({
+      name: 'tas_outcome_stats_dropped_total',
+      help: 'reports not counted in the statistics: a memory bound reached (tool, tenant) or minutes dropped after failed flushes (minute)',
+      labelNames: ['what'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        const t = s.totals();
+        delta(this, { what: 'tool' }, seenDropped, t.droppedTools);
+        delta(this, { what: 'tenant' }, seenDropped, t.droppedTenantKeys);
+        delta(this, { what: 'minute' }, seenDropped, t.droppedMinutes);
+      },
+    });
+    const seenFlushes = new Map<string, number>();
+    new Counter({
+      name: 'tas_outcome_stats_flushes_total',
+      help: 'statistics flushes of this instance, by result, and the bucket documents they updated',
+      labelNames: ['result'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        const t = s.totals();
+        delta(this, { result: 'ok' }, seenFlushes, t.flushes);
+        delta(this, { result: 'failed' }, seenFlushes, t.flushFailures);
+        delta(this, { result: 'documents' }, seenFlushes, t.documentsWritten);
+      },
+    });
+    new Gauge({
+      name: 'tas_outcome_stats_keys_in_memory',
+      help: 'tool and (tool, tenant) counts held in memory until the next flush (bounded by STATS_MAX_TOOLS and STATS_MAX_TENANT_KEYS)',
+      registers,
+      collect() {
+        const s = source();
+        if (s) this.set(s.keysInMemory());
+      },
+    });
+    new Gauge({
+      name: 'tas_tool_signals',
+      help: 'tools with a signal on now (failing often, slow), at the last refresh',
+      labelNames: ['signal'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        const c = s.signalCounts();
+        this.set({ signal: 'failing_often' }, c.failingOften);
+        this.set({ signal: 'slow' }, c.slow);
+      },
+    });
+    const seenTool = new Map<string, number>();
+    new Counter({
+      name: 'tas_watched_tool_calls_total',
+      help: 'call outcomes of the tools named in STATS_METRICS_TOOLS',
+      labelNames: ['tool', 'outcome'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        for (const [tool, t] of s.watchedTotals()) {
+          delta(this, { tool, outcome: 'success' }, seenTool, t.successes);
+          delta(this, { tool, outcome: 'failure' }, seenTool, t.failures);
+        }
+      },
+    });
+    new Gauge({
+      name: 'tas_watched_tool_recent_success_ratio',
+      help: 'success rate of the last few minutes (STATS_RECENT_MINUTES) of the tools named in STATS_METRICS_TOOLS',
+      labelNames: ['tool'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        this.reset();
+        for (const [tool, r] of s.watchedRecent()) {
+          const rate = successRate(r.recent);
+          if (rate !== null) this.set({ tool }, rate);
+        }
+      },
+    });
+    new Gauge({
+      name: 'tas_watched_tool_recent_p95_seconds',
+      help: '95th percentile duration of the last few minutes of the tools named in STATS_METRICS_TOOLS (exact to within 20 %)',
+      labelNames: ['tool'] as const,
+      registers,
+      collect() {
+        const s = source();
+        if (!s) return;
+        this.reset();
+        for (const [tool, r] of s.watchedRecent()) {
+          const p95 = percentile(r.recent, 0.95);
+          if (p95 !== null) this.set({ tool }, p95 / 1000);
+        }
+      },
+    });
   }
 
   /** The exposition text and its content type. */

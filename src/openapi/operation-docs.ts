@@ -38,6 +38,9 @@ export const SUCCESS_DESCRIPTION: Record<OperationId, string> = {
   getHealthEntry: 'The stored entry: status, last diagnosis, history, cooldowns, pin.',
   lookupAvailability: 'The effective status for this caller, the entry that decided it, and the trace of the cascade.',
   lookupAvailabilityBatch: 'One effective status per tool, in the order asked.',
+  getToolStats:
+    'The last hour and the last 24 hours of calls (success rate, failures by code, latency percentiles), and the signals on now.',
+  getToolUptime: 'One entry per UTC day, oldest first: usable, down, maintenance and unknown shares of the day, and its calls.',
   getTenantSettings: "The tenant's settings and the history limit writes use now.",
   setTenantHistoryLimit: "The tenant's settings after the change.",
   reportSuccess: 'The effective status after the success, and the entries it cleared (none: nothing was written).',

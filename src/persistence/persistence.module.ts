@@ -31,6 +31,10 @@ import { MongoMaintenanceWindowRepository } from './maintenance-windows/mongo-ma
 import { MongoWiderEvidenceRepository } from './wider-evidence/mongo-wider-evidence.repository';
 import { WiderEvidenceBucketRecord, WiderEvidenceBucketSchema } from './wider-evidence/wider-evidence-bucket.schema';
 import { WiderEvidenceRepository } from './wider-evidence/wider-evidence.repository';
+// Issue 39 (outcome statistics).
+import { MongoOutcomeStatsRepository } from './outcome-stats/mongo-outcome-stats.repository';
+import { OutcomeStatsRepository } from './outcome-stats/outcome-stats.repository';
+import { OutcomeStatsRecord, OutcomeStatsSchema } from './outcome-stats/outcome-stats.schema';
 // D24 (webhooks).
 import { MongoWebhookEndpointRepository } from './webhook-endpoints/mongo-webhook-endpoint.repository';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint.repository';
@@ -75,6 +79,7 @@ installMongodbWriteGuard();
       { name: WiderEvidenceBucketRecord.name, schema: WiderEvidenceBucketSchema },
       { name: WebhookEndpointRecord.name, schema: WebhookEndpointSchema },
       { name: WebhookDeliveryRecord.name, schema: WebhookDeliverySchema },
+      { name: OutcomeStatsRecord.name, schema: OutcomeStatsSchema },
     ]),
   ],
   providers: [
@@ -88,6 +93,7 @@ installMongodbWriteGuard();
     { provide: EventRelayRepository, useClass: MongoEventRelayRepository },
     { provide: WebhookEndpointRepository, useClass: MongoWebhookEndpointRepository },
     { provide: WebhookDeliveryRepository, useClass: MongoWebhookDeliveryRepository },
+    { provide: OutcomeStatsRepository, useClass: MongoOutcomeStatsRepository },
     ConnectionWatchdog,
     IndexBootstrap,
     PresenceBackfill,
@@ -105,6 +111,7 @@ installMongodbWriteGuard();
     EventRelayRepository,
     WebhookEndpointRepository,
     WebhookDeliveryRepository,
+    OutcomeStatsRepository,
   ],
 })
 export class PersistenceModule {}

@@ -6,6 +6,7 @@ import { HealthEventType } from '../domain/health-events';
 import { Scope } from '../domain/scope';
 import { ToolErrorCode } from '../domain/tool-error-code';
 import { ToolStatus } from '../domain/tool-status';
+import { SignalKind } from '../domain/tool-signals';
 
 /** The statuses a pin can hold (a subset of ToolStatus, same values) (D4b). */
 export const PinStatus = { OK: ToolStatus.OK, DOWN: ToolStatus.DOWN } as const;
@@ -86,6 +87,18 @@ registerEnumType(HealthEventType, {
     },
     WIDER_EVIDENCE: { description: 'Failures of one tool and error crossed the thresholds for wider evidence.' },
     WEBHOOK_ENDPOINT_DISABLED: { description: 'A webhook endpoint whose deliveries failed for 24 hours was disabled (it names no tool).' },
+    SIGNAL_STARTED: {
+      description: "A tool's recent calls started failing often or being slow compared with its usual: evidence, the status is unchanged.",
+    },
+    SIGNAL_ENDED: { description: 'That signal ended: the recent calls are back near the usual, or too few to tell.' },
+  },
+});
+registerEnumType(SignalKind, {
+  name: 'SignalKind',
+  description: 'A signal from the outcomes of recent calls.',
+  valuesMap: {
+    FAILING_OFTEN: { description: 'The recent success rate is well below the usual one.' },
+    SLOW: { description: 'Recent calls take far longer than usual (95th percentiles).' },
   },
 });
 registerEnumType(FailureReason, {

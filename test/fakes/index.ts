@@ -7,3 +7,4 @@ export { InMemoryTenantSettingsRepository } from './in-memory-tenant-settings.re
 export { InMemoryMaintenanceWindowRepository } from './in-memory-maintenance-window.repository';
 export { InMemoryWiderEvidenceRepository } from './in-memory-wider-evidence.repository';
 export { RecordingMetrics } from './recording-metrics';
+export { InMemoryOutcomeStatsRepository } from './in-memory-outcome-stats.repository';

@@ -10,6 +10,9 @@ import { SystemWritesService } from '../../src/features/system-writes/system-wri
 import { TenantSettingsService } from '../../src/features/tenants/tenant-settings.service';
 import { CascadeService } from '../../src/features/tool-health/cascade.service';
 import { WiderEvidenceService } from '../../src/features/wider-evidence/wider-evidence.service';
+import { OutcomeStatsRecorder } from '../../src/features/tool-stats/outcome-stats-recorder.service';
+import { ToolSignalsService } from '../../src/features/tool-stats/tool-signals.service';
+import { ToolStatsService } from '../../src/features/tool-stats/tool-stats.service';
 import { EventRelay } from '../../src/write-path/event-relay.service';
 import { HealthStore } from '../../src/write-path/health-store.service';
 import {
@@ -17,6 +20,7 @@ import {
   InMemoryEventRelayRepository,
   InMemoryHealthEventOutbox,
   InMemoryMaintenanceWindowRepository,
+  InMemoryOutcomeStatsRepository,
   InMemoryTenantSettingsRepository,
   InMemoryToolHealthAdminRepository,
   InMemoryToolHealthRepository,
@@ -67,6 +71,7 @@ export interface TestPorts {
   tenantSettings: InMemoryTenantSettingsRepository;
   maintenanceWindows: InMemoryMaintenanceWindowRepository;
   widerEvidence: InMemoryWiderEvidenceRepository;
+  outcomeStats: InMemoryOutcomeStatsRepository;
 }
 
 /** Everything a service may be built from; every getter builds its object once per context. */
@@ -89,6 +94,7 @@ export class TestContext {
       tenantSettings: new InMemoryTenantSettingsRepository(),
       maintenanceWindows: new InMemoryMaintenanceWindowRepository(),
       widerEvidence: new InMemoryWiderEvidenceRepository(),
+      outcomeStats: new InMemoryOutcomeStatsRepository(),
     };
   }
 
@@ -135,6 +141,16 @@ export class TestContext {
     );
   }
 
+  /** Issue 39: counts in memory until `stats.flush()` (no timer runs here). */
+  get stats(): OutcomeStatsRecorder {
+    return this.once(OutcomeStatsRecorder, () => new OutcomeStatsRecorder(this.ports.outcomeStats, this.config));
+  }
+
+  /** Issue 39: the signals' snapshot, re-read by `signals.refresh()`. */
+  get signals(): ToolSignalsService {
+    return this.once(ToolSignalsService, () => new ToolSignalsService(this.ports.outcomeStats, this.stats, this.clock, this.config));
+  }
+
   get widerEvidence(): WiderEvidenceService {
     return this.once(WiderEvidenceService, () => new WiderEvidenceService(this.ports.widerEvidence, this.relay, this.config));
   }
@@ -146,7 +162,7 @@ const BUILDERS = new Map<abstract new (...args: never[]) => unknown, (c: TestCon
   [DiagnosisService, (c) => new DiagnosisService(c.store)],
   [SystemWritesService, (c) => new SystemWritesService(c.store)],
   [TenantSettingsService, (c) => new TenantSettingsService(c.ports.tenantSettings, c.store, c.clock, c.config)],
-  [CascadeService, (c) => new CascadeService(c.ports.toolHealth, c.clock, c.maintenance)],
+  [CascadeService, (c) => new CascadeService(c.ports.toolHealth, c.clock, c.maintenance, c.signals)],
   [
     DispatchOutcomeService,
     (c) =>
@@ -158,12 +174,20 @@ const BUILDERS = new Map<abstract new (...args: never[]) => unknown, (c: TestCon
         c.metrics.asService(),
         c.maintenance,
         c.widerEvidence,
+        c.stats,
+        c.signals,
       ),
   ],
   [OutcomeBatchService, (c) => new OutcomeBatchService(c.service(DispatchOutcomeService), c.ports.toolHealth)],
   [MaintenanceService, (c) => c.maintenance],
   [WiderEvidenceService, (c) => c.widerEvidence],
   [HealthStore, (c) => c.store],
+  [OutcomeStatsRecorder, (c) => c.stats],
+  [ToolSignalsService, (c) => c.signals],
+  [
+    ToolStatsService,
+    (c) => new ToolStatsService(c.ports.outcomeStats, c.ports.toolHealth, c.ports.maintenanceWindows, c.signals, c.clock, c.config),
+  ],
 ]);
 
 export interface TestService<T> extends TestContext {

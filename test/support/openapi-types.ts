@@ -476,6 +476,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tools/{toolName}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a tool's calls have been going
+         * @description Success rate, failures by code and latency percentiles of the last hour and of the last 24 hours hour by hour, from the outcomes the dispatcher reported (with durationMs where it sent one), for everyone or one tenant; and the signals on now (failing often, slow). Counts reach the database every few seconds. Needs an API key (header `x-api-key`) with the role `dispatcher`, `tool-health-writer`, `audit-reader` or `admin`.
+         */
+        get: operations["getToolStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/{toolName}/uptime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tool's uptime per day
+         * @description Per UTC day, today included: the share of time the tool was usable for everyone (from its status history and pins), the share under planned maintenance (apart from outages), and its calls and success rate. Needs an API key (header `x-api-key`) with the role `dispatcher`, `tool-health-writer`, `audit-reader` or `admin`.
+         */
+        get: operations["getToolUptime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantId}/settings": {
         parameters: {
             query?: never;
@@ -1659,6 +1699,35 @@ export interface components {
             /** @description The next window starting within MAINTENANCE_LOOKAHEAD_MS; null when none does. */
             upcoming: components["schemas"]["MaintenanceWindowView"] | null;
         };
+        /** @description The tool's recent success rate is well below its usual one. */
+        FailingOftenSignalView: {
+            /** @description Calls judged in the recent minutes (successes and failures that were the tool’s fault). */
+            recentCalls: number;
+            /** @description How many of them worked. */
+            recentSuccesses: number;
+            /** @description Share of them that worked, 0 … 1. */
+            recentSuccessRate: number;
+            /** @description The share that usually works (the day before), 0 … 1. */
+            usualSuccessRate: number;
+        };
+        /** @description The tool's recent calls take far longer than usual (95th percentiles). */
+        SlowSignalView: {
+            /** @description Calls in the recent minutes that carried a duration. */
+            recentCalls: number;
+            /** @description 95th percentile of their durations, ms (exact to within 20 %). */
+            recentP95Ms: number;
+            /** @description The usual 95th percentile (the day before), ms. */
+            usualP95Ms: number;
+        };
+        /** @description Evidence from the calls' outcomes, beside the status: failing often, slow. It never changes the status, which stays with verdicts and system writes. */
+        ToolSignalsView: {
+            /** @description Set while the recent success rate is well below the usual one. */
+            failingOften: components["schemas"]["FailingOftenSignalView"] | null;
+            /** @description Set while recent calls take far longer than usual. */
+            slow: components["schemas"]["SlowSignalView"] | null;
+            /** @description The signals in words, as the LLM reads them in the annotation, e.g. "slow right now — about 9 s per call, usually about 1 s". */
+            text: string | null;
+        };
         /** @description The effective status of a tool for a caller's context, and the reason for it. */
         EffectiveHealthView: {
             /** @description The tool, e.g. "jira_search". */
@@ -1686,6 +1755,8 @@ export interface components {
             blocked: boolean;
             /** @description The maintenance window in force for this tool and caller, and the next one coming; null when none. */
             maintenance: components["schemas"]["MaintenanceSummaryView"] | null;
+            /** @description Evidence from everyone's recent calls, beside the status (which it never changes): the tool is failing often or slow right now compared with its usual; null when neither. */
+            signals: components["schemas"]["ToolSignalsView"] | null;
         };
         CallContextDto: {
             /**
@@ -2035,11 +2106,156 @@ export interface components {
             type: "WEBHOOK_ENDPOINT_DISABLED";
             payload: components["schemas"]["WebhookEndpointDisabledPayloadView"];
         };
+        /**
+         * @description Which signal started or ended.
+         * @enum {string}
+         */
+        SignalKind: "FAILING_OFTEN" | "SLOW";
+        /** @description The payload of a SIGNAL_STARTED or SIGNAL_ENDED event: a tool's recent calls started or stopped failing often or being slow compared with its usual. Evidence only: the status is unchanged. */
+        SignalPayloadView: {
+            /** @description Which signal started or ended. */
+            signal: components["schemas"]["SignalKind"];
+            /** @description The signals on after the change, in words as the LLM reads them; null when none is left. */
+            text: string | null;
+            /** @description Calls in the recent minutes when it started; null when it ended. */
+            recentCalls: number | null;
+            /** @description Failing often: the recent success rate, 0 … 1. */
+            recentSuccessRate: number | null;
+            /** @description Failing often: the usual success rate, 0 … 1. */
+            usualSuccessRate: number | null;
+            /** @description Slow: the recent 95th percentile duration, ms. */
+            recentP95Ms: number | null;
+            /** @description Slow: the usual 95th percentile duration, ms. */
+            usualP95Ms: number | null;
+        };
+        SignalEventView: {
+            /** @description Stable per write: reading an event twice gives the same id. */
+            id: string;
+            /** @description Where the event sits in the log. */
+            position: string;
+            /** @description The entry the event is about. */
+            docId: string;
+            scope: components["schemas"]["Scope"];
+            scopeId: string | null;
+            toolName: string;
+            /** @description The status after the write. */
+            status: components["schemas"]["ToolStatus"];
+            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
+            tenantId: string | null;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SIGNAL_STARTED" | "SIGNAL_ENDED";
+            payload: components["schemas"]["SignalPayloadView"];
+        };
         EventPageView: {
             /** @description Oldest first. Each event's payload depends on its type. */
-            events: (components["schemas"]["StatusChangedEventView"] | components["schemas"]["CooldownEventView"] | components["schemas"]["InboxItemEventView"] | components["schemas"]["PinEventView"] | components["schemas"]["DeletedEventView"] | components["schemas"]["MaintenanceEventView"] | components["schemas"]["WiderEvidenceEventView"] | components["schemas"]["WebhookEndpointDisabledEventView"])[];
+            events: (components["schemas"]["StatusChangedEventView"] | components["schemas"]["CooldownEventView"] | components["schemas"]["InboxItemEventView"] | components["schemas"]["PinEventView"] | components["schemas"]["DeletedEventView"] | components["schemas"]["MaintenanceEventView"] | components["schemas"]["WiderEvidenceEventView"] | components["schemas"]["WebhookEndpointDisabledEventView"] | components["schemas"]["SignalEventView"])[];
             /** @description Pass it as after to read the next page. */
             endCursor: string | null;
+        };
+        /** @description Failures with one dispatch code. */
+        FailureCountView: {
+            /** @description The dispatch code. */
+            code: components["schemas"]["ToolErrorCode"];
+            /** @description How many. */
+            count: number;
+        };
+        /** @description A period's call outcomes of one tool. */
+        CallStatsView: {
+            /** @description Calls that said something about the tool: successes and failures that were its fault. */
+            calls: number;
+            /** @description Successful calls. */
+            successes: number;
+            /** @description Failures that were the tool's fault (backend unreachable or failing). */
+            failures: number;
+            /** @description Every failure reported, by code (NOT_REGISTERED and DISALLOWED too). */
+            failuresByCode: components["schemas"]["FailureCountView"][];
+            /** @description successes / calls, 0 … 1; null without calls. */
+            successRate: number | null;
+            /** @description Calls that reported their duration. */
+            timedCalls: number;
+            /** @description Median duration, ms (exact to within 20 %); null without durations. */
+            p50Ms: number | null;
+            /** @description 95th percentile duration, ms (exact to within 20 %). */
+            p95Ms: number | null;
+            /** @description 99th percentile duration, ms (exact to within 20 %). */
+            p99Ms: number | null;
+            /** @description Mean duration, ms. */
+            meanMs: number | null;
+        };
+        /** @description One hour's call outcomes. */
+        HourStatsView: {
+            /**
+             * Format: date-time
+             * @description The start of the hour.
+             */
+            start: string;
+            /** @description Calls judged. */
+            calls: number;
+            /** @description successes / calls; null without calls. */
+            successRate: number | null;
+            /** @description 95th percentile duration, ms; null without durations. */
+            p95Ms: number | null;
+        };
+        /** @description How the calls of a tool have been going: the last hour, the last day hour by hour, and the signals. */
+        ToolStatsView: {
+            /** @description The tool. */
+            toolName: string;
+            /** @description The tenant whose calls these are; null = everyone's. */
+            tenantId: string | null;
+            /** @description The last 60 minutes. */
+            lastHour: components["schemas"]["CallStatsView"];
+            /** @description The current hour and the 23 before it. */
+            lastDay: components["schemas"]["CallStatsView"];
+            /** @description The same 24 hours one by one, oldest first. */
+            hours: components["schemas"]["HourStatsView"][];
+            /** @description The signals on now for everyone (GLOBAL); null when none is. */
+            signals: components["schemas"]["ToolSignalsView"] | null;
+            /**
+             * Format: date-time
+             * @description Counts reach the database every few seconds (STATS_FLUSH_MS); the newest calls may not be in yet.
+             */
+            asOf: string;
+        };
+        /** @description One UTC day of a tool for everyone: how much of it the tool was usable, and how its calls went. */
+        UptimeDayView: {
+            /** @description The day, YYYY-MM-DD (UTC). */
+            day: string;
+            /** @description Share of the day (so far, for today) the tool was usable: OK, DEGRADED or being retested, 0 … 1. */
+            usable: number;
+            /** @description The part of usable that was DEGRADED (intermittent), 0 … 1. */
+            degraded: number;
+            /** @description Share of the day it was DOWN for everyone (a verdict, a system write or a pin), 0 … 1. */
+            down: number;
+            /** @description Share of the day under planned maintenance, counted apart from outages, 0 … 1. */
+            maintenance: number;
+            /** @description Share of the day its history no longer remembers, 0 … 1. */
+            unknown: number;
+            /** @description usable / (usable + down): the uptime leaving maintenance and unknown time aside; null when neither. */
+            uptime: number | null;
+            /** @description Calls judged that day. */
+            calls: number;
+            /** @description successes / calls that day; null without calls. */
+            successRate: number | null;
+            /** @description 95th percentile duration that day, ms; null without durations. */
+            p95Ms: number | null;
+        };
+        /** @description A tool’s days for everyone (GLOBAL), oldest first: usable time from its status history, pins and maintenance, and its calls. */
+        ToolUptimeView: {
+            /** @description The tool. */
+            toolName: string;
+            /** @description One entry per UTC day, oldest first; the last is today so far. */
+            days: components["schemas"]["UptimeDayView"][];
+            /** @description Usable time over all the days, leaving maintenance and unknown time aside; null when none. */
+            uptime: number | null;
+            /** @description Successes over calls across all the days; null without calls. */
+            successRate: number | null;
         };
         /** @description A tenant's settings. */
         TenantSettingsView: {
@@ -2073,6 +2289,11 @@ export interface components {
             /** @description Who called: session, user, project, tenant; every level optional. */
             context?: components["schemas"]["CallContextDto"] | null;
             /**
+             * @description How long the call took, in whole milliseconds (at most one hour). Optional: when sent, it feeds the tool's latency statistics and the slow signal; nothing else changes.
+             * @example 840
+             */
+            durationMs?: number | null;
+            /**
              * @description The error signatures this success disproves; when absent, the technical ones (backend unreachable or failing).
              * @example [
              *       "http-502"
@@ -2104,6 +2325,11 @@ export interface components {
             toolName: string;
             /** @description Who called: session, user, project, tenant; every level optional. */
             context?: components["schemas"]["CallContextDto"] | null;
+            /**
+             * @description How long the call took, in whole milliseconds (at most one hour). Optional: when sent, it feeds the tool's latency statistics and the slow signal; nothing else changes.
+             * @example 840
+             */
+            durationMs?: number | null;
             /**
              * @description What the dispatch saw. NOT_REGISTERED and DISALLOWED are not the tool's fault and change nothing.
              * @example BACKEND_FAILED
@@ -2168,6 +2394,8 @@ export interface components {
             status: components["schemas"]["ToolStatus"] | null;
             /** @description the cooldown that matched or was set */
             cooldown: components["schemas"]["CooldownRefView"] | null;
+            /** @description Evidence from recent call outcomes for the diagnosis, beside the status (which it never changes): the tool is failing often or slow right now compared with its usual; null when neither. */
+            signals: components["schemas"]["ToolSignalsView"] | null;
             /** @description why, one line per step of the call's evaluation: its reach, what governs it, maintenance, back-at, and why the failure did or did not spawn or set a cooldown */
             why: string[];
         };
@@ -2179,6 +2407,11 @@ export interface components {
             toolName: string;
             /** @description Who called: session, user, project, tenant; every level optional. */
             context?: components["schemas"]["CallContextDto"] | null;
+            /**
+             * @description How long the call took, in whole milliseconds (at most one hour). Optional: when sent, it feeds the tool's latency statistics and the slow signal; nothing else changes.
+             * @example 840
+             */
+            durationMs?: number | null;
             /**
              * @description The error signatures this success disproves; when absent, the technical ones (backend unreachable or failing).
              * @example [
@@ -2200,6 +2433,11 @@ export interface components {
             toolName: string;
             /** @description Who called: session, user, project, tenant; every level optional. */
             context?: components["schemas"]["CallContextDto"] | null;
+            /**
+             * @description How long the call took, in whole milliseconds (at most one hour). Optional: when sent, it feeds the tool's latency statistics and the slow signal; nothing else changes.
+             * @example 840
+             */
+            durationMs?: number | null;
             /**
              * @description What the dispatch saw. NOT_REGISTERED and DISALLOWED are not the tool's fault and change nothing.
              * @example BACKEND_FAILED
@@ -2618,7 +2856,7 @@ export interface components {
          * @description The event types to deliver (empty or absent: every); unchanged when absent.
          * @enum {string}
          */
-        HealthEventType: "STATUS_CHANGED" | "COOLDOWN_SET" | "COOLDOWN_EXPIRED" | "INBOX_ITEM" | "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED" | "DELETED" | "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED" | "MAINTENANCE_STARTING" | "WIDER_EVIDENCE" | "WEBHOOK_ENDPOINT_DISABLED";
+        HealthEventType: "STATUS_CHANGED" | "COOLDOWN_SET" | "COOLDOWN_EXPIRED" | "INBOX_ITEM" | "PIN_SET" | "PIN_CLEARED" | "PIN_ENDED" | "DELETED" | "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED" | "MAINTENANCE_STARTING" | "WIDER_EVIDENCE" | "WEBHOOK_ENDPOINT_DISABLED" | "SIGNAL_STARTED" | "SIGNAL_ENDED";
         /**
          * @description STANDARD (Standard Webhooks JSON, the default) or SLACK (a Slack incoming-webhook body: { "text": … }); unchanged when absent.
          * @enum {string}
@@ -6575,6 +6813,188 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPageView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getToolStats: {
+        parameters: {
+            query?: {
+                /** @description One tenant's calls; absent = everyone's (GLOBAL). */
+                tenantId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tool. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
+                toolName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last hour and the last 24 hours of calls (success rate, failures by code, latency percentiles), and the signals on now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolStatsView"];
+                };
+            };
+            /** @description Invalid input: the message and `field` name the field. Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "INVALID_ARGUMENT",
+                     *       "message": "scopeId: must be null for GLOBAL",
+                     *       "field": "scopeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key, or an unknown one (header x-api-key). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "UNAUTHENTICATED",
+                     *       "message": "an API key is required (header x-api-key)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's roles do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "key \"reader\" lacks a role for this operation (needs one of: dispatcher, admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable or the service is shutting down; retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "UNAVAILABLE",
+                     *       "message": "the database is unavailable; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getToolUptime: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The tool. A `/` in it is sent percent-encoded as `%2F` (`a/b` as `a%2Fb`); sent raw, it is a 400 naming this parameter. */
+                toolName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per UTC day, oldest first: usable, down, maintenance and unknown shares of the day, and its calls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolUptimeView"];
                 };
             };
             /** @description Invalid input: the message and `field` name the field. Nothing was written. */

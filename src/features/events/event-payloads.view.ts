@@ -3,6 +3,7 @@ import { CooldownPayload, DeletedPayload, InboxItemPayload, PinPayload, StatusCh
 import { MaintenancePayload } from '../../domain/maintenance-window';
 import { WiderEvidencePayload } from '../../domain/wider-evidence';
 import { WebhookEndpointDisabledPayload } from '../../domain/webhook-disabled';
+import { SignalKind, SignalPayload } from '../../domain/tool-signals';
 import { ToolErrorCode, ToolHealthClassification, ToolStatus } from '../../shapes/enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
@@ -100,4 +101,22 @@ export class WebhookEndpointDisabledPayloadView implements WebhookEndpointDisabl
   @ViewField('Why, in words: the last failure.') reason: string;
   @ViewField('When the first failed attempt of the delivery that gave up was made.', INSTANT) failingSince: Date;
   @ViewField('How many attempts that delivery had.', INTEGER) attempts: number;
+}
+
+const SHARE: ViewFieldOptions = { type: () => Float, nullable: true, openapi: { type: 'number', minimum: 0, maximum: 1 } };
+const NULLABLE_INTEGER: ViewFieldOptions = { ...INTEGER, nullable: true };
+
+@ViewType(
+  'SignalPayload',
+  "The payload of a SIGNAL_STARTED or SIGNAL_ENDED event: a tool's recent calls started or stopped failing often or being slow compared with its usual. Evidence only: the status is unchanged.",
+)
+export class SignalPayloadView implements SignalPayload {
+  @ViewField('Which signal started or ended.', enumView(SignalKind, 'SignalKind')) signal: SignalKind;
+  @ViewField('The signals on after the change, in words as the LLM reads them; null when none is left.', NULLABLE_STRING)
+  text: string | null;
+  @ViewField('Calls in the recent minutes when it started; null when it ended.', NULLABLE_INTEGER) recentCalls: number | null;
+  @ViewField('Failing often: the recent success rate, 0 … 1.', SHARE) recentSuccessRate: number | null;
+  @ViewField('Failing often: the usual success rate, 0 … 1.', SHARE) usualSuccessRate: number | null;
+  @ViewField('Slow: the recent 95th percentile duration, ms.', NULLABLE_INTEGER) recentP95Ms: number | null;
+  @ViewField('Slow: the usual 95th percentile duration, ms.', NULLABLE_INTEGER) usualP95Ms: number | null;
 }

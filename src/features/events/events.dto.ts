@@ -11,6 +11,7 @@ import {
   StatusChangedPayloadView,
   WiderEvidencePayloadView,
   WebhookEndpointDisabledPayloadView,
+  SignalPayloadView,
 } from './event-payloads.view';
 import { HealthEventType } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
@@ -100,6 +101,12 @@ export class WebhookEndpointDisabledEventView extends HealthEventBaseView {
   @ApiProperty({ type: WebhookEndpointDisabledPayloadView }) payload: WebhookEndpointDisabledPayloadView;
 }
 
+export class SignalEventView extends HealthEventBaseView {
+  @ApiProperty({ enum: [HealthEventType.SIGNAL_STARTED, HealthEventType.SIGNAL_ENDED] })
+  type: HealthEventType.SIGNAL_STARTED | HealthEventType.SIGNAL_ENDED;
+  @ApiProperty({ type: SignalPayloadView }) payload: SignalPayloadView;
+}
+
 /** One view per payload shape; the event's `type` picks it (a discriminated union in the OpenAPI document). */
 export const EVENT_VIEW_OF: Record<HealthEventType, new () => HealthEventBaseView> = {
   [HealthEventType.STATUS_CHANGED]: StatusChangedEventView,
@@ -115,6 +122,8 @@ export const EVENT_VIEW_OF: Record<HealthEventType, new () => HealthEventBaseVie
   [HealthEventType.MAINTENANCE_STARTING]: MaintenanceEventView,
   [HealthEventType.WIDER_EVIDENCE]: WiderEvidenceEventView,
   [HealthEventType.WEBHOOK_ENDPOINT_DISABLED]: WebhookEndpointDisabledEventView,
+  [HealthEventType.SIGNAL_STARTED]: SignalEventView,
+  [HealthEventType.SIGNAL_ENDED]: SignalEventView,
 };
 
 export type HealthEventView =
@@ -125,7 +134,8 @@ export type HealthEventView =
   | DeletedEventView
   | MaintenanceEventView
   | WiderEvidenceEventView
-  | WebhookEndpointDisabledEventView;
+  | WebhookEndpointDisabledEventView
+  | SignalEventView;
 
 const EVENT_VIEWS = [
   StatusChangedEventView,
@@ -136,6 +146,7 @@ const EVENT_VIEWS = [
   MaintenanceEventView,
   WiderEvidenceEventView,
   WebhookEndpointDisabledEventView,
+  SignalEventView,
 ];
 
 @ApiExtraModels(...EVENT_VIEWS)

@@ -11,6 +11,7 @@ import {
   StatusChangedPayloadView,
   WiderEvidencePayloadView,
   WebhookEndpointDisabledPayloadView,
+  SignalPayloadView,
 } from './event-payloads.view';
 
 /** Internal tag set by the resolver so the union can tell its members apart. */
@@ -29,6 +30,7 @@ export const HealthEventPayload = createUnionType({
       MaintenancePayloadView,
       WiderEvidencePayloadView,
       WebhookEndpointDisabledPayloadView,
+      SignalPayloadView,
     ] as const,
   resolveType(value: Record<string, unknown>) {
     switch (value[PAYLOAD_KIND]) {
@@ -53,6 +55,9 @@ export const HealthEventPayload = createUnionType({
         return WiderEvidencePayloadView;
       case HealthEventType.WEBHOOK_ENDPOINT_DISABLED:
         return WebhookEndpointDisabledPayloadView;
+      case HealthEventType.SIGNAL_STARTED:
+      case HealthEventType.SIGNAL_ENDED:
+        return SignalPayloadView;
       default:
         return null;
     }

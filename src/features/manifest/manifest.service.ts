@@ -57,7 +57,9 @@ export class ManifestService {
   /** §9: every visible tool, in input order, as the LLM will see it this turn. */
   async annotate(dto: AnnotateManifestDto): Promise<AnnotatedManifestView> {
     const turn = await this.evaluateTurn(dto, dto.tools);
-    const tools = turn.visible.map((tool, i) => toView(annotateTool(tool, turn.effective[i], turn.now, turn.timeZone), tool.inputSchema));
+    const tools = turn.visible.map((tool, i) =>
+      toView(annotateTool(tool, turn.effective[i], turn.now, turn.timeZone, this.cascade.signalsFor(tool.name)), tool.inputSchema),
+    );
     return { tools, departed: turn.departed, filtered: turn.filtered };
   }
 
@@ -70,8 +72,10 @@ export class ManifestService {
     const turn = await this.evaluateTurn(dto, dto.tools);
     const tools: ToolChangeView[] = [];
     turn.visible.forEach((tool, i) => {
-      if (isPlainlyUsable(turn.effective[i], turn.now, turn.timeZone)) return;
-      const view = toView(annotateTool(tool, turn.effective[i], turn.now, turn.timeZone), tool.inputSchema);
+      // Issue 39: the signals from the in-memory snapshot, a map lookup per tool (no read).
+      const signals = this.cascade.signalsFor(tool.name);
+      if (isPlainlyUsable(turn.effective[i], turn.now, turn.timeZone, signals)) return;
+      const view = toView(annotateTool(tool, turn.effective[i], turn.now, turn.timeZone, signals), tool.inputSchema);
       tools.push({ ...view, description: tool.described ? view.description : null, reason: dto.includeReasons ? view.reason : null });
     });
     return { tools, plain: turn.visible.length - tools.length, departed: turn.departed, filtered: turn.filtered };

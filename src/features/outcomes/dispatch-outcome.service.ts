@@ -18,6 +18,10 @@ import { MAX_COOLDOWN_ENTRIES } from '../../domain/cooldown-policy';
 import { HealthStore } from '../../write-path/health-store.service';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
 import { BatchReads } from './batch-reads';
+import { OutcomeStatsRecorder } from '../tool-stats/outcome-stats-recorder.service';
+import { ToolSignalsService } from '../tool-stats/tool-signals.service';
+import { toSignalsView } from '../tool-stats/tool-stats.view';
+import { signalText } from '../../domain/tool-signals';
 import { ChangedEntryView, FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './outcome.dto';
 
 /** The dispatcher's hot path: every call outcome (§6 auto-clear, D8 failure check, D10). */
@@ -32,6 +36,9 @@ export class DispatchOutcomeService {
     // Issue 16: maintenance windows and wider evidence (src/maintenance, src/wider-evidence).
     private readonly maintenance: MaintenanceService,
     private readonly widerEvidence: WiderEvidenceService,
+    // Issue 39: every outcome is counted (in memory), and the failure answer shows the signals.
+    private readonly stats: OutcomeStatsRecorder,
+    private readonly signals: ToolSignalsService,
   ) {}
 
   /**
@@ -65,6 +72,7 @@ export class DispatchOutcomeService {
         changed.push({ scope: result.after.scope, scopeId: result.after.scopeId, status: result.after.status });
       }
     }
+    this.stats.record(toolName, context.tenantId, true, undefined, dto.durationMs, now.getTime());
     // A success does not end a maintenance window (issue 16): it still reads DOWN until `until`.
     return {
       status: changed.length === 0 ? evaluation.status : evaluateCall({ toolName, context, entries, now, maintenance }).status,
@@ -93,7 +101,7 @@ export class DispatchOutcomeService {
       now,
       maintenance,
     });
-    return toFailureCheckView(decision);
+    return toFailureCheckView(decision, this.signals.signalsFor(toolName));
   }
 
   async reportFailure(dto: FailureReportDto, batch?: BatchReads): Promise<FailureOutcomeView> {
@@ -171,6 +179,11 @@ export class DispatchOutcomeService {
 
     this.metrics.failureDecision(decision.reason, decision.spawn);
     if (decision.hit) this.metrics.cooldownHit(keyOf(decision.hit.docId).scope);
+    this.stats.record(toolName, context.tenantId, false, dto.code, dto.durationMs, now.getTime());
+    // Issue 39: the signals are evidence for the diagnosis, beside the decision (never part of it).
+    const signals = isToolFault(dto.code) ? this.signals.signalsFor(toolName) : null;
+    const evidence = signalText(signals);
+    if (evidence) why.push(`evidence from recent calls: ${evidence}`);
     return {
       spawn: decision.spawn,
       reason: decision.reason,
@@ -181,6 +194,7 @@ export class DispatchOutcomeService {
       widerEvidence: wider?.evidence ?? null,
       status: decision.reason === FailureReason.NOT_A_TOOL_FAULT ? null : decision.effective.status,
       cooldown,
+      signals: toSignalsView(signals),
       why,
     };
   }

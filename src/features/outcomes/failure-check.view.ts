@@ -1,4 +1,6 @@
 import { FailureDecision } from '../../domain/failure-check';
+import { ToolSignals, signalText } from '../../domain/tool-signals';
+import { ToolSignalsView, toSignalsView } from '../tool-stats/tool-stats.view';
 import { FailureReason } from '../../shapes/enums.registration';
 import { INSTANT, ViewField, ViewType, enumView } from '../../shapes/view-field';
 
@@ -14,6 +16,11 @@ export class FailureCheckView {
     nullable: true,
   })
   retryAt: Date | null;
+  @ViewField(
+    'Evidence from recent call outcomes for the diagnosis, beside the status (which it never changes): failing often or slow right now; null when neither.',
+    { type: () => ToolSignalsView, nullable: true, openapi: { type: ToolSignalsView } },
+  )
+  signals: ToolSignalsView | null;
   @ViewField("The check's steps in words: the caller's reach, what governs it, and the decision.", {
     type: () => [String],
     openapi: { type: [String] },
@@ -21,6 +28,13 @@ export class FailureCheckView {
   why: string[];
 }
 
-export function toFailureCheckView(decision: FailureDecision): FailureCheckView {
-  return { spawn: decision.spawn, reason: decision.reason, retryAt: decision.retryAt, why: [...decision.why] };
+export function toFailureCheckView(decision: FailureDecision, signals: ToolSignals | null): FailureCheckView {
+  const evidence = signalText(signals);
+  return {
+    spawn: decision.spawn,
+    reason: decision.reason,
+    retryAt: decision.retryAt,
+    signals: toSignalsView(signals),
+    why: evidence ? [...decision.why, `evidence from recent calls: ${evidence}`] : [...decision.why],
+  };
 }

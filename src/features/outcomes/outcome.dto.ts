@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEnum, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { MAX_DURATION_MS } from '../../domain/outcome-stats';
 import { CallContextDto } from '../../shapes/call-context.dto';
 import { dtoJsonSchema } from '../../shapes/dto-json-schema';
 import { IsId } from '../../shapes/health-key.dto';
@@ -12,6 +13,7 @@ import { Scope } from '../../domain/scope';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 import { WiderEvidenceView } from '../wider-evidence/wider-evidence.view';
+import { ToolSignalsView } from '../tool-stats/tool-stats.view';
 
 export const MAX_SIGNATURES = 50;
 
@@ -29,6 +31,21 @@ class OutcomeDto {
   @ValidateNested()
   @Type(() => CallContextDto)
   context?: CallContextDto;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_DURATION_MS,
+    example: 840,
+    description:
+      "How long the call took, in whole milliseconds (at most one hour). Optional: when sent, it feeds the tool's latency statistics and the slow signal; nothing else changes.",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_DURATION_MS)
+  durationMs?: number;
 }
 
 export class SuccessReportDto extends OutcomeDto {
@@ -131,6 +148,13 @@ export class FailureOutcomeView {
   status: ToolStatus | null;
   @ApiProperty({ type: CooldownRefView, nullable: true, description: 'the cooldown that matched or was set' })
   cooldown: CooldownRefView | null;
+  @ApiProperty({
+    type: ToolSignalsView,
+    nullable: true,
+    description:
+      'Evidence from recent call outcomes for the diagnosis, beside the status (which it never changes): the tool is failing often or slow right now compared with its usual; null when neither.',
+  })
+  signals: ToolSignalsView | null;
   @ApiProperty({
     type: [String],
     description:

@@ -9,6 +9,8 @@ import { Scope } from '../../domain/scope';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { EffectiveHealthView, toEffectiveHealthView } from './effective-health.view';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
+import { ToolSignals } from '../../domain/tool-signals';
+import { ToolSignalsService } from '../tool-stats/tool-signals.service';
 
 /** §9 toolHealthLookup, for one tool or a whole batch in ONE query. */
 @Injectable()
@@ -17,7 +19,13 @@ export class CascadeService {
     private readonly repository: ToolHealthRepository,
     private readonly clock: Clock,
     private readonly maintenance: MaintenanceService,
+    private readonly signals: ToolSignalsService,
   ) {}
+
+  /** Issue 39: the signals on for a tool now, from the in-memory snapshot (no read). */
+  signalsFor(toolName: string): ToolSignals | null {
+    return this.signals.signalsFor(toolName);
+  }
 
   async getEntry(key: { scope: unknown; scopeId?: unknown; toolName: unknown }): Promise<ToolHealthDocument> {
     const valid = validateKey(key);
@@ -70,11 +78,11 @@ export class CascadeService {
   async lookupView(toolName: string, context: CallContext): Promise<EffectiveHealthView> {
     const now = this.clock.now();
     const [effective] = await this.lookupMany([toolName], context, now);
-    return toEffectiveHealthView(effective, now);
+    return toEffectiveHealthView(effective, now, this.signals.signalsFor(toolName));
   }
 
   async lookupManyView(toolNames: readonly string[], context: CallContext): Promise<EffectiveHealthView[]> {
     const now = this.clock.now();
-    return (await this.lookupMany(toolNames, context, now)).map((e) => toEffectiveHealthView(e, now));
+    return (await this.lookupMany(toolNames, context, now)).map((e) => toEffectiveHealthView(e, now, this.signals.signalsFor(e.toolName)));
   }
 }

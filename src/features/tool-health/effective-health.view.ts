@@ -7,6 +7,8 @@ import { CascadeReason, Scope, ToolStatus } from '../../shapes/enums.registratio
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 import { MaintenanceSummaryView, toMaintenanceSummaryView } from '../maintenance/maintenance-window.view';
+import { ToolSignals } from '../../domain/tool-signals';
+import { ToolSignalsView, toSignalsView } from '../tool-stats/tool-stats.view';
 
 // The cascade's answer for one tool (§4, D20): one class per shape for REST and GraphQL (P115),
 // each built by its mapper below, the one way both APIs make it.
@@ -58,13 +60,18 @@ export class EffectiveHealthView {
     openapi: { type: MaintenanceSummaryView },
   })
   maintenance: MaintenanceSummaryView | null;
+  @ViewField(
+    "Evidence from everyone's recent calls, beside the status (which it never changes): the tool is failing often or slow right now compared with its usual; null when neither.",
+    { type: () => ToolSignalsView, nullable: true, openapi: { type: ToolSignalsView } },
+  )
+  signals: ToolSignalsView | null;
 }
 
 function summary(doc: ToolHealthDocument, now: Date): EntrySummaryView {
   return { scope: doc.scope, scopeId: doc.scopeId, status: doc.status, retesting: isRetesting(doc, now), pinned: isPinned(doc, now) };
 }
 
-export function toEffectiveHealthView(effective: CallEvaluation, now: Date): EffectiveHealthView {
+export function toEffectiveHealthView(effective: CallEvaluation, now: Date, signals: ToolSignals | null): EffectiveHealthView {
   return {
     toolName: effective.toolName,
     status: effective.status,
@@ -77,5 +84,6 @@ export function toEffectiveHealthView(effective: CallEvaluation, now: Date): Eff
     backAt: effective.backAt.at,
     blocked: effective.backAt.blocked,
     maintenance: effective.maintenance ? toMaintenanceSummaryView(effective.maintenance, now) : null,
+    signals: toSignalsView(signals),
   };
 }

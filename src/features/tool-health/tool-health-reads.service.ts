@@ -62,7 +62,7 @@ export class ToolHealthReadsService {
   async effectiveHealth(toolName: string, context: CallContextInput | null | undefined): Promise<EffectiveHealthView> {
     const now = this.clock.now();
     const [effective] = await this.cascade.lookupMany([toolName], context ?? {}, now);
-    return toEffectiveHealthView(effective, now);
+    return toEffectiveHealthView(effective, now, this.cascade.signalsFor(toolName));
   }
 
   async toolOverview(toolName: string): Promise<ToolOverviewModel> {

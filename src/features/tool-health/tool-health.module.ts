@@ -4,6 +4,7 @@ import { WritePathModule } from '../../write-path/write-path.module';
 import { EventsModule } from '../events/events.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { CascadeService } from './cascade.service';
+import { ToolStatsModule } from '../tool-stats/tool-stats.module';
 import { LookupsController } from './lookups.controller';
 import { NodeResolver } from './node.resolver';
 import { ToolHealthReadsService } from './tool-health-reads.service';
@@ -13,7 +14,7 @@ import { ToolHealthResolver } from './tool-health.resolver';
 
 /** The health entries: REST lookups (§9), the admin API's reads and repairs (pins, deletes). */
 @Module({
-  imports: [PersistenceModule, WritePathModule, MaintenanceModule, EventsModule],
+  imports: [PersistenceModule, WritePathModule, MaintenanceModule, EventsModule, ToolStatsModule],
   controllers: [LookupsController],
   providers: [
     CascadeService,

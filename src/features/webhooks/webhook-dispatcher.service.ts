@@ -82,7 +82,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (this.config.webhookPollMs > 0) {
-      this.timer = setInterval(() => void this.runOnce(), this.config.webhookPollMs);
+      this.timer = setInterval(() => void this.tick(), this.config.webhookPollMs);
       this.timer.unref();
     }
   }
@@ -96,22 +96,32 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Starts a delivery for every enabled endpoint that has none running, up to WEBHOOK_CONCURRENCY
-   * at once, and settles when the deliveries it started have (the timer does not wait; tests do).
-   * Each endpoint's queue advances on its own: a receiver that hangs, answers slowly or fails
-   * keeps only its own slot busy, and the next listing hands the other endpoints theirs (P220).
+   * The timer's work: starts a delivery for every enabled endpoint that has none running, up to
+   * WEBHOOK_CONCURRENCY at once, and waits for none of them. Each endpoint's queue advances on
+   * its own: a receiver that hangs, answers slowly or fails keeps only its own slot busy, and the
+   * next tick hands the other endpoints theirs (P220).
+   */
+  private tick(): Promise<void> {
+    if (this.stopping.signal.aborted || this.listing) return Promise.resolve();
+    const started: Promise<void>[] = [];
+    this.listing = this.startDeliveries(started).finally(() => (this.listing = null));
+    return this.listing;
+  }
+
+  /**
+   * One whole pass, settled (tests and tools call it): what is running ends first, then every
+   * endpoint gets a delivery of what is in the outbox now, and this waits for all of them.
    */
   async runOnce(): Promise<void> {
     if (this.stopping.signal.aborted) return;
-    if (this.listing) {
-      await this.listing;
-      await Promise.all(this.inFlight.values());
-      return;
-    }
-    const started: Promise<void>[] = [];
-    this.listing = this.startDeliveries(started).finally(() => (this.listing = null));
     await this.listing;
-    await Promise.all(started);
+    await Promise.all(this.inFlight.values());
+    const started: Promise<void>[] = [];
+    if (!this.listing) {
+      this.listing = this.startDeliveries(started).finally(() => (this.listing = null));
+    }
+    await this.listing;
+    await Promise.all([...started, ...this.inFlight.values()]);
   }
 
   private async startDeliveries(started: Promise<void>[]): Promise<void> {

@@ -173,7 +173,7 @@ describe('GraphQL errors in production', () => {
   });
 });
 
-/** No stack trace in any answer body, in development mode too (P241, P244). */
+/** No stack trace in any answer body, in development mode too (P244). */
 describe('GraphQL errors in development mode', () => {
   let t: TestApp;
 

@@ -53,7 +53,7 @@ import { ViewerResolver } from './viewer.resolver';
           // operation nobody sends in full; the key check (graphql-http-auth.ts) covers every request anyway (P61).
           persistedQueries: false,
           // No stack trace in any answer, in any mode: it tells a caller nothing it can act on and
-          // shows the server's files; the log has it (P241).
+          // shows the server's files; the log has it (P244).
           includeStacktraceInErrorResponses: false,
           formatError,
           plugins: [

@@ -33,7 +33,7 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
     : { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
-/** Outside production an error keeps its message and extensions, never a stack trace (P241). */
+/** Outside production an error keeps its message and extensions, never a stack trace (P244). */
 function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {
   if (!formatted.extensions || !('stacktrace' in formatted.extensions)) return formatted;
   const { stacktrace: _stacktrace, ...extensions } = formatted.extensions;

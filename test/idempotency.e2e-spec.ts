@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DiagnosisService } from '../src/features/diagnoses/diagnosis.service';
 import { IDEMPOTENT_OPERATIONS } from '../src/errors/idempotent-operations';
 import { FakeClock } from './support/fake-clock';
@@ -260,24 +258,6 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
     } finally {
       // listening apps close with the others in afterAll
     }
-  });
-
-  it('runs the README example (Retrying a write safely) as written: 200, then the replay, then the 422 shown', async () => {
-    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('**Retrying a write safely'));
-    const key = /-H '(Idempotency-Key): ("[^"]+")'/.exec(section)!;
-    const body = JSON.parse(/-d '(\{[^']+\})'/.exec(section)![1]);
-    const shown422 = JSON.parse(/^HTTP\/1\.1 422 .*\n(\{.*\})$/m.exec(section)![1]);
-    const send = (t: TestApp, b: object) => t.http.post('/v1/diagnoses').set('x-api-key', KEYS.writer).set(key[1], key[2]).send(b);
-    const first = await send(a, body);
-    expect(first.status).toBe(200);
-    const again = await send(b, body);
-    expect(again.status).toBe(200);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toEqual(first.body);
-    const other = await send(a, { ...body, note: 'another note' });
-    expect(other.status).toBe(422);
-    expect(other.body).toEqual(shown422);
   });
 
   it('documents the header on exactly the write operations of the OpenAPI document, with 422 and 429', async () => {

@@ -18,7 +18,9 @@ module.exports = {
   projects: [
     {
       displayName: 'unit',
-      rootDir: 'src',
+      // The console's pure helpers (console/src) are unit-tested the same way.
+      rootDir: '.',
+      roots: ['<rootDir>/src', '<rootDir>/console/src'],
       testMatch: ['**/*.spec.ts'],
       transform,
       testEnvironment: 'node',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BrowserContext, Page, chromium } from 'playwright-core';
 import { CONSOLE_BUNDLE_DIR } from '../src/console/console-page';
+import { instantOfLocalWall } from '../src/domain/local-time';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp } from './support/test-app';
 import { CHROMIUM, CHROMIUM_FLAGS, watchPage } from './support/chromium';
@@ -512,8 +513,8 @@ describe('operator console in headless Chromium (D26)', () => {
     expect(await row.getByTestId('series-rule').innerText()).toBe(
       `every day ${hhmm(start)}–${hhmm(new Date(start.getTime() + 1_800_000))} UTC`,
     );
-    // Skipping one occurrence says so, and leaves the series: the row moves to the next day.
-    await row.getByRole('button', { name: 'Skip this occurrence' }).click();
+    // Cancelling one occurrence skips it and says so, and leaves the series: the row moves to the next day.
+    await row.getByRole('button', { name: 'Cancel this occurrence' }).click();
     expect(await page.getByRole('dialog').innerText()).toContain('the series (every day');
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await row.getByTestId('skip-occurrence').getByRole('status').waitFor();
@@ -530,6 +531,110 @@ describe('operator console in headless Chromium (D26)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await row.waitFor({ state: 'detached' });
     await axe(page, 'calendar-series');
+    await page.close();
+  });
+
+  it('the schedule form builds a weekly series in its zone; each occurrence is on the strip; one is changed alone', async () => {
+    const zone = 'Europe/Berlin';
+    const dateIn = (ms: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+    const codes = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+    const names = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+    const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+    // Tomorrow and the day after, in Berlin: 18:00–20:00 local on those two weekdays.
+    const [d1, d2] = [1, 2].map((n) => dateIn(Date.now() + n * 86_400_000));
+    const at = (date: string, hhmm: string) => instantOfLocalWall(Date.parse(`${date}T${hhmm}:00Z`), zone).toISOString();
+    const inWeekOrder = [weekday(d1), weekday(d2)].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
+
+    const page = await openConsole(KEYS.admin);
+    await tab(page, 'Maintenance calendar');
+    const form = page.locator('form.schedule');
+    await form.locator('[name=scheduleTool]').fill('github_sync');
+    await form.locator('[name=scheduleZone]').fill(zone);
+    await form.locator('[name=scheduleFrom]').fill(`${d1}T18:00`);
+    await form.locator('[name=scheduleUntil]').fill(`${d1}T20:00`);
+    await form.locator('[name=scheduleRepeats]').selectOption('WEEKLY');
+    for (const d of [d1, d2]) await form.locator(`[name=scheduleDay${codes[weekday(d)]}]`).check();
+    await form.locator('[name=scheduleReason]').fill('GitHub sync upgrade');
+    const rule = `every ${inWeekOrder.map((d) => names[d]).join(', ')} 18:00–20:00 ${zone}`;
+    expect(await page.getByTestId('schedule-rule').innerText()).toBe(`Repeats ${rule}, the first on ${names[weekday(d1)]} ${d1} 18:00.`);
+    await form.getByRole('button', { name: 'Schedule' }).click();
+    expect(await page.getByRole('dialog').innerText()).toContain(`github_sync reads DOWN for everyone ${rule}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('schedule').getByRole('status').waitFor();
+
+    type Series = {
+      id: string;
+      from: string;
+      until: string;
+      recurrence: { rrule: string; timeZone: string; overrides: { occurrence: string; until: string; reason: string | null }[] };
+      current: { from: string; until: string; reason: string };
+      occurrencesAhead: { from: string }[];
+    };
+    const read = async () =>
+      (
+        await graphql<{ maintenanceWindows: (Series & { toolName: string })[] }>(
+          '{ maintenanceWindows { id toolName from until recurrence { rrule timeZone overrides { occurrence until reason } } current { from until reason } occurrencesAhead { from } } }',
+        )
+      ).maintenanceWindows.find((w) => w.toolName === 'github_sync')!;
+    const series = await read();
+    expect(series).toMatchObject({
+      from: at(d1, '18:00'),
+      until: at(d1, '20:00'),
+      recurrence: { rrule: `FREQ=WEEKLY;BYDAY=${inWeekOrder.map((d) => codes[d]).join(',')}`, timeZone: zone, overrides: [] },
+    });
+    expect(series.occurrencesAhead.map((o) => o.from)).toEqual([at(d1, '18:00'), at(d2, '18:00')]);
+    const row = page.locator(`[data-window="${series.id}"]`);
+    expect(await row.getByTestId('series-rule').innerText()).toBe(rule);
+    expect(await page.locator(`[data-lane="${series.id}"] .bar`).count()).toBe(2);
+
+    // The first occurrence runs an hour longer, with its own reason; the series stays as it is.
+    await row.getByText('Change this occurrence').click();
+    expect(await row.locator('[name=occurrenceFrom]').inputValue()).toBe(`${d1}T18:00`);
+    await row.locator('[name=occurrenceUntil]').fill(`${d1}T21:00`);
+    await row.locator('[name=occurrenceReason]').fill('GitHub sync upgrade, with the index rebuild');
+    await row.getByRole('button', { name: 'Save this occurrence' }).click();
+    expect(await page.getByRole('dialog').innerText()).toContain(`Only the occurrence of`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.getByTestId('change-occurrence').getByRole('status').waitFor();
+    const changed = await read();
+    expect(changed.recurrence.overrides).toEqual([
+      { occurrence: at(d1, '18:00'), until: at(d1, '21:00'), reason: 'GitHub sync upgrade, with the index rebuild' },
+    ]);
+    expect(changed.current).toEqual({
+      from: at(d1, '18:00'),
+      until: at(d1, '21:00'),
+      reason: 'GitHub sync upgrade, with the index rebuild',
+    });
+    expect(changed.until).toBe(at(d1, '20:00'));
+    await axe(page, 'calendar-schedule-series');
+    await shot(page, 'calendar-series');
+    await page.close();
+  });
+
+  it('fits a phone: at 390 px no view scrolls sideways', async () => {
+    await diagnose({
+      scope: 'PROJECT',
+      scopeId: 'project-with-a-long-identifier-0001',
+      toolName: 'jira_search_with_a_long_tool_name',
+      note: 'HTTP 502 from the Jira backend, three times in a row',
+    });
+    const page = await openConsole(KEYS.admin);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = async () => (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+    await page.locator('[data-row="jira_search_with_a_long_tool_name|PROJECT|project-with-a-long-identifier-0001"]').waitFor();
+    expect({ view: 'now', overflow: await overflow() }).toEqual({ view: 'now', overflow: 0 });
+    await shot(page, 'phone-now');
+    await page.getByRole('button', { name: /^Open jira_search_with_a_long_tool_name/ }).click();
+    await page.getByTestId('events').waitFor();
+    expect({ view: 'tool', overflow: await overflow() }).toEqual({ view: 'tool', overflow: 0 });
+    await tab(page, 'What does this caller see');
+    expect({ view: 'caller', overflow: await overflow() }).toEqual({ view: 'caller', overflow: 0 });
+    await tab(page, 'Maintenance calendar');
+    await page.locator('[data-window]').first().waitFor();
+    expect({ view: 'calendar', overflow: await overflow() }).toEqual({ view: 'calendar', overflow: 0 });
+    await shot(page, 'phone-calendar');
+    await axe(page, 'phone-calendar');
     await page.close();
   });
 
@@ -661,6 +766,21 @@ describe('operator console in headless Chromium (D26)', () => {
     await page.getByLabel('Tool', { exact: true }).fill('bulk_tool_04');
     await page.getByTestId('now-count').getByText('100 of 1000 entries').waitFor();
     metrics.board1000FilterToolMs = Math.round((await lastDraw()) - before);
+    await page.getByLabel('Tool', { exact: true }).fill('');
+    await page.getByTestId('now-count').getByText('1000 of 1000 entries').waitFor();
+
+    // A GLOBAL outage written now lands in the first screen, above the 1 000 tenant rows, though
+    // its name sorts last. Its time from the write's start to the board's draw is logged.
+    before = await inPageNow();
+    const written = Date.now();
+    await diagnose({ scope: 'GLOBAL', toolName: 'zz_global_outage', note: 'HTTP 503 for everyone' });
+    const outage = page.locator('[data-row="zz_global_outage|GLOBAL|"]');
+    await outage.waitFor({ timeout: 10_000 });
+    metrics.board1000GlobalDownDrawnMs = Math.round((await lastDraw()) - before);
+    metrics.board1000GlobalDownSeenMs = Date.now() - written;
+    const box = (await outage.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    expect(await page.locator('tr[data-row]').first().getAttribute('data-row')).toBe('zz_global_outage|GLOBAL|');
     await page.close();
   }, 180_000);
 

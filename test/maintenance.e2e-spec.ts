@@ -485,7 +485,7 @@ describe('one window, three readers: REST, GraphQL, MCP (P75)', () => {
 
   const windowFields =
     'id scope scopeId toolName from until reason by phase createdAt updatedAt cancelledAt cancelledBy' +
-    ' recurrence { rrule timeZone endedAt skipped overrides { occurrence from until reason } } current { occurrence from until reason } seriesId occurrence';
+    ' recurrence { rrule timeZone endedAt skipped overrides { occurrence from until reason } } current { occurrence from until reason } occurrencesAhead { occurrence from until reason } seriesId occurrence';
   const readAll = async () => {
     const rest = (
       await t.http

@@ -214,6 +214,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
       cancelledBy: null,
       recurrence: null,
       current: null,
+      occurrencesAhead: [],
       seriesId: null,
       occurrence: null,
     });

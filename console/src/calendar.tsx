@@ -1,22 +1,25 @@
 import { useState } from 'preact/hooks';
 import { gql } from './api';
 import { Action, ReadOnlyNote } from './actions';
-import { CANCEL_WINDOW, SKIP_OCCURRENCE, CHANGE_WINDOW, SCHEDULE } from './queries';
-import { SCOPES } from './types';
-import type { MaintenanceWindow, Scope, Viewer } from './types';
+import { CANCEL_WINDOW, CHANGE_OCCURRENCE, CHANGE_WINDOW, SKIP_OCCURRENCE } from './queries';
+import { ScheduleForm } from './schedule-form';
+import { ruleInWords } from './series-rule';
+import type { MaintenanceWindow, Occurrence, Viewer } from './types';
 import { Field, fmtTime, scopeLabel } from './ui';
+import { instantOfWall, wallOf } from './zone';
 
 const DAY = 86_400_000;
 const SPAN_DAYS = 7;
 
-function local(iso: Date): string {
-  const d = new Date(iso);
-  d.setSeconds(0, 0);
-  return d.toISOString().slice(0, 16);
-}
-const asIso = (value: string) => new Date(`${value}:00Z`).toISOString();
+const utcWall = (iso: string) => wallOf(iso, 'UTC');
+const asIso = (value: string) => instantOfWall(value, 'UTC').toISOString();
 
-/** A bar per window over the next week (now at the left edge). */
+/** The bars of a window: each coming occurrence of a series, or the one-off window itself. */
+function barsOf(w: MaintenanceWindow): { from: string; until: string }[] {
+  return w.recurrence ? w.occurrencesAhead : [w];
+}
+
+/** A lane per window over the next week (now at the left edge), a bar per occurrence. */
 function Timeline({ windows, now }: { windows: MaintenanceWindow[]; now: number }) {
   const end = now + SPAN_DAYS * DAY;
   const pct = (t: number) => `${(Math.min(Math.max(t - now, 0), end - now) / (end - now)) * 100}%`;
@@ -27,50 +30,52 @@ function Timeline({ windows, now }: { windows: MaintenanceWindow[]; now: number 
           <span style={{ left: `${(i / SPAN_DAYS) * 100}%` }}>{new Date(now + i * DAY).toISOString().slice(5, 10)}</span>
         ))}
       </div>
-      {windows.map((w) => {
-        const from = new Date(w.from).getTime();
-        const until = new Date(w.until).getTime();
-        const width = `calc(${pct(until)} - ${pct(from)})`;
-        return (
-          <div class="lane">
-            <span class="lane-label">
-              {w.toolName} · {scopeLabel(w.scope, w.scopeId)}
-            </span>
-            <span class={`bar bar-${w.phase.toLowerCase()}`} style={{ left: pct(from), width }} />
-          </div>
-        );
-      })}
+      {windows.map((w) => (
+        <div class="lane" data-lane={w.id}>
+          <span class="lane-label">
+            {w.toolName} · {scopeLabel(w.scope, w.scopeId)}
+          </span>
+          {barsOf(w).map((o) => {
+            const from = new Date(o.from).getTime();
+            const until = new Date(o.until).getTime();
+            const phase = from <= now ? 'in_force' : 'upcoming';
+            return <span class={`bar bar-${phase}`} style={{ left: pct(from), width: `calc(${pct(until)} - ${pct(from)})` }} />;
+          })}
+        </div>
+      ))}
     </div>
   );
 }
 
+type Mutate = (query: string, vars: Record<string, unknown>, verb: string) => Promise<string>;
+
+/** What a series row shows: the occurrence in force or next (never a past one), else the series' own times. */
+function shownTimes(w: MaintenanceWindow): { from: string; until: string; reason: string } {
+  return w.current ?? w;
+}
+
 export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: MaintenanceWindow[]; onChanged: () => Promise<void> }) {
   const now = Date.now();
-  const [form, setForm] = useState({
-    toolName: '',
-    scope: 'GLOBAL' as Scope,
-    scopeId: '',
-    from: local(new Date(now + 3_600_000)),
-    until: local(new Date(now + 3 * 3_600_000)),
-    reason: '',
-  });
-  const [edits, setEdits] = useState<Record<string, { from: string; until: string; reason: string }>>({});
-  const windows = props.windows.filter((w) => !w.cancelledAt).sort((a, b) => a.from.localeCompare(b.from));
+  const windows = props.windows.filter((w) => !w.cancelledAt).sort((a, b) => shownTimes(a).from.localeCompare(shownTimes(b).from));
   const canWrite = props.viewer.canWrite;
 
-  const mutate = async (query: string, vars: Record<string, unknown>, verb: string) => {
+  const mutate: Mutate = async (query, vars, verb) => {
     const data = await gql<Record<string, MaintenanceWindow>>(props.apiKey, query, vars);
     const w = Object.values(data)[0];
     await props.onChanged();
-    return `${verb}: ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)}, ${fmtTime(w.from)} – ${fmtTime(w.until)}, now ${w.phase} (window ${w.id}).`;
+    const t = shownTimes(w);
+    return `${verb}: ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)}, ${fmtTime(t.from)} – ${fmtTime(t.until)}, now ${w.phase} (window ${w.id}).`;
   };
 
   return (
     <section aria-labelledby="calendar-title">
       <h2 id="calendar-title">Maintenance calendar</h2>
-      <p>Windows in force and ahead; while one is in force its tool reads DOWN for the scope, expected back at its end. Times in UTC.</p>
+      <p>
+        Windows in force and ahead; while one is in force its tool reads DOWN for the scope, expected back at its end. Times in UTC; a
+        series' rule in its own zone.
+      </p>
       <Timeline windows={windows} now={now} />
-      <table data-testid="windows">
+      <table class="stack" data-testid="windows">
         <caption class="sr-only">Maintenance windows, earliest first</caption>
         <thead>
           <tr>
@@ -91,11 +96,10 @@ export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: M
             </tr>
           ) : null}
           {windows.map((w) => {
-            const edit = edits[w.id] ?? { from: local(new Date(w.from)), until: local(new Date(w.until)), reason: w.reason };
-            const setEdit = (part: Partial<typeof edit>) => setEdits({ ...edits, [w.id]: { ...edit, ...part } });
+            const t = shownTimes(w);
             return (
               <tr data-window={w.id}>
-                <td>
+                <td data-label="Tool">
                   {w.toolName}
                   {w.recurrence ? (
                     <div class="muted" data-testid="series-rule">
@@ -103,81 +107,15 @@ export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: M
                     </div>
                   ) : null}
                 </td>
-                <td>{scopeLabel(w.scope, w.scopeId)}</td>
-                <td>{w.phase}</td>
-                <td>{fmtTime(w.from)}</td>
-                <td>{fmtTime(w.until)}</td>
-                <td>{w.reason}</td>
-                <td>{w.by}</td>
-                {canWrite && w.recurrence && w.current ? (
+                <td data-label="Scope">{scopeLabel(w.scope, w.scopeId)}</td>
+                <td data-label="Phase">{w.phase}</td>
+                <td data-label={w.recurrence ? 'This occurrence from' : 'From'}>{fmtTime(t.from)}</td>
+                <td data-label="Until">{fmtTime(t.until)}</td>
+                <td data-label="Reason">{t.reason}</td>
+                <td data-label="By">{w.by}</td>
+                {canWrite ? (
                   <td>
-                    <Action
-                      label="Skip this occurrence"
-                      testid="skip-occurrence"
-                      title="Skip one occurrence"
-                      what={`Only the occurrence of ${fmtTime(w.from)} – ${fmtTime(w.until)} is skipped; the series (${ruleInWords(w)}) goes on.`}
-                      run={() => mutate(SKIP_OCCURRENCE, { id: w.id, occurrence: w.current!.occurrence }, 'Skipped one occurrence')}
-                    />
-                    <Action
-                      label="Cancel the whole series"
-                      testid="cancel-series"
-                      title="Cancel the whole series"
-                      what={`Every occurrence of ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)} (${ruleInWords(w)}) is cancelled${w.phase === 'IN_FORCE' ? ', and the one in force ends now' : ''}.`}
-                      run={() => mutate(CANCEL_WINDOW, { id: w.id }, 'Cancelled the series')}
-                    />
-                  </td>
-                ) : canWrite ? (
-                  <td>
-                    <details>
-                      <summary>Change</summary>
-                      <Field label="From (UTC)">
-                        <input
-                          type="datetime-local"
-                          name="changeFrom"
-                          value={edit.from}
-                          disabled={w.phase !== 'UPCOMING'}
-                          onInput={(e) => setEdit({ from: e.currentTarget.value })}
-                        />
-                      </Field>
-                      <Field label="Until (UTC)">
-                        <input
-                          type="datetime-local"
-                          name="changeUntil"
-                          value={edit.until}
-                          onInput={(e) => setEdit({ until: e.currentTarget.value })}
-                        />
-                      </Field>
-                      <Field label="Reason">
-                        <input name="changeReason" value={edit.reason} onInput={(e) => setEdit({ reason: e.currentTarget.value })} />
-                      </Field>
-                      <Action
-                        label="Save change"
-                        testid="change-maintenance"
-                        title="Change the window"
-                        what={`The window of ${w.toolName} becomes ${edit.from} – ${edit.until} UTC (was ${fmtTime(w.from)} – ${fmtTime(w.until)}), reason "${edit.reason}".`}
-                        run={() =>
-                          mutate(
-                            CHANGE_WINDOW,
-                            {
-                              input: {
-                                id: w.id,
-                                ...(w.phase === 'UPCOMING' ? { from: asIso(edit.from) } : {}),
-                                until: asIso(edit.until),
-                                reason: edit.reason,
-                              },
-                            },
-                            'Changed',
-                          )
-                        }
-                      />
-                    </details>
-                    <Action
-                      label="Cancel window"
-                      testid="cancel-maintenance"
-                      title="Cancel the window"
-                      what={`The window of ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)} (${fmtTime(w.from)} – ${fmtTime(w.until)}) is cancelled${w.phase === 'IN_FORCE' ? ': it ends now' : ''}.`}
-                      run={() => mutate(CANCEL_WINDOW, { id: w.id }, 'Cancelled')}
-                    />
+                    {w.recurrence ? <SeriesActions window={w} now={now} mutate={mutate} /> : <WindowActions window={w} mutate={mutate} />}
                   </td>
                 ) : null}
               </tr>
@@ -186,98 +124,142 @@ export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: M
         </tbody>
       </table>
       <ReadOnlyNote viewer={props.viewer} />
-      {canWrite ? (
-        <form class="schedule" aria-labelledby="schedule-title" onSubmit={(e) => e.preventDefault()}>
-          <h3 id="schedule-title">Schedule a window</h3>
-          <Field label="Tool">
-            <input name="scheduleTool" value={form.toolName} onInput={(e) => setForm({ ...form, toolName: e.currentTarget.value })} />
-          </Field>
-          <Field label="Scope">
-            <select name="scheduleScope" value={form.scope} onChange={(e) => setForm({ ...form, scope: e.currentTarget.value as Scope })}>
-              {SCOPES.map((s) => (
-                <option value={s}>{s}</option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Scope id">
-            <input
-              name="scheduleScopeId"
-              value={form.scopeId}
-              disabled={form.scope === 'GLOBAL'}
-              onInput={(e) => setForm({ ...form, scopeId: e.currentTarget.value })}
-            />
-          </Field>
-          <Field label="From (UTC)">
-            <input
-              type="datetime-local"
-              name="scheduleFrom"
-              value={form.from}
-              onInput={(e) => setForm({ ...form, from: e.currentTarget.value })}
-            />
-          </Field>
-          <Field label="Until (UTC)">
-            <input
-              type="datetime-local"
-              name="scheduleUntil"
-              value={form.until}
-              onInput={(e) => setForm({ ...form, until: e.currentTarget.value })}
-            />
-          </Field>
-          <Field label="Reason (the LLM may read it)">
-            <input name="scheduleReason" value={form.reason} onInput={(e) => setForm({ ...form, reason: e.currentTarget.value })} />
-          </Field>
-          <Action
-            label="Schedule"
-            testid="schedule"
-            disabled={!form.toolName.trim() || !form.reason.trim()}
-            title="Schedule maintenance"
-            what={`${form.toolName} reads DOWN for ${form.scope === 'GLOBAL' ? 'everyone' : `${form.scope} ${form.scopeId}`} from ${form.from} to ${form.until} UTC, expected back at the end; reason "${form.reason}".`}
-            run={() =>
-              mutate(
-                SCHEDULE,
-                {
-                  input: {
-                    toolName: form.toolName.trim(),
-                    scope: form.scope,
-                    scopeId: form.scope === 'GLOBAL' ? null : form.scopeId.trim(),
-                    from: asIso(form.from),
-                    until: asIso(form.until),
-                    reason: form.reason,
-                  },
-                },
-                'Scheduled',
-              )
-            }
-          />
-        </form>
-      ) : null}
+      {canWrite ? <ScheduleForm mutate={mutate} /> : null}
     </section>
   );
 }
 
-const DAYS: Record<string, string> = {
-  MO: 'Monday',
-  TU: 'Tuesday',
-  WE: 'Wednesday',
-  TH: 'Thursday',
-  FR: 'Friday',
-  SA: 'Saturday',
-  SU: 'Sunday',
-};
+/** A one-off window: change its times or reason, or cancel it. */
+function WindowActions({ window: w, mutate }: { window: MaintenanceWindow; mutate: Mutate }) {
+  const [edit, setEdit] = useState({ from: utcWall(w.from), until: utcWall(w.until), reason: w.reason });
+  const set = (part: Partial<typeof edit>) => setEdit({ ...edit, ...part });
+  return (
+    <>
+      <details>
+        <summary>Change</summary>
+        <Field label="From (UTC)">
+          <input
+            type="datetime-local"
+            name="changeFrom"
+            value={edit.from}
+            disabled={w.phase !== 'UPCOMING'}
+            onInput={(e) => set({ from: e.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Until (UTC)">
+          <input type="datetime-local" name="changeUntil" value={edit.until} onInput={(e) => set({ until: e.currentTarget.value })} />
+        </Field>
+        <Field label="Reason">
+          <input name="changeReason" value={edit.reason} onInput={(e) => set({ reason: e.currentTarget.value })} />
+        </Field>
+        <Action
+          label="Save change"
+          testid="change-maintenance"
+          title="Change the window"
+          what={`The window of ${w.toolName} becomes ${edit.from} – ${edit.until} UTC (was ${fmtTime(w.from)} – ${fmtTime(w.until)}), reason "${edit.reason}".`}
+          run={() =>
+            mutate(
+              CHANGE_WINDOW,
+              {
+                input: {
+                  id: w.id,
+                  ...(w.phase === 'UPCOMING' ? { from: asIso(edit.from) } : {}),
+                  until: asIso(edit.until),
+                  reason: edit.reason,
+                },
+              },
+              'Changed',
+            )
+          }
+        />
+      </details>
+      <Action
+        label="Cancel window"
+        testid="cancel-maintenance"
+        title="Cancel the window"
+        what={`The window of ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)} (${fmtTime(w.from)} – ${fmtTime(w.until)}) is cancelled${w.phase === 'IN_FORCE' ? ': it ends now' : ''}.`}
+        run={() => mutate(CANCEL_WINDOW, { id: w.id }, 'Cancelled')}
+      />
+    </>
+  );
+}
 
-/** A series' rule in words, at its local times: "every Saturday 18:00–20:00 Europe/Berlin". */
-export function ruleInWords(w: Pick<MaintenanceWindow, 'recurrence' | 'from' | 'until'>): string {
-  if (!w.recurrence) return '';
-  const { rrule, timeZone } = w.recurrence;
-  const parts = Object.fromEntries(rrule.split(';').map((p) => p.split('=') as [string, string]));
-  const clock = (iso: string) =>
-    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
-  const interval = Number(parts.INTERVAL ?? '1');
-  const unit = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month' }[parts.FREQ as string] ?? (parts.FREQ ?? '').toLowerCase();
-  let when = interval > 1 ? `every ${interval} ${unit}s` : `every ${unit}`;
-  if (parts.BYDAY) {
-    const days = parts.BYDAY.split(',').map((d) => DAYS[d.replace(/^[-+]?\d+/, '')] ?? d);
-    when = interval > 1 ? `${when} on ${days.join(', ')}` : `every ${days.join(', ')}`;
-  } else if (parts.BYMONTHDAY) when = `${when} on day ${parts.BYMONTHDAY}`;
-  return `${when} ${clock(w.from)}–${clock(w.until)} ${timeZone}`;
+/**
+ * A series: the row stands for its occurrence in force or next. Cancelling offers the choice a
+ * calendar app gives — this occurrence (skipped, the series goes on) or the whole series — and
+ * one occurrence may be moved or re-worded alone, in the series' own zone.
+ */
+function SeriesActions({ window: w, now, mutate }: { window: MaintenanceWindow; now: number; mutate: Mutate }) {
+  const current = w.current;
+  const rule = ruleInWords(w);
+  const started = current !== null && new Date(current.from).getTime() <= now;
+  return (
+    <>
+      {current ? <ChangeOccurrence key={current.occurrence} window={w} occurrence={current} started={started} mutate={mutate} /> : null}
+      {current && !started ? (
+        <Action
+          label="Cancel this occurrence"
+          testid="skip-occurrence"
+          title="Cancel one occurrence"
+          what={`Only the occurrence of ${fmtTime(current.from)} – ${fmtTime(current.until)} is skipped; the series (${rule}) goes on.`}
+          run={() => mutate(SKIP_OCCURRENCE, { id: w.id, occurrence: current.occurrence }, 'Skipped one occurrence')}
+        />
+      ) : null}
+      <Action
+        label="Cancel the whole series"
+        testid="cancel-series"
+        title="Cancel the whole series"
+        what={`Every occurrence of ${w.toolName} at ${scopeLabel(w.scope, w.scopeId)} (${rule}) is cancelled${w.phase === 'IN_FORCE' ? ', and the one in force ends now' : ''}.`}
+        run={() => mutate(CANCEL_WINDOW, { id: w.id }, 'Cancelled the series')}
+      />
+    </>
+  );
+}
+
+function ChangeOccurrence(props: { window: MaintenanceWindow; occurrence: Occurrence; started: boolean; mutate: Mutate }) {
+  const { window: w, occurrence: o } = props;
+  const zone = w.recurrence!.timeZone;
+  const [edit, setEdit] = useState({ from: wallOf(o.from, zone), until: wallOf(o.until, zone), reason: o.reason });
+  const set = (part: Partial<typeof edit>) => setEdit({ ...edit, ...part });
+  return (
+    <details>
+      <summary>Change this occurrence</summary>
+      <Field label={`From (${zone})`}>
+        <input
+          type="datetime-local"
+          name="occurrenceFrom"
+          value={edit.from}
+          disabled={props.started}
+          onInput={(e) => set({ from: e.currentTarget.value })}
+        />
+      </Field>
+      <Field label={`Until (${zone})`}>
+        <input type="datetime-local" name="occurrenceUntil" value={edit.until} onInput={(e) => set({ until: e.currentTarget.value })} />
+      </Field>
+      <Field label="Reason">
+        <input name="occurrenceReason" value={edit.reason} onInput={(e) => set({ reason: e.currentTarget.value })} />
+      </Field>
+      <Action
+        label="Save this occurrence"
+        testid="change-occurrence"
+        title="Change one occurrence"
+        what={`Only the occurrence of ${fmtTime(o.from)} becomes ${edit.from.replace('T', ' ')} – ${edit.until.replace('T', ' ')} ${zone}, reason "${edit.reason}"; the series (${ruleInWords(w)}) stays as it is.`}
+        run={() =>
+          props.mutate(
+            CHANGE_OCCURRENCE,
+            {
+              input: {
+                id: w.id,
+                occurrence: o.occurrence,
+                ...(props.started ? {} : { from: instantOfWall(edit.from, zone).toISOString() }),
+                until: instantOfWall(edit.until, zone).toISOString(),
+                reason: edit.reason,
+              },
+            },
+            'Changed one occurrence',
+          )
+        }
+      />
+    </details>
+  );
 }

@@ -202,7 +202,8 @@ export function NowView(props: {
   const seen = useRef<Set<string> | null>(null);
   const loadStarted = useRef(false);
   const [fresh, setFresh] = useState<Map<string, number>>(new Map());
-  useEffect(() => {
+  // A layout effect: the mark is set before the browser paints, so a new row never shows unmarked.
+  useLayoutEffect(() => {
     if (props.loading) {
       loadStarted.current = true;
       return;
@@ -268,7 +269,7 @@ export function NowView(props: {
       {shown.length === 0 && !props.loading ? <p class="all-ok">Everything is OK{rows.length ? ' for this filter' : ''}.</p> : null}
       {shown.length > 0 ? (
         <div class="table-scroll">
-          <table class="board">
+          <table class="board stack">
             <thead>
               <tr>
                 <th scope="col">Tool</th>
@@ -289,16 +290,16 @@ export function NowView(props: {
               {shown.map((row) => (
                 <tr key={row.key} data-row={row.key} data-tool={row.toolName} class={fresh.has(row.key) ? 'row-new' : undefined}>
                   <th scope="row">{row.toolName}</th>
-                  <td>
+                  <td data-label="Status">
                     <StatusBadge status={row.status} />
                     {row.storedStatus ? <span class="muted"> stored {row.storedStatus}</span> : null}
                   </td>
-                  <td>{scopeLabel(row.scope, row.scopeId)}</td>
-                  <td>{audience(row.scope, row.scopeId)}</td>
-                  <td>
+                  <td data-label="Scope">{scopeLabel(row.scope, row.scopeId)}</td>
+                  <td data-label="Affects">{audience(row.scope, row.scopeId)}</td>
+                  <td data-label="Since">
                     <Time iso={row.since} now={now} />
                   </td>
-                  <td>
+                  <td data-label="Expected back">
                     {row.pinnedUntil ? (
                       <span>
                         pinned until <Time iso={row.pinnedUntil} now={now} />
@@ -307,19 +308,21 @@ export function NowView(props: {
                       <Time iso={row.backAt} now={now} />
                     )}
                   </td>
-                  <td>
+                  <td data-label="Last diagnosis">
                     {row.entry?.lastDiagnosis
                       ? `${row.entry.lastDiagnosis.classification ?? row.entry.lastDiagnosis.code ?? ''} by ${row.entry.lastDiagnosis.by}${row.entry.lastDiagnosis.note ? `: ${row.entry.lastDiagnosis.note}` : ''}`
                       : '—'}
                   </td>
-                  <td>
+                  <td data-label="Also">
                     {row.flags
                       .filter((f) => f !== row.status)
                       .map((f) => (
                         <span class={`tag tag-${f.toLowerCase()}`}>{tagText(f, row, now)}</span>
                       ))}
                   </td>
-                  <td data-testid="calls-now">{props.signals?.get(row.toolName) || '—'}</td>
+                  <td data-label="Calls now" data-testid="calls-now">
+                    {props.signals?.get(row.toolName) || '—'}
+                  </td>
                   <td>
                     <button
                       type="button"

@@ -14,7 +14,7 @@ export const ENTRIES = `query ConsoleEntries($after: String) {
 
 export const ENTRY_BY_ID = `query ConsoleEntry($id: ID!) { node(id: $id) { ... on ToolHealth { ${ENTRY_FIELDS} } } }`;
 
-export const WINDOW_FIELDS = `id toolName scope scopeId from until reason by phase createdAt updatedAt cancelledAt cancelledBy recurrence { rrule timeZone } current { occurrence from until reason }`;
+export const WINDOW_FIELDS = `id toolName scope scopeId from until reason by phase createdAt updatedAt cancelledAt cancelledBy recurrence { rrule timeZone } current { occurrence from until reason } occurrencesAhead { occurrence from until reason }`;
 
 export const WINDOWS = `query ConsoleWindows($filter: MaintenanceWindowsFilter) { maintenanceWindows(filter: $filter) { ${WINDOW_FIELDS} } }`;
 
@@ -77,4 +77,5 @@ export const COOLDOWN_WINDOW = `mutation ConsoleCooldownWindow(${KEY_VARS}, $err
 export const SCHEDULE = `mutation ConsoleSchedule($input: ScheduleMaintenanceInput!) { scheduleMaintenance(input: $input) { ${WINDOW_FIELDS} } }`;
 export const CHANGE_WINDOW = `mutation ConsoleChangeWindow($input: ChangeMaintenanceInput!) { changeMaintenance(input: $input) { ${WINDOW_FIELDS} } }`;
 export const SKIP_OCCURRENCE = `mutation ConsoleSkipOccurrence($id: ID!, $occurrence: DateTime!) { skipMaintenanceOccurrence(input: { id: $id, occurrence: $occurrence }) { ${WINDOW_FIELDS} } }`;
+export const CHANGE_OCCURRENCE = `mutation ConsoleChangeOccurrence($input: ChangeMaintenanceOccurrenceInput!) { changeMaintenanceOccurrence(input: $input) { ${WINDOW_FIELDS} } }`;
 export const CANCEL_WINDOW = `mutation ConsoleCancelWindow($id: ID!) { cancelMaintenance(id: $id) { ${WINDOW_FIELDS} } }`;

@@ -6,6 +6,7 @@ import { SCOPES } from './types';
 import type { Entry, EntryKey, HealthEvent, HistoryItem, MaintenanceWindow, Scope, Viewer } from './types';
 import { ErrorNote, Field, StatusBadge, Time, audience, fmtTime, isRetesting, scopeLabel } from './ui';
 import { ToolStatsPanel } from './stats';
+import { ruleInWords } from './series-rule';
 
 /** After a write, the event it caused: read the feed until one of this document newer than `since` arrives. */
 async function resultingEvent(key: string, docId: string, before: Set<string>): Promise<string> {
@@ -358,7 +359,9 @@ export function ToolView(props: {
           <ul>
             {windows.map((w) => (
               <li>
-                {scopeLabel(w.scope, w.scopeId)} · {w.phase} · {fmtTime(w.from)} – {fmtTime(w.until)} · {w.reason}
+                {scopeLabel(w.scope, w.scopeId)} · {w.phase} · {fmtTime((w.current ?? w).from)} – {fmtTime((w.current ?? w).until)} ·{' '}
+                {(w.current ?? w).reason}
+                {w.recurrence ? ` · ${ruleInWords(w)}` : ''}
               </li>
             ))}
           </ul>

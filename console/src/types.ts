@@ -68,7 +68,16 @@ export interface MaintenanceWindow {
   /** How a series recurs; null for a one-off window. */
   recurrence: { rrule: string; timeZone: string } | null;
   /** A series' occurrence in force or next; null for a one-off window and a series with none left. */
-  current: { occurrence: string; from: string; until: string; reason: string } | null;
+  current: Occurrence | null;
+  /** A series' occurrences in force or starting within the next week; empty for a one-off window. */
+  occurrencesAhead: Occurrence[];
+}
+/** One occurrence of a series at its own times; `occurrence` is the start its rule gives it. */
+export interface Occurrence {
+  occurrence: string;
+  from: string;
+  until: string;
+  reason: string;
 }
 export interface HealthEvent {
   id: string;

@@ -3,6 +3,7 @@ import { contextScopeId, validateKey } from './health-key';
 import {
   Occurrence,
   Recurrence,
+  SeriesShape,
   checkRecurrence,
   isRuleOccurrence,
   nextOccurrence,
@@ -119,6 +120,20 @@ export const MAX_MAINTENANCE_DURATION_MS = 31 * 24 * 3_600_000;
  * null for a one-off window and for a series with none left. What a read shows as the series'
  * times: its `from`/`until` are its first occurrence, long past for an old series.
  */
+/**
+ * The occurrences of a series that overlap [start, end), skips and changes applied, for a calendar
+ * strip that draws each one; a one-off window has none (it is its own single bar). Takes the
+ * series' shape, so a read model that carries the same fields can ask too.
+ */
+export function occurrencesWithin(
+  series: Omit<SeriesShape, 'recurrence'> & { recurrence?: Recurrence | null },
+  start: Date,
+  end: Date,
+): Occurrence[] {
+  const { recurrence } = series;
+  return recurrence ? occurrencesBetween({ ...series, recurrence }, start, end) : [];
+}
+
 export function currentOccurrence(window: MaintenanceWindow, now: Date): Occurrence | null {
   if (!isSeries(window) || window.cancelledAt) return null;
   return nextOccurrence(seriesShape(window), now);

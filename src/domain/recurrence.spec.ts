@@ -9,6 +9,7 @@ import {
   expandWindows,
   maintenanceFor,
   occurrenceWindows,
+  occurrencesWithin,
   phaseOf,
   scheduleWindow,
   seriesDueEvents,
@@ -267,5 +268,55 @@ describe('recurring maintenance (D25, P190)', () => {
       expect(t.kinds).toEqual(['S1@20260307T170000Z:ENDED']);
       expect(t.done).toBe(true);
     });
+  });
+});
+
+describe('occurrencesWithin: what a calendar strip draws for a series', () => {
+  const w = series('2026-03-21T17:00:00Z', '2026-03-21T19:00:00Z', 'FREQ=WEEKLY;BYDAY=SA', 'Europe/Berlin', '2026-03-20T00:00:00Z');
+  const now = new Date('2026-03-20T00:00:00Z');
+  const within = (x: MaintenanceWindow, days: number) =>
+    occurrencesWithin(x, now, new Date(now.getTime() + days * DAY)).map((o) => [
+      o.occurrence.toISOString(),
+      o.from.toISOString(),
+      o.reason,
+    ]);
+
+  it('lists each occurrence overlapping the span, by its rule start, at its own times', () => {
+    expect(within(w, 16)).toEqual([
+      ['2026-03-21T17:00:00.000Z', '2026-03-21T17:00:00.000Z', null],
+      ['2026-03-28T17:00:00.000Z', '2026-03-28T17:00:00.000Z', null],
+      ['2026-04-04T16:00:00.000Z', '2026-04-04T16:00:00.000Z', null],
+    ]);
+  });
+
+  it('leaves out a skipped occurrence and shows a changed one where it was moved', () => {
+    const skipped = skipOccurrence(w, new Date('2026-03-21T17:00:00Z'), 'admin:ops', now);
+    const moved = changeOccurrence(
+      skipped,
+      new Date('2026-03-28T17:00:00Z'),
+      { from: new Date('2026-03-28T15:00:00Z'), reason: 'earlier' },
+      'admin:ops',
+      now,
+    );
+    expect(within(moved, 16)).toEqual([
+      ['2026-03-28T17:00:00.000Z', '2026-03-28T15:00:00.000Z', 'earlier'],
+      ['2026-04-04T16:00:00.000Z', '2026-04-04T16:00:00.000Z', null],
+    ]);
+  });
+
+  it('has none for a one-off window (it is its own bar)', () => {
+    const oneOff = scheduleWindow(
+      {
+        scope: Scope.GLOBAL,
+        toolName: TOOL,
+        from: new Date('2026-03-21T17:00:00Z'),
+        until: new Date('2026-03-21T19:00:00Z'),
+        reason: 'once',
+      },
+      'W1',
+      'admin:ops',
+      now,
+    );
+    expect(within(oneOff, 16)).toEqual([]);
   });
 });

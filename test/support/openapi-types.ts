@@ -1184,6 +1184,8 @@ export interface components {
             recurrence: components["schemas"]["RecurrenceView"] | null;
             /** @description For a recurring window: the occurrence in force now or, when none is, the next one — the times to show for the series; null for a one-off window and for a series with none left. */
             current: components["schemas"]["OccurrenceView"] | null;
+            /** @description For a recurring window: each occurrence in force or starting within the next 7 days, at its own times (skips and changes applied), earliest first; empty for a one-off window. */
+            occurrencesAhead: components["schemas"]["OccurrenceView"][];
             /** @description On an occurrence of a recurring window: the series id; else null. */
             seriesId: string | null;
             /**

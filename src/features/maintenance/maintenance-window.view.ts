@@ -1,5 +1,12 @@
 import { ID, registerEnumType } from '@nestjs/graphql';
-import { MaintenancePhase, MaintenanceView, MaintenanceWindow, currentOccurrence, phaseOf } from '../../domain/maintenance-window';
+import {
+  MaintenancePhase,
+  MaintenanceView,
+  MaintenanceWindow,
+  currentOccurrence,
+  occurrencesWithin,
+  phaseOf,
+} from '../../domain/maintenance-window';
 import { Occurrence } from '../../domain/recurrence';
 import { Scope } from '../../shapes/enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
@@ -49,6 +56,10 @@ export class RecurrenceView {
   @ViewField('Occurrences changed alone.', OVERRIDES) overrides: OccurrenceOverrideView[];
 }
 
+/** How far ahead a series lists its occurrences: the week a calendar strip shows. */
+export const OCCURRENCES_AHEAD_DAYS = 7;
+const OCCURRENCES: ViewFieldOptions = { type: () => [OccurrenceView], openapi: { type: [OccurrenceView] } };
+
 const RECURRENCE: ViewFieldOptions = { type: () => RecurrenceView, nullable: true, openapi: { type: RecurrenceView } };
 
 @ViewType('MaintenanceWindow', 'A planned outage of one tool at one key.')
@@ -74,6 +85,11 @@ export class MaintenanceWindowView {
     OCCURRENCE,
   )
   current: OccurrenceView | null;
+  @ViewField(
+    `For a recurring window: each occurrence in force or starting within the next ${OCCURRENCES_AHEAD_DAYS} days, at its own times (skips and changes applied), earliest first; empty for a one-off window.`,
+    OCCURRENCES,
+  )
+  occurrencesAhead: OccurrenceView[];
   @ViewField('On an occurrence of a recurring window: the series id; else null.', NULLABLE_STRING) seriesId: string | null;
   @ViewField("On an occurrence of a recurring window: the start the series' rule gives it; else null.", { ...INSTANT, nullable: true })
   occurrence: Date | null;
@@ -113,9 +129,17 @@ export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): M
         }
       : null,
     current: occurrenceView(window, currentOccurrence(window, now)),
+    occurrencesAhead: occurrencesAhead(window, now),
     seriesId: window.seriesId ?? null,
     occurrence: window.occurrence ?? null,
   };
+}
+
+/** Only a series itself lists them: an occurrence (it carries its series' rule) would expand the series again on every lookup. */
+function occurrencesAhead(window: MaintenanceWindow, now: Date): OccurrenceView[] {
+  if (!window.recurrence || window.seriesId || window.cancelledAt) return [];
+  const end = new Date(now.getTime() + OCCURRENCES_AHEAD_DAYS * 86_400_000);
+  return occurrencesWithin(window, now, end).map((o) => occurrenceView(window, o)!);
 }
 
 function occurrenceView(window: MaintenanceWindow, o: Occurrence | null): OccurrenceView | null {

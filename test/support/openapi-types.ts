@@ -2178,7 +2178,7 @@ export interface components {
             failures: number;
             /** @description Every failure reported, by code (NOT_REGISTERED and DISALLOWED too). */
             failuresByCode: components["schemas"]["FailureCountView"][];
-            /** @description successes / calls, 0 … 1; null without calls. */
+            /** @description Successes per call, 0 … 1; null without calls. */
             successRate: number | null;
             /** @description Calls that reported their duration. */
             timedCalls: number;
@@ -2200,7 +2200,7 @@ export interface components {
             start: string;
             /** @description Calls judged. */
             calls: number;
-            /** @description successes / calls; null without calls. */
+            /** @description Successes per call, 0 … 1; null without calls. */
             successRate: number | null;
             /** @description 95th percentile duration, ms; null without durations. */
             p95Ms: number | null;
@@ -2239,11 +2239,11 @@ export interface components {
             maintenance: number;
             /** @description Share of the day its history no longer remembers, 0 … 1. */
             unknown: number;
-            /** @description usable / (usable + down): the uptime leaving maintenance and unknown time aside; null when neither. */
+            /** @description Usable time / (usable + down time), 0 … 1: the uptime leaving maintenance and unknown time aside; null when neither. */
             uptime: number | null;
             /** @description Calls judged that day. */
             calls: number;
-            /** @description successes / calls that day; null without calls. */
+            /** @description Successes per call that day, 0 … 1; null without calls. */
             successRate: number | null;
             /** @description 95th percentile duration that day, ms; null without durations. */
             p95Ms: number | null;

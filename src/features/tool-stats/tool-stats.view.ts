@@ -95,7 +95,7 @@ export class CallStatsView {
     openapi: { type: [FailureCountView] },
   })
   failuresByCode: FailureCountView[];
-  @ViewField('successes / calls, 0 … 1; null without calls.', RATIO) successRate: number | null;
+  @ViewField('Successes per call, 0 … 1; null without calls.', RATIO) successRate: number | null;
   @ViewField('Calls that reported their duration.', INT) timedCalls: number;
   @ViewField('Median duration, ms (exact to within 20 %); null without durations.', MS) p50Ms: number | null;
   @ViewField('95th percentile duration, ms (exact to within 20 %).', MS) p95Ms: number | null;
@@ -128,7 +128,7 @@ export function toCallStatsView(t: OutcomeTally): CallStatsView {
 export class HourStatsView {
   @ViewField('The start of the hour.', INSTANT) start: Date;
   @ViewField('Calls judged.', INT) calls: number;
-  @ViewField('successes / calls; null without calls.', RATIO) successRate: number | null;
+  @ViewField('Successes per call, 0 … 1; null without calls.', RATIO) successRate: number | null;
   @ViewField('95th percentile duration, ms; null without durations.', MS) p95Ms: number | null;
 }
 
@@ -159,10 +159,10 @@ export class UptimeDayView {
   @ViewField('Share of the day it was DOWN for everyone (a verdict, a system write or a pin), 0 … 1.', SHARE) down: number;
   @ViewField('Share of the day under planned maintenance, counted apart from outages, 0 … 1.', SHARE) maintenance: number;
   @ViewField('Share of the day its history no longer remembers, 0 … 1.', SHARE) unknown: number;
-  @ViewField('usable / (usable + down): the uptime leaving maintenance and unknown time aside; null when neither.', RATIO)
+  @ViewField('Usable time / (usable + down time), 0 … 1: the uptime leaving maintenance and unknown time aside; null when neither.', RATIO)
   uptime: number | null;
   @ViewField('Calls judged that day.', INT) calls: number;
-  @ViewField('successes / calls that day; null without calls.', RATIO) successRate: number | null;
+  @ViewField('Successes per call that day, 0 … 1; null without calls.', RATIO) successRate: number | null;
   @ViewField('95th percentile duration that day, ms; null without durations.', MS) p95Ms: number | null;
 }
 

@@ -113,4 +113,48 @@ describe('subscribing to the maintenance calendar with a feed token', () => {
     expect(long.body.field).toBe('token');
     await t.http.get('/v1/maintenance-windows.ics?token=a&token=b').expect(400);
   });
+  it('over GraphQL too: admins create (the token once), list and revoke; the token opens the feed until revoked', async () => {
+    const gql = async (key: string, query: string, variables: Record<string, unknown> = {}) =>
+      (await t.http.post('/graphql').set('x-api-key', key).send({ query, variables }).expect(200)).body as {
+        data: Record<string, unknown> | null;
+        errors?: { message: string; extensions: { code: string; field?: string } }[];
+      };
+    const created = await gql(
+      KEYS.admin,
+      'mutation ($input: CreateCalendarFeedTokenInput!) { createCalendarFeedToken(input: $input) { token feedPath feedToken { id label createdAt createdBy } } }',
+      { input: { label: 'team calendar (GraphQL)' } },
+    );
+    expect(created.errors).toBeUndefined();
+    const { token, feedPath, feedToken } = created.data!.createCalendarFeedToken as {
+      token: string;
+      feedPath: string;
+      feedToken: { id: string; label: string; createdAt: string; createdBy: string };
+    };
+    expect(feedToken).toEqual({
+      id: expect.any(String),
+      label: 'team calendar (GraphQL)',
+      createdAt: '2026-05-23T14:00:00.000Z',
+      createdBy: 'admin:admin',
+    });
+    expect(feedPath).toBe(`/v1/maintenance-windows.ics?token=${encodeURIComponent(token)}`);
+    await t.http.get(feedPath).expect(200);
+
+    // The same tokens as REST lists, never the token itself.
+    const listed = await gql(KEYS.admin, '{ calendarFeedTokens { id label createdAt createdBy } }');
+    const rest = (await t.http.get('/v1/calendar-feed-tokens').set('x-api-key', KEYS.admin).expect(200)).body;
+    expect(listed.data!.calendarFeedTokens).toEqual(rest);
+    expect(JSON.stringify(listed)).not.toContain(token);
+
+    // Admins only; a bad label names its field.
+    const refused = await gql(KEYS.audit, '{ calendarFeedTokens { id } }');
+    expect(refused.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const bad = await gql(KEYS.admin, 'mutation { createCalendarFeedToken(input: { label: "" }) { token } }');
+    expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'label' });
+
+    const revoked = await gql(KEYS.admin, `mutation { revokeCalendarFeedToken(id: "${feedToken.id}") }`);
+    expect(revoked.data).toEqual({ revokeCalendarFeedToken: feedToken.id });
+    await t.http.get(feedPath).expect(401);
+    const again = await gql(KEYS.admin, `mutation { revokeCalendarFeedToken(id: "${feedToken.id}") }`);
+    expect(again.errors?.[0].extensions.code).toBe('NOT_FOUND');
+  });
 });

@@ -979,6 +979,7 @@ export interface components {
              */
             label: string;
         };
+        /** @description A token that opens the maintenance calendar feed, without the token itself. */
         CalendarFeedTokenView: {
             /** @description The token's id (to revoke it). */
             id: string;
@@ -992,7 +993,9 @@ export interface components {
             /** @description "admin:<key name>" of the admin who created it. */
             createdBy: string;
         };
+        /** @description A calendar feed token just created: the token and the feed path, shown this once. */
         CalendarFeedTokenSecretView: {
+            /** @description The token as listed from now on. */
             feedToken: components["schemas"]["CalendarFeedTokenView"];
             /**
              * @description The token, shown this once: only its hash is kept.
@@ -1005,7 +1008,11 @@ export interface components {
              */
             feedPath: string;
         };
-        RevokedFeedTokenView: Record<string, never>;
+        /** @description The token revoked. */
+        RevokedFeedTokenView: {
+            /** @description The id of the token revoked. */
+            id: string;
+        };
         ChangeMaintenanceDto: {
             /**
              * Format: date-time

@@ -3,11 +3,13 @@ import { ApiCreatedResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import { Principal } from '../../auth/principal';
 import { ApiContract } from '../../errors/openapi-errors';
+import { ViewField, ViewType } from '../../shapes/view-field';
 import { CalendarFeedAccess } from './calendar-feed-access.service';
 import { CalendarFeedTokenSecretView, CalendarFeedTokenView, CreateCalendarFeedTokenDto } from './calendar-feed-token.dto';
 
+@ViewType('RevokedCalendarFeedToken', 'The token revoked.')
 class RevokedFeedTokenView {
-  id: string;
+  @ViewField('The id of the token revoked.') id: string;
 }
 
 /** Admins' management of the calendar feed's read-only tokens (admin only: no @Roles). */

@@ -8,6 +8,7 @@ import { CalendarFeedAccess } from './calendar-feed-access.service';
 import { CalendarFeedTokensController } from './calendar-feed-tokens.controller';
 import { MaintenanceCalendarController } from './maintenance-calendar.controller';
 import { MaintenanceController } from './maintenance.controller';
+import { CalendarFeedTokensResolver } from './calendar-feed-tokens.resolver';
 import { MaintenanceResolver } from './maintenance.resolver';
 import { MaintenanceService } from './maintenance.service';
 
@@ -15,7 +16,7 @@ import { MaintenanceService } from './maintenance.service';
 @Module({
   imports: [PersistenceModule, WritePathModule, MetricsModule],
   controllers: [MaintenanceCalendarController, CalendarFeedTokensController, MaintenanceController],
-  providers: [MaintenanceService, MaintenanceResolver, CalendarFeedAccess],
+  providers: [MaintenanceService, MaintenanceResolver, CalendarFeedTokensResolver, CalendarFeedAccess],
   exports: [MaintenanceService],
 })
 export class MaintenanceModule implements OnModuleInit {

@@ -24,37 +24,58 @@ export async function call(port, method, pathname, key, body) {
 export async function startOwnService(env = {}) {
   const db = await startDatabase('mongo-java-server');
   const port = await freePort();
-  const service = spawn(process.execPath, ['dist/main.js'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MONGODB_URI: db.uri,
-      API_KEYS: `b-admin:admin:${sha(BENCH_KEYS.admin)},b-audit:audit-reader:${sha(BENCH_KEYS.audit)},b-dispatcher:dispatcher:${sha(BENCH_KEYS.dispatcher)}`,
-      ...env,
-    },
-  });
-  const stop = async () => {
-    if (service.exitCode === null) {
-      service.kill('SIGTERM');
+  const spawnService = () =>
+    spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        MONGODB_URI: db.uri,
+        API_KEYS: `b-admin:admin:${sha(BENCH_KEYS.admin)},b-audit:audit-reader:${sha(BENCH_KEYS.audit)},b-dispatcher:dispatcher:${sha(BENCH_KEYS.dispatcher)}`,
+        ...env,
+      },
+    });
+  let service = spawnService();
+  const end = async (signal) => {
+    if (service.exitCode === null && service.signalCode === null) {
+      service.kill(signal);
       await new Promise((r) => service.once('exit', r));
     }
-    await db.stop();
   };
-  try {
+  const ready = async () => {
     for (let i = 0; ; i++) {
       if (i > 300) throw new Error('the service did not become ready');
-      const ready = await call(port, 'GET', '/health/ready', BENCH_KEYS.audit).catch(() => null);
-      if (ready?.status === 200) break;
+      const answer = await call(port, 'GET', '/health/ready', BENCH_KEYS.audit).catch(() => null);
+      if (answer?.status === 200) return;
       await new Promise((r) => setTimeout(r, 100));
     }
+  };
+  const stop = async () => {
+    await end('SIGTERM');
+    await db.stop();
+  };
+  /** Ends the service with `signal` and starts it again on the same database and port; resolves once it is ready. */
+  const restart = async (signal) => {
+    await end(signal);
+    service = spawnService();
+    await ready();
+  };
+  try {
+    await ready();
   } catch (error) {
     await stop();
     throw error;
   }
-  return { port, pid: service.pid, stop };
+  return {
+    port,
+    get pid() {
+      return service.pid;
+    },
+    stop,
+    restart,
+  };
 }

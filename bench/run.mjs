@@ -5,7 +5,7 @@
 // with autocannon's programmatic API, prints a table with the target ratios and writes JSON with
 // the machine's facts under bench/results/. Everything it starts, it stops (also on Ctrl-C).
 //
-//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i,w,s] [--quick]
+//   node bench/run.mjs [--servers mongo-java-server,mongo-java-server-h2,ferretdb] [--only a,b,c,d,e,f,g,i,w,r,s] [--quick]
 //                      [--duration 8] [--warmup 2] [--connections 32] [--latency-connections 8]
 //                      [--rounds 4] [--jit-warmup 16] [--large 1000000] [--ferretdb-large 5000]
 //                      [--ferretdb-connections 4]
@@ -22,6 +22,7 @@ import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
 import { calendarFeedBench } from './calendar-feed.mjs';
 import { webhookIsolationBench } from './webhook-isolation.mjs';
+import { webhookResumeBench } from './webhook-resume.mjs';
 import { BASE, contextIds, failToolOfUser, growTo, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
 import { STATS_TARGETS, measureStatsRows, statsScenarios } from './stats.mjs';
 
@@ -34,7 +35,7 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 function parseArgs(argv) {
   const o = {
     servers: ['mongo-java-server', 'mongo-java-server-h2'],
-    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'w', 's'],
+    only: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'w', 'r', 's'],
     duration: 8,
     warmup: 2,
     connections: 32,
@@ -1052,6 +1053,8 @@ async function main() {
   if (o.only.includes('i')) report.calendarFeed = await calendarFeedBench({ log });
   // w: a healthy webhook endpoint beside 20 that hang (bench/webhook-isolation.mjs).
   if (o.only.includes('w')) report.webhookIsolation = await webhookIsolationBench({ log });
+  // r: webhook delivery after a graceful stop and after a kill (bench/webhook-resume.mjs).
+  if (o.only.includes('r')) report.webhookResume = await webhookResumeBench({ log });
   const memory = measuredRows(report.servers.find((s) => s.server === 'mongo-java-server'));
   for (const result of report.servers) {
     const rows = measuredRows(result);

@@ -218,11 +218,11 @@ describe('loadConfig', () => {
     expect(error.message).toContain('B must be true or false');
   });
 
-  it('D24 (P185): private webhook targets are allowed by default only outside production; an attempt is at most 10 s and the lease outlasts three', () => {
+  it('D24 (P185): private webhook targets are allowed by default only outside production; an attempt is at most 10 s; the lease is 4 s, renewed on its own beat', () => {
     expect(loadConfig(BASE)).toMatchObject({
       webhookAllowPrivateTargets: true,
       webhookTimeoutMs: 10_000,
-      webhookLeaseMs: 60_000,
+      webhookLeaseMs: 4_000,
       webhookPollMs: 1000,
       webhookConcurrency: 32,
       publicUrl: null,
@@ -239,8 +239,10 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...BASE, WEBHOOK_TIMEOUT_MS: '30000' })).toEqual([
       expect.stringMatching(/^WEBHOOK_TIMEOUT_MS must be an integer between 100 and 10000/),
     ]);
-    expect(problemsOf({ ...BASE, WEBHOOK_LEASE_MS: '20000' })).toEqual([
-      'WEBHOOK_LEASE_MS (20000) must be at least 3 × WEBHOOK_TIMEOUT_MS (30000)',
+    // Renewed on a beat of its own, a lease need not outlast an attempt: only the floor applies.
+    expect(loadConfig({ ...BASE, WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_LEASE_MS: '2000' })).toMatchObject({ webhookLeaseMs: 2000 });
+    expect(problemsOf({ ...BASE, WEBHOOK_LEASE_MS: '500' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_LEASE_MS must be an integer between 1000/),
     ]);
   });
 });

@@ -53,6 +53,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger(WebhookDispatcher.name);
   readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   /** The running listing of enabled endpoints: one at a time, however slow the database is. */
   private listing: Promise<void> | null = null;
   /** Each endpoint's delivery in progress: at most one per endpoint, so its events stay in order. */
@@ -85,10 +86,26 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.timer = setInterval(() => void this.tick(), this.config.webhookPollMs);
       this.timer.unref();
     }
+    // The leases held are renewed on a beat of their own, three times a lease: a send may take the
+    // whole WEBHOOK_TIMEOUT_MS and the lease still outlasts it, so the lease can be short — and a
+    // lease is all that keeps a killed instance's endpoints waiting (P264).
+    this.heartbeat = setInterval(() => void this.renewHeld(), Math.max(100, Math.floor(this.config.webhookLeaseMs / 3)));
+    this.heartbeat.unref();
+  }
+
+  private async renewHeld(): Promise<void> {
+    for (const id of [...this.held]) {
+      if (this.stopping.signal.aborted) return;
+      const until = Date.now() + this.config.webhookLeaseMs;
+      // Lost (taken over after a pause longer than the lease): the pass holding it finds out at its next fenced write.
+      const renewed = await this.endpoints.renewLease(id, this.holder, until).catch(() => true);
+      if (!renewed) this.held.delete(id);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.heartbeat);
     this.stopping.abort();
     await this.listing;
     await Promise.all(this.inFlight.values());
@@ -166,8 +183,31 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     return lease;
   }
 
-  /** Delivers what is due at one endpoint, while this instance holds its lease. */
+  /**
+   * Delivers what is due at one endpoint, holding its lease only while there is: an endpoint with
+   * nothing due is read, not leased, and the lease goes when the pass ends. A lease outlives an
+   * instance that is killed outright (no shutdown hook runs), so the endpoints that instance held
+   * wait for it to expire before another instance serves them; held only around real work, that
+   * is the few endpoints with a send in flight at the kill, not every endpoint it polled.
+   */
   private async serve(id: string): Promise<void> {
+    if (!(await this.hasWorkDue(id))) return;
+    try {
+      await this.deliverDue(id);
+    } finally {
+      if (this.held.delete(id)) await this.endpoints.releaseLease(id, this.holder).catch(() => undefined);
+    }
+  }
+
+  /** An enabled endpoint whose retry is due, or with an event after its cursor (two reads, no write). */
+  private async hasWorkDue(id: string): Promise<boolean> {
+    const endpoint = await this.endpoints.findById(id);
+    if (!endpoint || !endpoint.enabled) return false;
+    if (endpoint.retry) return endpoint.retry.nextAttemptAt.getTime() <= this.clock.now().getTime();
+    return (await this.outbox.readAfter(endpoint.cursor, 1)).events.length > 0;
+  }
+
+  private async deliverDue(id: string): Promise<void> {
     let lease = await this.lease(id);
     if (!lease) return;
     const endpoint = lease.endpoint;

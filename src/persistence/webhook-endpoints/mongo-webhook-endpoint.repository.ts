@@ -83,6 +83,15 @@ export class MongoWebhookEndpointRepository extends WebhookEndpointRepository {
     return { endpoint: toDomain(record), holder, fence: record.lease.fence };
   }
 
+  async renewLease(id: string, holder: string, untilMs: number): Promise<boolean> {
+    const result = await this.records.updateOne(
+      { _id: id, enabled: true, 'lease.holder': holder },
+      { $set: { 'lease.until': untilMs } },
+      { comment: WEBHOOK_COMMENT },
+    );
+    return result.matchedCount === 1;
+  }
+
   async releaseLease(id: string, holder: string): Promise<void> {
     await this.records.updateOne(
       { _id: id, 'lease.holder': holder },

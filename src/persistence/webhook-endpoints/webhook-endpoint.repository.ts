@@ -44,6 +44,8 @@ export abstract class WebhookEndpointRepository {
    * holder gets a new fence token. Null while another holder's lease runs (or the endpoint is gone or disabled).
    */
   abstract acquireLease(id: string, holder: string, nowMs: number, untilMs: number): Promise<HeldLease | null>;
+  /** Extends a lease `holder` still holds (its fence kept); false when it holds none (released, or taken over). */
+  abstract renewLease(id: string, holder: string, untilMs: number): Promise<boolean>;
   abstract releaseLease(id: string, holder: string): Promise<void>;
   /** Fenced: moves the cursor (and clears or sets the retry) only while `lease` is still the stored one. */
   abstract advance(lease: HeldLease, cursor: string | null, retry: WebhookRetry | null): Promise<boolean>;

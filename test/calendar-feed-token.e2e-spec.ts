@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * A calendar app subscribes to the maintenance feed by URL (P227): an admin creates a read-only
@@ -15,7 +15,7 @@ describe('subscribing to the maintenance calendar with a feed token', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
     await t.http
       .post('/v1/maintenance-windows')

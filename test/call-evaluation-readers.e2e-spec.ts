@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { CONTEXT, T0, TOOL, buildState, stateArb } from './support/evaluation-states';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 24 / D20, through the real routes: over generated states (entries at every scope with every
@@ -70,7 +70,7 @@ describe('one evaluation, every reader (issue 24, D20, property through the rout
   it('status, trace, back-at and retryAt agree across REST, GraphQL, MCP, annotation, explain and the failure answer', async () => {
     await fc.assert(
       fc.asyncProperty(stateArb, async (state) => {
-        await resetDatabase(t.connection);
+        await t.reset();
         t.clock.set(T0);
         await buildState(t, state);
         const { rest, batch, graph, viaMcp, annotated, explained, failure } = await readAll();

@@ -9,7 +9,7 @@ import { Scope } from '../src/domain/scope';
 import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
 import { EventRelay } from '../src/write-path/event-relay.service';
 import { HealthStore } from '../src/write-path/health-store.service';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 24, sequences 1–9 (D20: one evaluation of a call), replayed on the real database through
@@ -31,7 +31,7 @@ describe('one evaluation of a call (issue 24, sequences 1–9)', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(T0);
   });
 
@@ -134,7 +134,7 @@ describe('one evaluation of a call (issue 24, sequences 1–9)', () => {
       beforeAll(async () => {
         outer = t;
         t = await createTestApp({ env: { WIDER_EVIDENCE_FLUSH_MS: '0', MAINTENANCE_TICK_MS: '0', MAINTENANCE_CACHE_MS: '0' } });
-        await resetDatabase(t.connection);
+        await t.reset();
         t.clock.set(T0);
       });
       afterAll(async () => {

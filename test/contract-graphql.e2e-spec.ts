@@ -1,6 +1,6 @@
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType } from 'graphql';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 14 / P87–P88: the admin GraphQL API as a contract: every type, field, argument and input
@@ -76,7 +76,7 @@ describe('GraphQL contract', () => {
   });
 
   it('answers Relay PageInfo: hasPreviousPage and startCursor besides hasNextPage and endCursor', async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     for (const toolName of ['a_tool', 'b_tool', 'c_tool']) {
       await gql('mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }', {
         i: { scope: 'GLOBAL', toolName, code: 'BACKEND_FAILED' },

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 14 / P86: a Java client generated from the served OpenAPI document by openapi-generator
@@ -29,7 +29,7 @@ describe('Java client generated from the OpenAPI document', () => {
     t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     baseUri = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    await resetDatabase(t.connection);
+    await t.reset();
   });
   afterAll(() => t.close());
 

@@ -8,7 +8,7 @@ import { DomainErrorCode } from '../src/domain/domain-error';
 import { HTTP_STATUS_OF } from '../src/errors/error-codes';
 import { OPERATION_ERRORS, OperationId, documentedErrorCodes } from '../src/errors/openapi-errors';
 import { OpenApiAnswers } from './support/openapi-answers';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 14 / P82–P84: the served OpenAPI document as a contract a client generator can use.
@@ -229,7 +229,7 @@ describe('OpenAPI contract', () => {
   }
 
   it('has examples that the service accepts when executed (the example failure is a tool fault)', async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     const refused: string[] = [];
     for (const { method, path, op } of operations) {
       if (op.operationId === 'checkReadiness' || op.operationId === 'checkLiveness') continue;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 36: a Python client generated from the committed openapi.json by openapi-python-client
@@ -35,7 +35,7 @@ describe('Python client generated from the OpenAPI document', () => {
     t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    await resetDatabase(t.connection);
+    await t.reset();
   });
   afterAll(() => t.close());
 

@@ -1,4 +1,4 @@
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -12,7 +12,7 @@ describe('cooldown ladders (D9) through the checker path', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

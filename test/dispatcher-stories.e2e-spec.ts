@@ -1,5 +1,5 @@
 import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
-import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp, isBackgroundCommand } from './support/test-app';
 
 /** The spec's stories end to end (§1, §4, §6), through the dispatcher's REST hot path. */
 describe('dispatcher stories', () => {
@@ -10,7 +10,7 @@ describe('dispatcher stories', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

@@ -1,7 +1,7 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { AddressInfo, connect } from 'node:net';
 import path from 'node:path';
-import { KEYS, TestApp, createTestApp, resetDatabase, testEnv } from './support/test-app';
+import { KEYS, TestApp, createTestApp, testEnv } from './support/test-app';
 
 /**
  * Issue 12 / P60: requests carrying `Upgrade` (other than a WebSocket handshake on /graphql) are
@@ -86,7 +86,7 @@ describe('Upgrade headers other than a WebSocket handshake are served as HTTP/1.
 
   beforeAll(async () => {
     t = await createTestApp();
-    await resetDatabase(t.connection);
+    await t.reset();
     port = await listen(t);
   });
   afterAll(() => t.close());

@@ -1,6 +1,6 @@
 import { PATH_SLASH_SENTENCE } from '../src/openapi/path-slashes';
 import { servedOpenApiAnswers } from './support/openapi-answers';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 12 / P66, issue 36 / P243: an id with `/` (legal under D3a) in a path: percent-encoded;
@@ -11,7 +11,7 @@ describe('tool names containing / in a path (P66, P243)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    await resetDatabase(t.connection);
+    await t.reset();
   });
   afterAll(() => t.close());
 

@@ -3,7 +3,7 @@ import { Kind, OperationDefinitionNode, parse, print } from 'graphql';
 import WebSocket from 'ws';
 import { OutboxRelay } from '../src/features/events/outbox-relay.service';
 import { DEFAULT_QUERY } from '../src/graphql/playground/playground.page';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 12 / P65: the playground's default document runs as it stands: its query and mutation
@@ -15,7 +15,7 @@ describe('the playground default document runs (P65)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ env: { OUTBOX_POLL_MS: '20' } });
-    await resetDatabase(t.connection);
+    await t.reset();
     await t.app.listen(0, '127.0.0.1');
     wsUrl = `ws://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}/graphql`;
   });

@@ -152,7 +152,7 @@ describe('events that arrive: re-sent pins, pins that end (issue 11, sequence 10
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

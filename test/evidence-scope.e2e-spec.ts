@@ -1,6 +1,6 @@
 import { CommandStartedEvent } from 'mongodb';
 import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 11, sequences 1–6 (evidence that stays in its scope, D18 / P50–P52), replayed on the real
@@ -14,7 +14,7 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventRelay } from '../src/write-path/event-relay.service';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /** Every write path of the admin API on a real database, as admin (D17). */
 describe('GraphQL mutations', () => {
@@ -12,7 +12,7 @@ describe('GraphQL mutations', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
     audit = jest.spyOn(Logger.prototype, 'log');
   });

@@ -1,4 +1,4 @@
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /** Every query of the admin API on a real database, as audit-reader (D17: queries only). */
 describe('GraphQL queries', () => {
@@ -9,7 +9,7 @@ describe('GraphQL queries', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

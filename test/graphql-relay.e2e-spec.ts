@@ -1,4 +1,4 @@
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Relay-complete connections (P145, P146): backward paging with last/before on
@@ -13,7 +13,7 @@ describe('GraphQL Relay connections and cursors', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

@@ -26,7 +26,7 @@ describe('maintenance windows (issue 16)', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(at('14:00'));
   });
 
@@ -479,7 +479,7 @@ describe('one window, three readers: REST, GraphQL, MCP (P75)', () => {
     await t.close();
   });
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(at('14:00'));
   });
 

@@ -6,7 +6,7 @@ import { Scope } from '../src/domain/scope';
 import { HealthKey } from '../src/domain/tool-health-document';
 import { ToolStatus } from '../src/domain/tool-status';
 import { ToolHealthRepository } from '../src/persistence/tool-health/tool-health.repository';
-import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp, isBackgroundCommand } from './support/test-app';
 
 const DAY = '2026-05-23';
 const utc = (hhmm: string, day = DAY) => `${day}T${hhmm}:00.000Z`;
@@ -66,7 +66,7 @@ describe('manifest annotation and explain (REST)', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(utc('14:00'));
   });
 

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * P136 with a client no one here wrote: the Python `mcp` SDK (pinned in
@@ -60,7 +60,7 @@ describe('MCP with the Python SDK (P136)', () => {
     t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     url = new URL('/mcp', await t.app.getUrl()).toString();
-    await resetDatabase(t.connection);
+    await t.reset();
     outcomes = await runPython(python, url, [
       { name: 'writer', headers: { 'x-api-key': KEYS.writer }, steps: [{ op: 'list' }, setDown, lookup] },
       { name: 'dispatcher', headers: { 'x-api-key': KEYS.dispatcher }, steps: [{ op: 'list' }, lookup, setDown] },

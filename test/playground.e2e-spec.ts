@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
 import { DEFAULT_QUERY } from '../src/graphql/playground/playground.page';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 import { CHROMIUM, CHROMIUM_FLAGS, watchPage } from './support/chromium';
 
 /**
@@ -128,7 +128,7 @@ describe('GraphQL playground in headless Chromium, offline', () => {
       );
     }
     t = await createTestApp({ env: { OUTBOX_POLL_MS: '20' } });
-    await resetDatabase(t.connection);
+    await t.reset();
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
     origin = `http://127.0.0.1:${port}`;

@@ -7,7 +7,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from './support/openapi-types';
 import { assignments, bashBlocks, curlBody, loopWords } from './support/readme-shell';
 import { maskRunDetails, readmeShellBlocks, replayShellBlocks, withAnswers } from './support/readme-replay';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Issue 14: the README's dispatcher round trip ("A dispatcher round trip") executed against the
@@ -34,7 +34,7 @@ describe('README examples through the typed TypeScript client', () => {
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(NOW);
   });
   afterAll(() => t.close());
@@ -181,7 +181,7 @@ describe('README examples: maintenance windows and wider evidence', () => {
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
   afterAll(() => t.close());
@@ -322,7 +322,7 @@ describe('README examples: replayed as written, today', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ env: { MAINTENANCE_TICK_MS: '0' } });
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(new Date().toISOString());
   });
   afterAll(() => t.close());
@@ -363,7 +363,7 @@ describe('README examples: batches, bulk system writes, annotation by difference
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-12-02T14:58:00.000Z');
   });
   afterAll(() => t.close());
@@ -454,7 +454,7 @@ describe('README: every shell block, replayed as written', () => {
       .map(([role, key]) => `dev-${role}:${role}:${createHash('sha256').update(key).digest('hex')}`)
       .join(',');
     t = await createTestApp({ env: { API_KEYS: apiKeys, MAINTENANCE_TICK_MS: '0', WEBHOOK_POLL_MS: '0' } });
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set(new Date().toISOString());
     await t.app.listen(0, '127.0.0.1');
     clone = mkdtempSync(join(tmpdir(), 'readme-clone-'));

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 /**
@@ -24,7 +24,7 @@ describe('Swagger UI Try-it-out from any host and port', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/install-chromium.sh\` and the tests again.`);
     t = await createTestApp();
-    await resetDatabase(t.connection);
+    await t.reset();
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
     expect(port).not.toBe(3000);

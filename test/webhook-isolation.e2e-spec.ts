@@ -1,7 +1,7 @@
 import { createServer, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { EventRelay } from '../src/write-path/event-relay.service';
-import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
  * Each endpoint's queue advances on its own: receivers that hang, answer slowly or fail delay only
@@ -70,7 +70,7 @@ describe('webhook deliveries are isolated per endpoint', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     receivers = new Receivers();
     await receivers.start();
   });

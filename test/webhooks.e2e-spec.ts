@@ -80,7 +80,7 @@ describe('signed webhooks (D24)', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
     receiver = new Receiver();
     url = await receiver.start();

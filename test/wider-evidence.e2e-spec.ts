@@ -55,7 +55,7 @@ describe('wider evidence (issue 16)', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.app.get(WiderEvidenceService).flush();
-    await resetDatabase(t.connection);
+    await t.reset();
     // Each test in a fresh window of its own, so the in-memory counts of the last one are out of it.
     t.clock.advance(60 * MIN);
   });

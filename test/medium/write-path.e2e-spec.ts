@@ -10,7 +10,7 @@ import { HealthStore } from '../../src/write-path/health-store.service';
 import { TenantSettingsRepository } from '../../src/persistence/tenant-settings/tenant-settings.repository';
 import { CommandStartedEvent } from 'mongodb';
 import { BookkeepingFlush } from '../../src/persistence/tool-health/bookkeeping-update';
-import { KEYS, TestApp, createTestApp, resetDatabase } from '../support/test-app';
+import { KEYS, TestApp, createTestApp } from '../support/test-app';
 
 /**
  * Middle tier (issue 11): the write path and the outcome services with their real repository on
@@ -30,7 +30,7 @@ describe('write path and outcome services (medium tier)', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await resetDatabase(t.connection);
+    await t.reset();
     t.clock.set('2026-05-23T14:00:00.000Z');
   });
 

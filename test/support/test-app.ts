@@ -7,6 +7,7 @@ import { AppModule } from '../../src/app.module';
 import { configureApp, fastifyOptions } from '../../src/app.setup';
 import { Clock } from '../../src/runtime/clock';
 import { BookkeepingBuffer } from '../../src/features/outcomes/bookkeeping-buffer.service';
+import { OutcomeStatsRecorder } from '../../src/features/tool-stats/outcome-stats-recorder.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { API_KEYS_ENV, KEYS } from './api-keys';
 import { FakeClock } from './fake-clock';
@@ -79,7 +80,9 @@ export async function createTestApp(
     connection,
     http: checkedAgainstDocument(request(app.getHttpServer())),
     reset: async () => {
+      // What a test left in memory is written first, then removed with the rest.
       await app.get(BookkeepingBuffer).flush();
+      await app.get(OutcomeStatsRecorder).flush();
       await resetDatabase(connection);
     },
     close: () => app.close(),

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, gql, storeKey, storedKey, subscriptionClient } from './api';
 import { CalendarView } from './calendar';
 import { CallerView } from './caller';
@@ -106,10 +106,14 @@ function App() {
     };
   }, [key]);
 
+  // The board takes each series at its occurrence in force or next; the calendar and the tool
+  // view keep the series as it is (its rule is said from its own first occurrence).
+  const nowWindows = useMemo(() => windows.flatMap(atCurrentOccurrence), [windows]);
+
   const reloadWindows = useCallback(async () => {
     if (!key) return;
     const data = await gql<{ maintenanceWindows: MaintenanceWindow[] }>(key, WINDOWS, { filter: { first: 500 } });
-    setWindows(data.maintenanceWindows.flatMap(atCurrentOccurrence));
+    setWindows(data.maintenanceWindows);
   }, [key]);
 
   const reloadEntries = useCallback(async () => {
@@ -266,7 +270,7 @@ function App() {
           {tab === 'now' && (
             <NowView
               entries={entries}
-              windows={windows}
+              windows={nowWindows}
               signals={signals}
               loading={loading}
               truncated={truncated}

@@ -21,6 +21,17 @@ export async function call(port, method, pathname, key, body) {
   return { status: res.status, text, ms: performance.now() - started };
 }
 
+/** Marks `tool` DOWN for everyone, as a dispatcher would: one STATUS_CHANGED event. */
+export async function markToolDown(port, tool) {
+  const res = await call(port, 'POST', '/v1/health/mark-unavailable', BENCH_KEYS.dispatcher, {
+    scope: 'GLOBAL',
+    toolName: tool,
+    code: 'BACKEND_UNREACHABLE',
+    source: 'bench',
+  });
+  if (res.status !== 200) throw new Error(`mark-unavailable → ${res.status} ${res.text.slice(0, 200)}`);
+}
+
 export async function startOwnService(env = {}) {
   const db = await startDatabase('mongo-java-server');
   const port = await freePort();

@@ -6,7 +6,7 @@
 // still holding their first. Reports the healthy endpoint's delivery time for each (target ≤ 1 s).
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { BENCH_KEYS, call, startOwnService } from './own-service.mjs';
+import { BENCH_KEYS, call, markToolDown, startOwnService } from './own-service.mjs';
 
 const i = process.argv.indexOf('--hanging');
 const HANGING = i > 0 ? Number(process.argv[i + 1]) : 20;
@@ -36,13 +36,7 @@ export async function webhookIsolationBench({ hanging = HANGING, log = console.e
     for (const tool of ['isolation_first', 'isolation_second']) {
       const before = healthyAt.length;
       const sent = performance.now();
-      const res = await call(port, 'POST', '/v1/health/mark-unavailable', BENCH_KEYS.dispatcher, {
-        scope: 'GLOBAL',
-        toolName: tool,
-        code: 'BACKEND_UNREACHABLE',
-        source: 'bench',
-      });
-      if (res.status !== 200) throw new Error(`mark-unavailable → ${res.status} ${res.text.slice(0, 200)}`);
+      await markToolDown(port, tool);
       while (healthyAt.length === before) {
         if (performance.now() - sent > 60_000) throw new Error('the healthy endpoint got nothing in 60 s');
         await new Promise((r) => setTimeout(r, 10));

@@ -7,7 +7,7 @@
 // has it. Target: ≤ 5 s after any restart.
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { BENCH_KEYS, call, startOwnService } from './own-service.mjs';
+import { BENCH_KEYS, call, markToolDown, startOwnService } from './own-service.mjs';
 
 const FAST = 5;
 const SLOW_MS = 5_000;
@@ -43,15 +43,7 @@ export async function webhookResumeBench({ log = console.error } = {}) {
   const paths = [...Array.from({ length: FAST }, (_, n) => `/fast-${n}`), '/slow'];
   const service = await startOwnService({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   const { port } = service;
-  const markDown = async (tool) => {
-    const res = await call(port, 'POST', '/v1/health/mark-unavailable', BENCH_KEYS.dispatcher, {
-      scope: 'GLOBAL',
-      toolName: tool,
-      code: 'BACKEND_UNREACHABLE',
-      source: 'bench',
-    });
-    if (res.status !== 200) throw new Error(`mark-unavailable → ${res.status} ${res.text.slice(0, 200)}`);
-  };
+  const markDown = (tool) => markToolDown(port, tool);
   const has = (path, tool) => (got.get(path) ?? []).includes(tool);
   const waitFor = async (predicate, from, limitMs) => {
     while (!predicate()) {

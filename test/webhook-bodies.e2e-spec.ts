@@ -160,6 +160,7 @@ const FIELDS: Record<HealthEventType, { carries: string[]; lacks: Record<string,
     },
   },
   PIN_CLEARED: {
+    // payload.by is the admin who set the pin (Gap: who removed it is not carried).
     carries: [...KEY, 'payload.pinnedStatus', 'payload.until', 'payload.reason', 'payload.by'],
     lacks: {
       'payload.previousStatus': 'the pin in the payload says what it read as before (pinnedStatus)',

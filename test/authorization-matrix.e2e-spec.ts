@@ -236,7 +236,7 @@ const GRAPHQL_RULES: Record<string, { roles: Role[]; query: string; variables?: 
     query: 'mutation($i: CreateCalendarFeedTokenInput!) { createCalendarFeedToken(input: $i) { token } }',
     variables: { i: { label: 'matrix' } },
   },
-  'Mutation.revokeCalendarFeedToken': { roles: [ADMIN], query: 'mutation { revokeCalendarFeedToken(id: "no-such-token") }' },
+  'Mutation.revokeCalendarFeedToken': { roles: [ADMIN], query: 'mutation { revokeCalendarFeedToken(id: "no-such-token") { id } }' },
   'Query.webhookEndpoints': { roles: [A], query: '{ webhookEndpoints { id } }' },
   'Query.webhookEndpoint': { roles: [A], query: '{ webhookEndpoint(id: "no-such-endpoint") { id } }' },
   'Query.webhookDeliveries': { roles: [A], query: '{ webhookDeliveries(endpointId: "no-such-endpoint") { id } }' },

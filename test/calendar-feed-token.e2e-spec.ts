@@ -151,10 +151,10 @@ describe('subscribing to the maintenance calendar with a feed token', () => {
     const bad = await gql(KEYS.admin, 'mutation { createCalendarFeedToken(input: { label: "" }) { token } }');
     expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'label' });
 
-    const revoked = await gql(KEYS.admin, `mutation { revokeCalendarFeedToken(id: "${feedToken.id}") }`);
-    expect(revoked.data).toEqual({ revokeCalendarFeedToken: feedToken.id });
+    const revoked = await gql(KEYS.admin, `mutation { revokeCalendarFeedToken(id: "${feedToken.id}") { id } }`);
+    expect(revoked.data).toEqual({ revokeCalendarFeedToken: { id: feedToken.id } });
     await t.http.get(feedPath).expect(401);
-    const again = await gql(KEYS.admin, `mutation { revokeCalendarFeedToken(id: "${feedToken.id}") }`);
+    const again = await gql(KEYS.admin, `mutation { revokeCalendarFeedToken(id: "${feedToken.id}") { id } }`);
     expect(again.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 });

@@ -608,7 +608,11 @@ describe('operator console in headless Chromium (D26)', () => {
     });
     expect(changed.until).toBe(at(d1, '20:00'));
     // The row shows the changed occurrence's times, and the series' rule as it was.
-    expect(await row.locator('td[data-label="Until"]').innerText()).toBe(at(d1, '21:00').replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+    expect(await row.locator('td[data-label="Until"]').innerText()).toBe(
+      at(d1, '21:00')
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z'),
+    );
     expect(await row.getByTestId('series-rule').innerText()).toBe(rule);
     await axe(page, 'calendar-schedule-series');
     await shot(page, 'calendar-series');

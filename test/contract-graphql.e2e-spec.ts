@@ -65,7 +65,7 @@ describe('GraphQL contract', () => {
     for (const name of current)
       expect({
         name,
-        ok: /^(mark|set|clear|change|sweep|record|pin|unpin|delete|purge|schedule|cancel|create|rotate|ping|resend|skip|end)[A-Z]/.test(
+        ok: /^(mark|set|clear|change|sweep|record|pin|unpin|delete|purge|schedule|cancel|create|rotate|revoke|ping|resend|skip|end)[A-Z]/.test(
           name,
         ),
       }).toEqual({

@@ -91,6 +91,7 @@ describe('GraphQL access (D17)', () => {
         'toolStats',
         'toolUptime',
         'toolSignals',
+        'calendarFeedTokens',
       ].sort(),
     );
     // Each operation's own argument checks run after the guard, so dummy arguments suffice.
@@ -137,6 +138,8 @@ const MUTATION_ARGS: Record<string, string> = {
   rotateWebhookSecret: '(id: "e1")',
   pingWebhookEndpoint: '(id: "e1")',
   resendWebhookDelivery: '(id: "d1")',
+  createCalendarFeedToken: '(input: {label: "l"})',
+  revokeCalendarFeedToken: '(id: "c1")',
 };
 const QUERY_ARGS: Record<string, string> = {
   toolHealth: `(${KEY})`,

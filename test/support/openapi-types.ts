@@ -1008,7 +1008,7 @@ export interface components {
              */
             feedPath: string;
         };
-        /** @description The token revoked. */
+        /** @description The calendar feed token revoked. */
         RevokedFeedTokenView: {
             /** @description The id of the token revoked. */
             id: string;

@@ -34,3 +34,8 @@ export class CalendarFeedTokenSecretView {
   })
   feedPath: string;
 }
+
+@ViewType('RevokedCalendarFeedToken', 'The calendar feed token revoked.')
+export class RevokedFeedTokenView {
+  @ViewField('The id of the token revoked.', { type: () => ID, openapi: { type: String } }) id: string;
+}

@@ -3,14 +3,13 @@ import { ApiCreatedResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import { Principal } from '../../auth/principal';
 import { ApiContract } from '../../errors/openapi-errors';
-import { ViewField, ViewType } from '../../shapes/view-field';
 import { CalendarFeedAccess } from './calendar-feed-access.service';
-import { CalendarFeedTokenSecretView, CalendarFeedTokenView, CreateCalendarFeedTokenDto } from './calendar-feed-token.dto';
-
-@ViewType('RevokedCalendarFeedToken', 'The token revoked.')
-class RevokedFeedTokenView {
-  @ViewField('The id of the token revoked.') id: string;
-}
+import {
+  CalendarFeedTokenSecretView,
+  CalendarFeedTokenView,
+  CreateCalendarFeedTokenDto,
+  RevokedFeedTokenView,
+} from './calendar-feed-token.dto';
 
 /** Admins' management of the calendar feed's read-only tokens (admin only: no @Roles). */
 @ApiTags('maintenance')
@@ -45,7 +44,7 @@ export class CalendarFeedTokensController {
   @HttpCode(200)
   @ApiOkResponse({ type: RevokedFeedTokenView })
   @ApiContract('revokeCalendarFeedToken', 'Revoke a calendar feed token', 'The feed refuses the token from now on (401).')
-  revoke(@Param('id') id: string): Promise<{ id: string }> {
+  revoke(@Param('id') id: string): Promise<RevokedFeedTokenView> {
     return this.access.revoke(id);
   }
 }

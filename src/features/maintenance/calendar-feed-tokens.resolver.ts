@@ -2,7 +2,12 @@ import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import { Principal } from '../../auth/principal';
 import { CalendarFeedAccess } from './calendar-feed-access.service';
-import { CalendarFeedTokenSecretView, CalendarFeedTokenView, CreateCalendarFeedTokenDto } from './calendar-feed-token.dto';
+import {
+  CalendarFeedTokenSecretView,
+  CalendarFeedTokenView,
+  CreateCalendarFeedTokenDto,
+  RevokedFeedTokenView,
+} from './calendar-feed-token.dto';
 
 /** The calendar feed's tokens on the admin API, as over REST: admins only (no @Roles). */
 @Resolver(() => CalendarFeedTokenView)
@@ -27,8 +32,8 @@ export class CalendarFeedTokensResolver {
     return this.access.create(input.label, by);
   }
 
-  @Mutation(() => ID, { description: 'Revoke a calendar feed token: the feed refuses it from now on. Answers its id.' })
-  async revokeCalendarFeedToken(@Args('id', { type: () => ID, description: 'The token to revoke.' }) id: string): Promise<string> {
-    return (await this.access.revoke(id)).id;
+  @Mutation(() => RevokedFeedTokenView, { description: 'Revoke a calendar feed token: the feed refuses it from now on.' })
+  revokeCalendarFeedToken(@Args('id', { type: () => ID, description: 'The token to revoke.' }) id: string): Promise<RevokedFeedTokenView> {
+    return this.access.revoke(id);
   }
 }

@@ -22,7 +22,7 @@ interface Scenario {
   headers: Record<string, string>;
   steps: ({ op: 'list' } | { op: 'call'; tool: string; arguments: Record<string, unknown> })[];
 }
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Python side's JSON, asserted field by field
+// The Python side's JSON, asserted field by field.
 type Outcomes = Record<string, { initialize: any; steps: any[] }>;
 
 function runPython(python: string, url: string, scenarios: Scenario[]): Promise<Outcomes> {

@@ -4,7 +4,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ID_PATTERN } from '../../domain/health-key';
-import { HealthEventType } from '../../domain/health-events';
+import { HealthEventType } from '../events/event-catalogue';
 import { Scope } from '../../domain/scope';
 import { MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_FILTER_ITEMS, MAX_WEBHOOK_URL_LENGTH, WebhookFormat } from '../../domain/webhooks';
 import { ShapeField } from '../../shapes/shape-field';

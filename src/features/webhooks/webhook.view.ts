@@ -7,7 +7,8 @@ import {
   WebhookFormat,
   WebhookTrigger,
 } from '../../domain/webhooks';
-import { HealthEventType, Scope } from '../../shapes/enums.registration';
+import { Scope } from '../../shapes/enums.registration';
+import { HealthEventType } from '../events/event-catalogue';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
 // A webhook endpoint and its deliveries as both APIs answer them (P115) (D24). No view has a

@@ -9,3 +9,22 @@ export type SameKeys<A, B> = [A] extends [B]
     ? true
     : { missingFromFirst: Exclude<B, A> }
   : { missingFromSecond: Exclude<A, B> };
+
+/**
+ * The fields of T a value can be without: those that may be null, and the lists. A stored
+ * document written before such a field existed reads it as its neutral value (null, or empty),
+ * which each store's blank table gives once (typed with this, so a new such field must be named there).
+ */
+export type BlankableKeys<T> = {
+  [K in keyof T]-?: null extends T[K] ? K : T[K] extends readonly unknown[] ? K : never;
+}[keyof T];
+
+/**
+ * `stored` with each field it lacks (or holds as null/undefined) taken from `blanks`: how a store
+ * reads a document written before a field existed (the driver applies no schema default).
+ */
+export function withBlanks<T extends object, B extends object>(stored: T, blanks: B): T & B {
+  const filled = { ...blanks, ...stored } as Record<string, unknown>;
+  for (const [field, blank] of Object.entries(blanks)) if (filled[field] === null || filled[field] === undefined) filled[field] = blank;
+  return filled as T & B;
+}

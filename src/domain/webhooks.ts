@@ -1,10 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as ipaddr from 'ipaddr.js';
-import { formatClock } from './clock-format';
+import { DEFAULT_TIME_ZONE, formatClock } from './clock-format';
 import { DomainError } from './domain-error';
 import { HealthEvent, HealthEventType } from './health-events';
 import { Scope } from './scope';
+import type { BlankableKeys } from './same-keys';
 
 /**
  * Signed webhooks, as pure rules (P180–P189) (D24). Which event goes to which endpoint,
@@ -300,14 +301,21 @@ export interface WebhookRetry {
   nextAttemptAt: Date;
 }
 
-export interface WebhookEndpoint extends WebhookFilter {
-  id: string;
+/**
+ * What an admin sets on an endpoint: the create and change requests carry exactly these fields
+ * (src/features/webhooks/webhook.dto.ts is typed from this list), and a change may set any of them.
+ */
+export interface WebhookEndpointSettings extends WebhookFilter {
   url: string;
   description: string;
   format: WebhookFormat;
   /** IANA time zone of the times in Slack texts. */
   timeZone: string;
   enabled: boolean;
+}
+
+export interface WebhookEndpoint extends WebhookEndpointSettings {
+  id: string;
   secrets: StoredSecret[];
   createdAt: Date;
   updatedAt: Date;
@@ -320,6 +328,33 @@ export interface WebhookEndpoint extends WebhookFilter {
   retry: WebhookRetry | null;
   /** Bumped by every admin change (optimistic writes); the delivery worker's writes leave it alone. */
   version: number;
+}
+
+/** The settings a request may leave out (all but the URL). */
+export type DefaultedSetting = Exclude<keyof WebhookEndpointSettings, 'url'>;
+
+/**
+ * The one place an endpoint's neutral values are written: the settings a create request leaves
+ * out, and what an endpoint stored before a field existed reads as (the repository fills them in;
+ * the driver applies no schema default). Its type names every defaulted setting and every field
+ * that may be null or is a list, so a new one fails `tsc` until it is given here.
+ */
+export function endpointBlanks(): Pick<WebhookEndpointSettings, DefaultedSetting> &
+  Pick<WebhookEndpoint, Exclude<BlankableKeys<WebhookEndpoint>, 'secrets'>> {
+  return {
+    description: '',
+    eventTypes: [],
+    toolNames: [],
+    scopes: [],
+    tenantIds: [],
+    format: WebhookFormat.STANDARD,
+    timeZone: DEFAULT_TIME_ZONE,
+    enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    cursor: null,
+    retry: null,
+  };
 }
 
 /** What made an attempt. */

@@ -1,5 +1,5 @@
 import { DomainError } from './domain-error';
-import { ambiguityNote } from './local-time';
+import { ambiguityNote, validTimeZone, zoneFormatter } from './local-time';
 
 interface LocalParts {
   day: string;
@@ -8,42 +8,11 @@ interface LocalParts {
   note: string;
 }
 
-/**
- * One formatter per zone: building an Intl.DateTimeFormat costs far more than using one, and the
- * manifest annotation formats once per tool per turn. Case variants of a zone name are all valid
- * and would each get an entry, so the cache is bounded; past the bound it simply starts over.
- */
-const MAX_CACHED_ZONES = 512;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (formatter) return formatter;
-  if (typeof timeZone !== 'string' || timeZone.trim() === '') {
-    throw DomainError.invalid('timeZone', 'must be an IANA time zone name, e.g. Europe/Berlin');
-  }
-  try {
-    // h23, not hour12:false: the latter renders midnight as "24" in some ICU versions.
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-  } catch {
-    throw DomainError.invalid('timeZone', `unknown IANA time zone: ${timeZone}`);
-  }
-  if (formatters.size >= MAX_CACHED_ZONES) formatters.clear();
-  formatters.set(timeZone, formatter);
-  return formatter;
-}
+export { DEFAULT_TIME_ZONE, MAX_TIME_ZONE_LENGTH, validTimeZone } from './local-time';
 
 /** Throws DomainError INVALID_ARGUMENT (field "timeZone") unless `timeZone` is a known IANA zone. */
 export function assertTimeZone(timeZone: string): void {
-  formatterFor(timeZone);
+  validTimeZone(timeZone);
 }
 
 /**
@@ -76,7 +45,7 @@ function formatParts(instant: Date, timeZone: string): Omit<LocalParts, 'note'> 
   let hour = '';
   let minute = '';
   // Picked by type, so the locale's ordering and separators never matter.
-  for (const part of formatterFor(timeZone).formatToParts(instant)) {
+  for (const part of zoneFormatter(timeZone, 'minute').formatToParts(instant)) {
     if (part.type === 'year') year = part.value.padStart(4, '0');
     else if (part.type === 'month') month = part.value;
     else if (part.type === 'day') day = part.value;

@@ -8,6 +8,7 @@ import { Scope } from './scope';
 import { CooldownEntry, HistoryItem, Pin, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
+import type { SameKeys } from './same-keys';
 
 export enum HealthEventType {
   STATUS_CHANGED = 'STATUS_CHANGED',
@@ -116,22 +117,37 @@ export function effectiveStatusOf(doc: Pick<ToolHealthDocument, 'status' | 'pin'
   return doc.pin && doc.pin.until.getTime() > at.getTime() ? doc.pin.status : doc.status;
 }
 
-export type HealthEvent = EventBase &
-  (
-    | { type: HealthEventType.STATUS_CHANGED; payload: StatusChangedPayload }
-    | { type: HealthEventType.COOLDOWN_SET; payload: CooldownPayload }
-    | { type: HealthEventType.COOLDOWN_EXPIRED; payload: CooldownPayload }
-    | { type: HealthEventType.INBOX_ITEM; payload: InboxItemPayload }
-    | { type: HealthEventType.PIN_SET | HealthEventType.PIN_CLEARED | HealthEventType.PIN_ENDED; payload: PinPayload }
-    | { type: HealthEventType.DELETED; payload: DeletedPayload }
-    | {
-        type: HealthEventType.MAINTENANCE_STARTING | HealthEventType.MAINTENANCE_STARTED | HealthEventType.MAINTENANCE_ENDED;
-        payload: MaintenancePayload;
-      }
-    | { type: HealthEventType.WIDER_EVIDENCE; payload: WiderEvidencePayload }
-    | { type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED; payload: WebhookEndpointDisabledPayload }
-    | { type: HealthEventType.SIGNAL_STARTED | HealthEventType.SIGNAL_ENDED; payload: SignalPayload }
-  );
+/**
+ * Each event type with the payload it carries: the one list the event union below is built from.
+ * A type added to HealthEventType without its payload here fails `tsc` (EVERY_EVENT_TYPE_HAS_A_PAYLOAD);
+ * its description, answer class and summary line are the feature's row in the event catalogue
+ * (src/features/events/event-catalogue.ts, docs/adding-an-event.md).
+ */
+export interface HealthEventPayloads {
+  [HealthEventType.STATUS_CHANGED]: StatusChangedPayload;
+  [HealthEventType.COOLDOWN_SET]: CooldownPayload;
+  [HealthEventType.COOLDOWN_EXPIRED]: CooldownPayload;
+  [HealthEventType.INBOX_ITEM]: InboxItemPayload;
+  [HealthEventType.PIN_SET]: PinPayload;
+  [HealthEventType.PIN_CLEARED]: PinPayload;
+  [HealthEventType.PIN_ENDED]: PinPayload;
+  [HealthEventType.DELETED]: DeletedPayload;
+  [HealthEventType.MAINTENANCE_STARTED]: MaintenancePayload;
+  [HealthEventType.MAINTENANCE_ENDED]: MaintenancePayload;
+  [HealthEventType.MAINTENANCE_STARTING]: MaintenancePayload;
+  [HealthEventType.WIDER_EVIDENCE]: WiderEvidencePayload;
+  [HealthEventType.WEBHOOK_ENDPOINT_DISABLED]: WebhookEndpointDisabledPayload;
+  [HealthEventType.SIGNAL_STARTED]: SignalPayload;
+  [HealthEventType.SIGNAL_ENDED]: SignalPayload;
+}
+
+export const EVERY_EVENT_TYPE_HAS_A_PAYLOAD: SameKeys<HealthEventType, keyof HealthEventPayloads> = true;
+
+/** One event of type T, its payload narrowed. */
+export type HealthEventOf<T extends HealthEventType> = EventBase & { type: T; payload: HealthEventPayloads[T] };
+
+/** Any event: a union discriminated by `type`, one member per event type. */
+export type HealthEvent = { [T in HealthEventType]: HealthEventOf<T> }[HealthEventType];
 
 /**
  * The events of one write, found by diffing the stored document before and after it, so

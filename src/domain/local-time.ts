@@ -11,35 +11,58 @@ import { DomainError } from './domain-error';
 const MINUTE_MS = 60_000;
 /** Far enough to step across any one transition, near enough never to span two (months apart). */
 const PROBE_MS = 6 * 3_600_000;
+/** The zone times are written in when a caller names none (the manifest's suffixes, Slack texts). */
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** The longest zone name a request may carry (the longest IANA names are about 30 characters). */
+export const MAX_TIME_ZONE_LENGTH = 100;
+
+/**
+ * The one rule for a time zone a caller sends, and its two messages: a name, and one this
+ * runtime's tz database knows. Returns the name as sent; throws DomainError INVALID_ARGUMENT
+ * naming `field` otherwise.
+ */
+export function validTimeZone(timeZone: unknown, field = 'timeZone'): string {
+  if (typeof timeZone !== 'string' || timeZone.trim() === '' || timeZone.length > MAX_TIME_ZONE_LENGTH) {
+    throw DomainError.invalid(field, 'must be an IANA time zone name, e.g. Europe/Berlin');
+  }
+  zoneFormatter(timeZone, 'second', field);
+  return timeZone;
+}
+
+/**
+ * One formatter per zone and precision: building an Intl.DateTimeFormat costs far more than using
+ * one, and the manifest annotation formats once per tool per turn. Case variants of a zone name are
+ * all valid and would each get an entry, so the cache is bounded; past the bound it starts over.
+ */
 const MAX_CACHED_ZONES = 512;
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const PRECISION: Record<'minute' | 'second', Intl.DateTimeFormatOptions> = {
+  // 2-digit parts: the clock is written as read ("09:05").
+  minute: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' },
+  // Numeric parts to compute with (offsets), to the second.
+  second: { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' },
+};
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
+export function zoneFormatter(timeZone: string, precision: 'minute' | 'second', field = 'timeZone'): Intl.DateTimeFormat {
+  const key = `${precision}:${timeZone}`;
+  let formatter = formatters.get(key);
   if (formatter) return formatter;
   try {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    // h23, not hour12:false: the latter renders midnight as "24" in some ICU versions.
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...PRECISION[precision] });
   } catch {
-    throw DomainError.invalid('timeZone', `unknown IANA time zone: ${timeZone}`);
+    throw DomainError.invalid(field, `unknown IANA time zone: ${timeZone}`);
   }
   if (formatters.size >= MAX_CACHED_ZONES) formatters.clear();
-  formatters.set(timeZone, formatter);
+  formatters.set(key, formatter);
   return formatter;
 }
 
 /** The zone's offset from UTC at `instant`, in whole minutes (Europe/Berlin in July: 120). */
 export function utcOffsetMinutes(instant: Date, timeZone: string): number {
   const fields: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) {
+  for (const part of zoneFormatter(timeZone, 'second').formatToParts(instant)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
   }
   const wall = Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second);

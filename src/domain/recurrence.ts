@@ -1,6 +1,6 @@
 import { Frequency, Options, RRule } from 'rrule';
 import { DomainError } from './domain-error';
-import { instantOfLocalWall, localWallMs } from './local-time';
+import { instantOfLocalWall, localWallMs, validTimeZone } from './local-time';
 
 /**
  * A maintenance window that recurs (D25 (P190)). The series is stored as one window
@@ -151,16 +151,8 @@ function someDayMatches(parts: Record<string, string>, fromWall: number): boolea
 }
 
 function checkTimeZone(timeZone: unknown): string {
-  if (typeof timeZone !== 'string' || timeZone.length === 0 || timeZone.length > 64) {
-    throw DomainError.invalid('timeZone', 'must be an IANA time zone such as Europe/Berlin');
-  }
-  try {
-    // Intl knows the IANA names (and their aliases); an unknown one throws a RangeError. The
-    // name is kept as Intl spells it ("europe/berlin" → "Europe/Berlin").
-    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
-  } catch {
-    throw DomainError.invalid('timeZone', `unknown IANA time zone: ${timeZone}`);
-  }
+  // The name is kept as Intl spells it ("europe/berlin" → "Europe/Berlin").
+  return new Intl.DateTimeFormat('en-US', { timeZone: validTimeZone(timeZone) }).resolvedOptions().timeZone;
 }
 
 /** rrule's iterator on floating dates: DTSTART is the series' first start read in the zone. */

@@ -1,9 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { HealthEvent, HealthEventType } from './health-events';
+import { HealthEventType } from './health-events';
 import { Scope } from './scope';
-import { ToolStatus } from './tool-status';
-import { ToolErrorCode } from './tool-error-code';
-import { ToolHealthClassification } from './classification';
 import {
   RETRY_GIVE_UP_MS,
   SECRET_OVERLAP_MS,
@@ -18,39 +15,16 @@ import {
   secretOf,
   signatureHeader,
   signingSecrets,
-  slackText,
   validateWebhookUrl,
   webhookIdOf,
 } from './webhooks';
+import { aStatusChange } from '../../test/factories';
 import { HOSTILE_RESOLVED_ADDRESSES, HOSTILE_URL_HOSTS, PUBLIC_ADDRESSES, PUBLIC_URL_HOSTS } from '../../test/factories/hostile-targets';
 
 const NOW = new Date('2026-05-23T14:00:00.000Z');
 const EVERYTHING: WebhookFilter = { eventTypes: [], toolNames: [], scopes: [], tenantIds: [] };
 
-function statusChanged(extra: Partial<HealthEvent> = {}, payload: Record<string, unknown> = {}): HealthEvent {
-  return {
-    id: 'GLOBAL::jira_search:0:3:STATUS_CHANGED',
-    docId: 'GLOBAL::jira_search',
-    scope: Scope.GLOBAL,
-    scopeId: null,
-    toolName: 'jira_search',
-    status: ToolStatus.DOWN,
-    effectiveStatus: ToolStatus.DOWN,
-    tenantId: null,
-    at: NOW,
-    type: HealthEventType.STATUS_CHANGED,
-    payload: {
-      previousStatus: ToolStatus.OK,
-      expectedRecoveryAt: new Date('2026-05-23T14:30:00Z'),
-      code: ToolErrorCode.BACKEND_FAILED,
-      classification: null,
-      note: null,
-      by: null,
-      ...payload,
-    },
-    ...extra,
-  } as HealthEvent;
-}
+const statusChanged = aStatusChange;
 
 describe('webhook filters (P181)', () => {
   it('an empty filter takes every event', () => {
@@ -225,75 +199,5 @@ describe('targets (P185)', () => {
     expect(refusedTarget(['93.184.216.34', '10.0.0.1'], false)).toMatch(/10\.0\.0\.1/);
     expect(refusedTarget(['10.0.0.1'], true)).toBeNull();
     expect(refusedTarget([], true)).toMatch(/no address/);
-  });
-});
-
-describe('the Slack text (P186)', () => {
-  it('states a signal beside the status it leaves unchanged', () => {
-    const signal = (type: HealthEventType, payload: Record<string, unknown>) =>
-      ({ ...statusChanged(), status: ToolStatus.OK, effectiveStatus: ToolStatus.OK, type, payload }) as unknown as HealthEvent;
-    const base = { recentCalls: null, recentSuccessRate: null, usualSuccessRate: null, recentP95Ms: null, usualP95Ms: null };
-    expect(
-      slackText(
-        signal(HealthEventType.SIGNAL_STARTED, { ...base, signal: 'SLOW', text: 'slow right now — about 9 s per call, usually about 1 s' }),
-        NOW,
-        'UTC',
-      ),
-    ).toBe('jira_search is OK at GLOBAL — slow right now — about 9 s per call, usually about 1 s');
-    expect(slackText(signal(HealthEventType.SIGNAL_ENDED, { ...base, signal: 'SLOW', text: null }), NOW, 'UTC')).toBe(
-      'jira_search is OK at GLOBAL — no longer slow',
-    );
-  });
-
-  it('says what happened, where and when it is expected back', () => {
-    const event = {
-      ...statusChanged(),
-      type: HealthEventType.INBOX_ITEM,
-      payload: {
-        userId: null,
-        classification: ToolHealthClassification.TECHNICALLY_BROKEN,
-        note: 'HTTP 503 from Jira',
-        by: 'agrajag',
-        code: null,
-      },
-    } as HealthEvent;
-    expect(slackText(event, NOW, 'UTC')).toBe('jira_search is DOWN at GLOBAL (TECHNICALLY_BROKEN: HTTP 503 from Jira)');
-    expect(slackText(statusChanged(), NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (BACKEND_FAILED, was OK)',
-    );
-    expect(slackText(statusChanged({ scope: Scope.USER, scopeId: 'alice' }), NOW, 'Europe/Berlin')).toBe(
-      'jira_search is DOWN at USER alice — expected back at 16:30 CEST (BACKEND_FAILED, was OK)',
-    );
-  });
-
-  it('gives the status the entry reads as, why and who, and a pin as a pin', () => {
-    const verdict = statusChanged(
-      {},
-      { classification: ToolHealthClassification.TECHNICALLY_BROKEN, note: 'MCP connection closed', by: 'agrajag-7' },
-    );
-    expect(slackText(verdict, NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (TECHNICALLY_BROKEN: MCP connection closed, was OK) — by agrajag-7',
-    );
-    const system = statusChanged({}, { note: 'MCP connection closed', by: 'system:mcp-router' });
-    expect(slackText(system, NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (MCP connection closed, was OK) — by system:mcp-router',
-    );
-    // Under a pin the stored status is not what callers get.
-    const pinnedOver = statusChanged(
-      { status: ToolStatus.OK, effectiveStatus: ToolStatus.DOWN },
-      { previousStatus: ToolStatus.DOWN, expectedRecoveryAt: null },
-    );
-    expect(slackText(pinnedOver, NOW, 'UTC')).toMatch(/^jira_search is DOWN \(stored OK\) at GLOBAL/);
-    const pin = {
-      ...statusChanged({ status: ToolStatus.OK, effectiveStatus: ToolStatus.DOWN }),
-      type: HealthEventType.PIN_SET,
-      payload: { pinnedStatus: ToolStatus.DOWN, until: new Date('2026-05-23T19:00:00Z'), reason: 'vendor outage', by: 'admin:ops' },
-    } as HealthEvent;
-    expect(slackText(pin, NOW, 'UTC')).toBe('jira_search is pinned DOWN at GLOBAL by admin:ops until 19:00 UTC (vendor outage); stored OK');
-    expect(slackText(pin, NOW, 'UTC')).not.toMatch(/expected back/);
-    // With the service's public URL, a link to the console ends the line.
-    expect(slackText(pin, NOW, 'UTC', 'https://tool-health.example.com/console')).toMatch(
-      / — <https:\/\/tool-health\.example\.com\/console\|open the console>$/,
-    );
   });
 });

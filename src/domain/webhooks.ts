@@ -1,10 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as ipaddr from 'ipaddr.js';
-import { formatClock } from './clock-format';
+import { DEFAULT_TIME_ZONE, formatClock } from './clock-format';
 import { DomainError } from './domain-error';
 import { HealthEvent, HealthEventType } from './health-events';
 import { Scope } from './scope';
+import type { BlankableKeys } from './same-keys';
 
 /**
  * Signed webhooks, as pure rules (P180–P189) (D24). Which event goes to which endpoint,
@@ -241,6 +242,36 @@ function zoneLabel(timeZone: string, at: Date): string {
   }
 }
 
+/**
+ * What every event's one-line summary is written with (the event catalogue's `summary` of each
+ * type, src/features/events/): the head "jira_search is DOWN at GLOBAL" and the helpers that write
+ * times, scopes and notes the same way in every line.
+ */
+export interface EventText {
+  /** "<tool> is <effective status>[ (stored <status>)] at <scope>". */
+  head: string;
+  /** "GLOBAL", or "USER alice". */
+  where: string;
+  /** A time in the endpoint's zone, with the zone's label (e.g. "14:30 CEST"), as D15 writes them. */
+  clock(at: Date): string;
+  /** A note cut to 300 characters. */
+  clip(text: string): string;
+}
+
+export function eventText(event: HealthEvent, now: Date, timeZone: string): EventText {
+  // Times in the endpoint's zone, with its label, so a reader elsewhere is not misled (P232).
+  const label = zoneLabel(timeZone, event.at);
+  // The status the entry reads as (a pin wins), with the stored one beside it when they differ (P228).
+  const stored = event.effectiveStatus !== event.status ? ` (stored ${event.status})` : '';
+  const place = where(event);
+  return {
+    head: `${event.toolName} is ${event.effectiveStatus}${stored} at ${place}`,
+    where: place,
+    clock: (at) => `${formatClock(at, now, timeZone)} ${label}`,
+    clip,
+  };
+}
+
 function clip(text: string): string {
   return text.length > NOTE_MAX ? `${text.slice(0, NOTE_MAX - 1)}…` : text;
 }
@@ -250,60 +281,13 @@ function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
 }
 
 /**
- * One line a person reads in a Slack channel, e.g. "jira_search is DOWN at GLOBAL — expected
- * back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)" (P186). Times in `timeZone`, as D15 writes them.
+ * The Slack body's text: an event's one-line summary, e.g. "jira_search is DOWN at GLOBAL —
+ * expected back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)" (P186), and a link to the
+ * console when its address is known.
  */
-export function slackText(event: HealthEvent, now: Date, timeZone: string, consoleUrl: string | null = null): string {
-  const line = slackLine(event, now, timeZone);
+export function slackText(summary: string, consoleUrl: string | null = null): string {
   // Slack's link syntax: the console, where the whole story of the tool is (P232).
-  return consoleUrl ? `${line} — <${consoleUrl}|open the console>` : line;
-}
-
-function slackLine(event: HealthEvent, now: Date, timeZone: string): string {
-  // Times in the endpoint's zone, with its label, so a reader elsewhere is not misled (P232).
-  const label = zoneLabel(timeZone, event.at);
-  const clock = (at: Date) => `${formatClock(at, now, timeZone)} ${label}`;
-  // The status the entry reads as (a pin wins), with the stored one beside it when they differ (P228).
-  const stored = event.effectiveStatus !== event.status ? ` (stored ${event.status})` : '';
-  const head = `${event.toolName} is ${event.effectiveStatus}${stored} at ${where(event)}`;
-  switch (event.type) {
-    case HealthEventType.STATUS_CHANGED: {
-      const back = event.payload.expectedRecoveryAt ? ` — expected back at ${clock(event.payload.expectedRecoveryAt)}` : '';
-      const was = event.payload.previousStatus ? `, was ${event.payload.previousStatus}` : '';
-      const why = [event.payload.classification, event.payload.note && clip(event.payload.note)].filter(Boolean).join(': ');
-      const who = event.payload.by ? ` — by ${event.payload.by}` : '';
-      return `${head}${back} (${why || event.payload.code || 'status changed'}${was})${who}`;
-    }
-    case HealthEventType.INBOX_ITEM:
-      return `${head} (${event.payload.classification}${event.payload.note ? `: ${clip(event.payload.note)}` : ''})`;
-    case HealthEventType.COOLDOWN_SET:
-      return `${head} — no new diagnosis of ${event.payload.errorSignature} before ${clock(event.payload.nextSpawnAllowedAt)} (${event.payload.lastClassification})`;
-    case HealthEventType.COOLDOWN_EXPIRED:
-      return `${head} — the cooldown of ${event.payload.errorSignature} is over`;
-    case HealthEventType.PIN_SET:
-      return `${event.toolName} is pinned ${event.payload.pinnedStatus} at ${where(event)} by ${event.payload.by} until ${clock(event.payload.until)} (${clip(event.payload.reason)})${event.status !== event.payload.pinnedStatus ? `; stored ${event.status}` : ''}`;
-    case HealthEventType.PIN_CLEARED:
-      return `${head} — pin removed (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`;
-    case HealthEventType.PIN_ENDED:
-      return `${head} — pin ended (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`;
-    case HealthEventType.DELETED:
-      return `${event.toolName} at ${where(event)}: entry deleted by ${event.payload.by} (was ${event.payload.previousStatus})`;
-    case HealthEventType.MAINTENANCE_STARTING:
-      return `${event.toolName} at ${where(event)}: maintenance starts at ${clock(event.payload.from)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
-    case HealthEventType.MAINTENANCE_STARTED:
-      return `${event.toolName} is under maintenance at ${where(event)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`;
-    case HealthEventType.MAINTENANCE_ENDED:
-      return `${head} — maintenance ${event.payload.cancelledAt ? 'cancelled' : 'ended'} (${clip(event.payload.reason)})`;
-    case HealthEventType.WIDER_EVIDENCE:
-      return `${event.toolName}: ${event.payload.errorSignature} seen by ${event.payload.distinctUsers} users in ${event.payload.distinctProjects} projects since ${clock(event.payload.since)}`;
-    case HealthEventType.WEBHOOK_ENDPOINT_DISABLED:
-      return `Webhook endpoint ${event.payload.endpointId} disabled: ${clip(event.payload.reason)}`;
-    // Issue 39: evidence beside the status, which the line states as it is.
-    case HealthEventType.SIGNAL_STARTED:
-      return `${head} — ${event.payload.text ?? event.payload.signal.toLowerCase().replace('_', ' ')}`;
-    case HealthEventType.SIGNAL_ENDED:
-      return `${head} — no longer ${event.payload.signal === 'SLOW' ? 'slow' : 'failing often'}${event.payload.text ? ` (still ${event.payload.text})` : ''}`;
-  }
+  return consoleUrl ? `${summary} — <${consoleUrl}|open the console>` : summary;
 }
 
 // ---- the stored shapes -----------------------------------------------------------------------------
@@ -317,14 +301,21 @@ export interface WebhookRetry {
   nextAttemptAt: Date;
 }
 
-export interface WebhookEndpoint extends WebhookFilter {
-  id: string;
+/**
+ * What an admin sets on an endpoint: the create and change requests carry exactly these fields
+ * (src/features/webhooks/webhook.dto.ts is typed from this list), and a change may set any of them.
+ */
+export interface WebhookEndpointSettings extends WebhookFilter {
   url: string;
   description: string;
   format: WebhookFormat;
   /** IANA time zone of the times in Slack texts. */
   timeZone: string;
   enabled: boolean;
+}
+
+export interface WebhookEndpoint extends WebhookEndpointSettings {
+  id: string;
   secrets: StoredSecret[];
   createdAt: Date;
   updatedAt: Date;
@@ -337,6 +328,33 @@ export interface WebhookEndpoint extends WebhookFilter {
   retry: WebhookRetry | null;
   /** Bumped by every admin change (optimistic writes); the delivery worker's writes leave it alone. */
   version: number;
+}
+
+/** The settings a request may leave out (all but the URL). */
+export type DefaultedSetting = Exclude<keyof WebhookEndpointSettings, 'url'>;
+
+/**
+ * The one place an endpoint's neutral values are written: the settings a create request leaves
+ * out, and what an endpoint stored before a field existed reads as (the repository fills them in;
+ * the driver applies no schema default). Its type names every defaulted setting and every field
+ * that may be null or is a list, so a new one fails `tsc` until it is given here.
+ */
+export function endpointBlanks(): Pick<WebhookEndpointSettings, DefaultedSetting> &
+  Pick<WebhookEndpoint, Exclude<BlankableKeys<WebhookEndpoint>, 'secrets'>> {
+  return {
+    description: '',
+    eventTypes: [],
+    toolNames: [],
+    scopes: [],
+    tenantIds: [],
+    format: WebhookFormat.STANDARD,
+    timeZone: DEFAULT_TIME_ZONE,
+    enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    cursor: null,
+    retry: null,
+  };
 }
 
 /** What made an attempt. */

@@ -68,31 +68,7 @@ registerEnumType(CascadeReason, {
     MAINTENANCE: { description: 'A maintenance window in force decided.' },
   },
 });
-registerEnumType(HealthEventType, {
-  name: 'HealthEventType',
-  description: 'What an event records.',
-  valuesMap: {
-    STATUS_CHANGED: { description: "The entry's status changed." },
-    COOLDOWN_SET: { description: 'A cooldown was set, renewed, or its end or class changed.' },
-    COOLDOWN_EXPIRED: { description: 'A cooldown was ended early (a success or a working verdict disproved it).' },
-    INBOX_ITEM: { description: 'A diagnosis note for a user, or for everyone.' },
-    PIN_SET: { description: 'An admin pin was set or changed.' },
-    PIN_CLEARED: { description: 'An admin pin was removed before its end.' },
-    PIN_ENDED: { description: 'A pin ran out by itself; the stored status applies again.' },
-    DELETED: { description: 'The entry was deleted for good by an admin.' },
-    MAINTENANCE_STARTED: { description: 'A maintenance window began.' },
-    MAINTENANCE_ENDED: { description: 'A maintenance window ended, or was cancelled while in force.' },
-    MAINTENANCE_STARTING: {
-      description: 'A maintenance window (or an occurrence of a recurring one) starts within MAINTENANCE_WARNING_LEAD_MINUTES.',
-    },
-    WIDER_EVIDENCE: { description: 'Failures of one tool and error crossed the thresholds for wider evidence.' },
-    WEBHOOK_ENDPOINT_DISABLED: { description: 'A webhook endpoint whose deliveries failed for 24 hours was disabled (it names no tool).' },
-    SIGNAL_STARTED: {
-      description: "A tool's recent calls started failing often or being slow compared with its usual: evidence, the status is unchanged.",
-    },
-    SIGNAL_ENDED: { description: 'That signal ended: the recent calls are back near the usual, or too few to tell.' },
-  },
-});
+// HealthEventType is registered by the event catalogue (src/features/events/event-catalogue.ts), each value described by its row.
 registerEnumType(SignalKind, {
   name: 'SignalKind',
   description: 'A signal from the outcomes of recent calls.',

@@ -1,2 +1,3 @@
 export * from './documents';
 export * from './requests';
+export * from './events';

@@ -2032,7 +2032,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED" | "MAINTENANCE_STARTING";
+            type: "MAINTENANCE_STARTING" | "MAINTENANCE_STARTED" | "MAINTENANCE_ENDED";
             payload: components["schemas"]["MaintenancePayloadView"];
         };
         /** @description The payload of a WIDER_EVIDENCE event: failures of one (tool, signature) seen by enough users and projects to be wider than one of them. */

@@ -1,18 +1,10 @@
 import { Field, ID, ObjectType, createUnionType } from '@nestjs/graphql';
-import { HealthEventType, Scope, ToolStatus } from '../../shapes/enums.registration';
+import { Scope, ToolStatus } from '../../shapes/enums.registration';
 import { PageInfo } from '../../shapes/page-info.model';
 import { Node } from '../../shapes/node.interface';
-import {
-  CooldownPayloadView,
-  DeletedPayloadView,
-  InboxItemPayloadView,
-  MaintenancePayloadView,
-  PinPayloadView,
-  StatusChangedPayloadView,
-  WiderEvidencePayloadView,
-  WebhookEndpointDisabledPayloadView,
-  SignalPayloadView,
-} from './event-payloads.view';
+import { HealthEventType, PAYLOAD_VIEWS, payloadViewOf } from './event-catalogue';
+
+type PayloadClass = (typeof PAYLOAD_VIEWS)[number];
 
 /** Internal tag set by the resolver so the union can tell its members apart. */
 export const PAYLOAD_KIND = '__payloadKind';
@@ -20,48 +12,9 @@ export const PAYLOAD_KIND = '__payloadKind';
 export const HealthEventPayload = createUnionType({
   name: 'HealthEventPayload',
   description: 'What an event changed; its shape depends on the event type.',
-  types: () =>
-    [
-      StatusChangedPayloadView,
-      CooldownPayloadView,
-      InboxItemPayloadView,
-      PinPayloadView,
-      DeletedPayloadView,
-      MaintenancePayloadView,
-      WiderEvidencePayloadView,
-      WebhookEndpointDisabledPayloadView,
-      SignalPayloadView,
-    ] as const,
-  resolveType(value: Record<string, unknown>) {
-    switch (value[PAYLOAD_KIND]) {
-      case HealthEventType.STATUS_CHANGED:
-        return StatusChangedPayloadView;
-      case HealthEventType.COOLDOWN_SET:
-      case HealthEventType.COOLDOWN_EXPIRED:
-        return CooldownPayloadView;
-      case HealthEventType.INBOX_ITEM:
-        return InboxItemPayloadView;
-      case HealthEventType.PIN_SET:
-      case HealthEventType.PIN_CLEARED:
-      case HealthEventType.PIN_ENDED:
-        return PinPayloadView;
-      case HealthEventType.DELETED:
-        return DeletedPayloadView;
-      case HealthEventType.MAINTENANCE_STARTING:
-      case HealthEventType.MAINTENANCE_STARTED:
-      case HealthEventType.MAINTENANCE_ENDED:
-        return MaintenancePayloadView;
-      case HealthEventType.WIDER_EVIDENCE:
-        return WiderEvidencePayloadView;
-      case HealthEventType.WEBHOOK_ENDPOINT_DISABLED:
-        return WebhookEndpointDisabledPayloadView;
-      case HealthEventType.SIGNAL_STARTED:
-      case HealthEventType.SIGNAL_ENDED:
-        return SignalPayloadView;
-      default:
-        return null;
-    }
-  },
+  // Derived from the event catalogue: its payload classes, and the class of the event's type.
+  types: () => PAYLOAD_VIEWS as [PayloadClass, ...PayloadClass[]],
+  resolveType: (value: Record<string, unknown>) => payloadViewOf(value[PAYLOAD_KIND] as HealthEventType),
 });
 
 @ObjectType('HealthEvent', {

@@ -8,13 +8,14 @@ import { FilterReason, ToolSafety } from '../../domain/audience';
 import { ID_PATTERN } from '../../domain/health-key';
 import { ToolStatus } from '../../domain/tool-status';
 import { CascadeTraceView } from '../../shapes/cascade-trace.view';
+import { DEFAULT_TIME_ZONE, MAX_TIME_ZONE_LENGTH } from '../../domain/clock-format';
+
+export { DEFAULT_TIME_ZONE, MAX_TIME_ZONE_LENGTH };
 
 export const MAX_MANIFEST_TOOLS = 500;
 export const MAX_DESCRIPTION_LENGTH = 4000;
 export const MAX_ROLES = 50;
 export const MAX_ROLE_LENGTH = 100;
-export const MAX_TIME_ZONE_LENGTH = 100;
-export const DEFAULT_TIME_ZONE = 'UTC';
 
 /** What the service must know of a tool to annotate it, besides its description (§8, D15). */
 class ToolRefDto {

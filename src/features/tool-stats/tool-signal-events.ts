@@ -4,11 +4,47 @@ import { HealthEvent, HealthEventType } from '../../domain/health-events';
 import { encodeKey } from '../../domain/health-key';
 import { MINUTE_MS } from '../../domain/outcome-stats';
 import { Scope } from '../../domain/scope';
-import { SignalChange, ToolSignals, signalPayload } from '../../domain/tool-signals';
+import { SignalChange, SignalKind, SignalPayload, ToolSignals, signalPayload } from '../../domain/tool-signals';
 import { ToolStatus } from '../../domain/tool-status';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 import { EventRelay } from '../../write-path/event-relay.service';
 import { ToolSignalChange, ToolSignalsService } from './tool-signals.service';
+import { Float } from '@nestjs/graphql';
+import { NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
+import { EventRows, INTEGER } from '../../shapes/event-row';
+
+const SHARE: ViewFieldOptions = { type: () => Float, nullable: true, openapi: { type: 'number', minimum: 0, maximum: 1 } };
+const NULLABLE_INTEGER: ViewFieldOptions = { ...INTEGER, nullable: true };
+
+@ViewType(
+  'SignalPayload',
+  "The payload of a SIGNAL_STARTED or SIGNAL_ENDED event: a tool's recent calls started or stopped failing often or being slow compared with its usual. Evidence only: the status is unchanged.",
+)
+export class SignalPayloadView implements SignalPayload {
+  @ViewField('Which signal started or ended.', enumView(SignalKind, 'SignalKind')) signal: SignalKind;
+  @ViewField('The signals on after the change, in words as the LLM reads them; null when none is left.', NULLABLE_STRING)
+  text: string | null;
+  @ViewField('Calls in the recent minutes when it started; null when it ended.', NULLABLE_INTEGER) recentCalls: number | null;
+  @ViewField('Failing often: the recent success rate, 0 … 1.', SHARE) recentSuccessRate: number | null;
+  @ViewField('Failing often: the usual success rate, 0 … 1.', SHARE) usualSuccessRate: number | null;
+  @ViewField('Slow: the recent 95th percentile duration, ms.', NULLABLE_INTEGER) recentP95Ms: number | null;
+  @ViewField('Slow: the usual 95th percentile duration, ms.', NULLABLE_INTEGER) usualP95Ms: number | null;
+}
+
+/** The signal events' rows of the event catalogue: evidence beside the status, which the line states as it is. */
+export const SIGNAL_EVENTS = {
+  [HealthEventType.SIGNAL_STARTED]: {
+    description: "A tool's recent calls started failing often or being slow compared with its usual: evidence, the status is unchanged.",
+    payload: SignalPayloadView,
+    summary: (event, { head }) => `${head} — ${event.payload.text ?? event.payload.signal.toLowerCase().replace('_', ' ')}`,
+  },
+  [HealthEventType.SIGNAL_ENDED]: {
+    description: 'That signal ended: the recent calls are back near the usual, or too few to tell.',
+    payload: SignalPayloadView,
+    summary: (event, { head }) =>
+      `${head} — no longer ${event.payload.signal === SignalKind.SLOW ? 'slow' : 'failing often'}${event.payload.text ? ` (still ${event.payload.text})` : ''}`,
+  },
+} satisfies EventRows;
 
 /**
  * The one place a signal's event is shaped (P305). It is about the tool for everyone (its GLOBAL

@@ -5,7 +5,6 @@ import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config';
 import { HealthEvent, HealthEventType } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
-import { ToolStatus } from '../../domain/tool-status';
 import {
   WebhookAttempt,
   WebhookDeliveryState,
@@ -28,6 +27,8 @@ import { WebhookDeliveryRepository } from '../../persistence/webhook-deliveries/
 import { HeldLease, WebhookEndpointRepository } from '../../persistence/webhook-endpoints/webhook-endpoint.repository';
 import { EventRelay } from '../../write-path/event-relay.service';
 import { SendResult, WebhookSender } from './webhook-sender';
+import { disabledEvent } from '../events/webhook-disabled-events';
+import { eventSummary } from '../events/event-catalogue';
 
 /** Events read from the outbox per page… */
 const BATCH = 100;
@@ -294,7 +295,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private bodyOf(endpoint: WebhookEndpoint, event: PositionedEvent, now: Date): string {
     return endpoint.format === WebhookFormat.SLACK
-      ? JSON.stringify({ text: slackText(event, now, endpoint.timeZone, this.config.publicUrl && `${this.config.publicUrl}/console`) })
+      ? JSON.stringify({
+          text: slackText(eventSummary(event, now, endpoint.timeZone), this.config.publicUrl && `${this.config.publicUrl}/console`),
+        })
       : standardBody(event);
   }
 
@@ -387,26 +390,5 @@ function attemptOf(at: Date, trigger: WebhookTrigger, result: SendResult): Webho
     latencyMs: result.latencyMs,
     error: result.error,
     responseExcerpt: result.responseExcerpt,
-  };
-}
-
-/**
- * The event of an endpoint disabled (P184). It concerns no tool: its docId is `webhook:<endpoint>`,
- * its scope GLOBAL, its toolName empty and its status OK. The id is fixed per endpoint and moment.
- */
-function disabledEvent(endpointId: string, reason: string, failingSince: Date, attempts: number, at: Date): HealthEvent {
-  const docId = `webhook:${endpointId}`;
-  return {
-    id: `${docId}:${at.getTime()}:${HealthEventType.WEBHOOK_ENDPOINT_DISABLED}`,
-    docId,
-    scope: Scope.GLOBAL,
-    scopeId: null,
-    toolName: '',
-    status: ToolStatus.OK,
-    effectiveStatus: ToolStatus.OK,
-    tenantId: null,
-    at,
-    type: HealthEventType.WEBHOOK_ENDPOINT_DISABLED,
-    payload: { endpointId, reason, failingSince, attempts },
   };
 }

@@ -4,10 +4,17 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ID_PATTERN } from '../../domain/health-key';
-import { HealthEventType } from '../../domain/health-events';
+import { HealthEventType } from '../events/event-catalogue';
 import { Scope } from '../../domain/scope';
-import { MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_FILTER_ITEMS, MAX_WEBHOOK_URL_LENGTH, WebhookFormat } from '../../domain/webhooks';
+import {
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_FILTER_ITEMS,
+  MAX_WEBHOOK_URL_LENGTH,
+  WebhookEndpointSettings,
+  WebhookFormat,
+} from '../../domain/webhooks';
 import { ShapeField } from '../../shapes/shape-field';
+import { changeRequestOf, createRequestOf } from '../../shapes/request-of';
 import { IsId } from '../../shapes/health-key.dto';
 import { IANA_TIME_ZONE } from '../../shapes/request-formats';
 
@@ -122,33 +129,44 @@ function EnabledField(optional: boolean): PropertyDecorator {
   );
 }
 
+/**
+ * Each setting of an endpoint, declared once for both requests: the decorator of its property in
+ * the create request (`change` false) and in the change request (`change` true: optional,
+ * "unchanged when absent"). Keyed by the domain's WebhookEndpointSettings, so a setting the
+ * domain adds without its request field here (or the reverse) fails `tsc`.
+ */
+const ENDPOINT_SETTING_FIELDS: { [K in keyof WebhookEndpointSettings]-?: (change: boolean) => PropertyDecorator } = {
+  url: UrlField,
+  description: DescriptionField,
+  eventTypes: EventTypesField,
+  toolNames: (change) => IdsField('Only events of these tools', change),
+  scopes: ScopesField,
+  tenantIds: (change) =>
+    IdsField(
+      change ? 'Only events of these tenants' : 'Only events of these tenants (an entry at TENANT scope, or one whose stored tenant it is)',
+      change,
+    ),
+  format: FormatField,
+  timeZone: TimeZoneField,
+  enabled: EnabledField,
+};
+
+/** The settings' names, in the order the requests declare them. */
+export const ENDPOINT_SETTINGS = Object.keys(ENDPOINT_SETTING_FIELDS) as (keyof WebhookEndpointSettings)[];
+
 /** A webhook endpoint to register: one definition (P112), REST body and CreateWebhookEndpointInput. */
 @InputType({ isAbstract: true })
-export class CreateWebhookEndpointDto {
-  @UrlField(false) url: string;
-  @DescriptionField(false) description?: string | null;
-  @EventTypesField(false) eventTypes?: HealthEventType[] | null;
-  @IdsField('Only events of these tools', false) toolNames?: string[] | null;
-  @ScopesField(false) scopes?: Scope[] | null;
-  @IdsField('Only events of these tenants (an entry at TENANT scope, or one whose stored tenant it is)', false) tenantIds?: string[] | null;
-  @FormatField(false) format?: WebhookFormat | null;
-  @TimeZoneField(false) timeZone?: string | null;
-  @EnabledField(false) enabled?: boolean | null;
-}
+export class CreateWebhookEndpointDto extends createRequestOf<WebhookEndpointSettings, 'url'>(
+  'CreateWebhookEndpointBase',
+  ENDPOINT_SETTING_FIELDS,
+) {}
 
 /** What changes in an endpoint; absent fields stay. REST PATCH body and, with the id, ChangeWebhookEndpointInput (P112). */
 @InputType({ isAbstract: true })
-export class ChangeWebhookEndpointDto {
-  @UrlField(true) url?: string | null;
-  @DescriptionField(true) description?: string | null;
-  @EventTypesField(true) eventTypes?: HealthEventType[] | null;
-  @IdsField('Only events of these tools', true) toolNames?: string[] | null;
-  @ScopesField(true) scopes?: Scope[] | null;
-  @IdsField('Only events of these tenants', true) tenantIds?: string[] | null;
-  @FormatField(true) format?: WebhookFormat | null;
-  @TimeZoneField(true) timeZone?: string | null;
-  @EnabledField(true) enabled?: boolean | null;
-}
+export class ChangeWebhookEndpointDto extends changeRequestOf<WebhookEndpointSettings>(
+  'ChangeWebhookEndpointBase',
+  ENDPOINT_SETTING_FIELDS,
+) {}
 
 export const MAX_WEBHOOK_LIST = 500;
 

@@ -7,7 +7,9 @@ import {
   WebhookFormat,
   WebhookTrigger,
 } from '../../domain/webhooks';
-import { HealthEventType, Scope } from '../../shapes/enums.registration';
+import { Scope } from '../../shapes/enums.registration';
+import { HealthEventType } from '../events/event-catalogue';
+import type { SameKeys } from '../../domain/same-keys';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
 // A webhook endpoint and its deliveries as both APIs answer them (P115) (D24). No view has a
@@ -51,7 +53,7 @@ const STRINGS: ViewFieldOptions = { type: () => [String], openapi: { type: Strin
   'WebhookEndpoint',
   'Where and what the service delivers as signed webhooks (Standard Webhooks). Its secret is never shown again after it was made.',
 )
-export class WebhookEndpointView {
+export class WebhookEndpointView implements Omit<WebhookEndpoint, EndpointFieldNotShown> {
   @ViewField("The endpoint's id.", { type: () => ID, openapi: { type: String } }) id: string;
   @ViewField('Where deliveries are POSTed.') url: string;
   @ViewField('What the endpoint is for.') description: string;
@@ -125,26 +127,26 @@ export class WebhookDeliveryView implements WebhookDelivery {
   @ViewField('When the next retry is due; null when none is.', { ...INSTANT, nullable: true }) nextAttemptAt: Date | null;
 }
 
+/** The endpoint's fields the answer leaves out: the secrets (shown once, P182) and the delivery worker's bookkeeping. */
+type EndpointFieldNotShown = 'secrets' | 'cursor' | 'retry' | 'version';
+
+/**
+ * The answer shows every field of the endpoint but those left out by name, plus two it derives:
+ * a field the domain adds without its `@ViewField` above (or a view field the domain lacks) fails
+ * `tsc` here.
+ */
+export const WEBHOOK_ENDPOINT_VIEW_SHOWS_THE_ENDPOINT: SameKeys<
+  keyof WebhookEndpointView,
+  Exclude<keyof WebhookEndpoint, EndpointFieldNotShown> | 'previousSecretValidUntil' | 'nextRetryAt'
+> = true;
+
 export function toWebhookEndpointView(endpoint: WebhookEndpoint, now: Date): WebhookEndpointView {
-  const previous = endpoint.secrets.filter((s) => s.expiresAt !== null && s.expiresAt.getTime() > now.getTime());
+  const { secrets, cursor: _cursor, retry, version: _version, ...shown } = endpoint;
+  const previous = secrets.filter((s) => s.expiresAt !== null && s.expiresAt.getTime() > now.getTime());
   return {
-    id: endpoint.id,
-    url: endpoint.url,
-    description: endpoint.description,
-    eventTypes: endpoint.eventTypes,
-    toolNames: endpoint.toolNames,
-    scopes: endpoint.scopes,
-    tenantIds: endpoint.tenantIds,
-    format: endpoint.format,
-    timeZone: endpoint.timeZone,
-    enabled: endpoint.enabled,
-    by: endpoint.by,
-    createdAt: endpoint.createdAt,
-    updatedAt: endpoint.updatedAt,
-    disabledAt: endpoint.disabledAt,
-    disabledReason: endpoint.disabledReason,
+    ...shown,
     previousSecretValidUntil: previous.length > 0 ? new Date(Math.max(...previous.map((s) => s.expiresAt!.getTime()))) : null,
-    nextRetryAt: endpoint.retry?.nextAttemptAt ?? null,
+    nextRetryAt: retry?.nextAttemptAt ?? null,
   };
 }
 

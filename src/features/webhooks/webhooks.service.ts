@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Principal } from '../../auth/principal';
 import { AppConfig } from '../../config/app-config';
-import { assertTimeZone } from '../../domain/clock-format';
+import { validTimeZone } from '../../domain/clock-format';
 import { DomainError } from '../../domain/domain-error';
 import {
   SECRET_BYTES,
   WebhookDelivery,
   WebhookEndpoint,
-  WebhookFormat,
+  WebhookEndpointSettings,
+  endpointBlanks,
   rotateSecrets,
   secretOf,
   validateWebhookUrl,
@@ -18,7 +19,8 @@ import { adminActor } from '../../shapes/admin-actor';
 import { HealthEventOutbox } from '../../persistence/health-events/health-event.outbox';
 import { WebhookDeliveryRepository } from '../../persistence/webhook-deliveries/webhook-delivery.repository';
 import { WebhookEndpointChange, WebhookEndpointRepository } from '../../persistence/webhook-endpoints/webhook-endpoint.repository';
-import { CreateWebhookEndpointDto, ChangeWebhookEndpointDto } from './webhook.dto';
+import { ChangeRequest } from '../../shapes/request-of';
+import { CreateWebhookEndpointDto, ChangeWebhookEndpointDto, ENDPOINT_SETTINGS } from './webhook.dto';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 
 const MAX_WRITE_ATTEMPTS = 8;
@@ -47,26 +49,20 @@ export class WebhooksService {
   async create(dto: CreateWebhookEndpointDto, principal: Principal): Promise<EndpointWithSecret> {
     const now = this.clock.now();
     const secret = newSecret();
+    const settings = this.settingsOf(dto);
     const endpoint: WebhookEndpoint = {
+      // What the request leaves out takes the endpoint's neutral value (the domain's one list of them).
+      ...endpointBlanks(),
+      ...settings,
+      // Required by the request's validation, so always among the settings sent.
+      url: settings.url ?? dto.url,
       id: randomUUID(),
-      url: validateWebhookUrl('url', dto.url, this.config.webhookAllowPrivateTargets),
-      description: dto.description ?? '',
-      eventTypes: unique(dto.eventTypes),
-      toolNames: unique(dto.toolNames),
-      scopes: unique(dto.scopes),
-      tenantIds: unique(dto.tenantIds),
-      format: dto.format ?? WebhookFormat.STANDARD,
-      timeZone: validTimeZone(dto.timeZone ?? 'UTC'),
-      enabled: dto.enabled ?? true,
       secrets: [{ secret, createdAt: now, expiresAt: null }],
       createdAt: now,
       updatedAt: now,
       by: adminActor(principal),
-      disabledAt: null,
-      disabledReason: null,
       // An endpoint receives the events that follow its registration, not the log's past (P183).
       cursor: await this.outbox.lastPosition(),
-      retry: null,
       version: 1,
     };
     await this.endpoints.insert(endpoint);
@@ -84,15 +80,7 @@ export class WebhooksService {
   }
 
   async update(id: string, dto: ChangeWebhookEndpointDto, principal: Principal): Promise<WebhookEndpoint> {
-    const change: WebhookEndpointChange = {};
-    if (dto.url != null) change.url = validateWebhookUrl('url', dto.url, this.config.webhookAllowPrivateTargets);
-    if (dto.description != null) change.description = dto.description;
-    if (dto.eventTypes != null) change.eventTypes = unique(dto.eventTypes);
-    if (dto.toolNames != null) change.toolNames = unique(dto.toolNames);
-    if (dto.scopes != null) change.scopes = unique(dto.scopes);
-    if (dto.tenantIds != null) change.tenantIds = unique(dto.tenantIds);
-    if (dto.format != null) change.format = dto.format;
-    if (dto.timeZone != null) change.timeZone = validTimeZone(dto.timeZone);
+    const { enabled: _enabled, ...change } = this.settingsOf(dto);
     return this.change(id, principal, (current) => {
       const next: WebhookEndpointChange = { ...change };
       if (dto.enabled != null && dto.enabled !== current.enabled) {
@@ -146,6 +134,22 @@ export class WebhooksService {
     return (await this.deliveries.findById(delivery.id))!;
   }
 
+  /**
+   * The settings a request sends (absent and null ones left out: "unchanged", or the default),
+   * each through its rule: the URL's targets, lists without repeats, a known time zone.
+   */
+  private settingsOf(request: ChangeRequest<WebhookEndpointSettings>): Partial<WebhookEndpointSettings> {
+    const sent = ENDPOINT_SETTINGS.filter((name) => request[name] != null);
+    const settings = Object.fromEntries(sent.map((name) => [name, request[name]])) as Partial<WebhookEndpointSettings>;
+    if (settings.url !== undefined) settings.url = validateWebhookUrl('url', settings.url, this.config.webhookAllowPrivateTargets);
+    if (settings.eventTypes) settings.eventTypes = unique(settings.eventTypes);
+    if (settings.toolNames) settings.toolNames = unique(settings.toolNames);
+    if (settings.scopes) settings.scopes = unique(settings.scopes);
+    if (settings.tenantIds) settings.tenantIds = unique(settings.tenantIds);
+    if (settings.timeZone !== undefined) settings.timeZone = validTimeZone(settings.timeZone);
+    return settings;
+  }
+
   private async change(
     id: string,
     principal: Principal,
@@ -168,15 +172,6 @@ function newSecret(): string {
   return secretOf(randomBytes(SECRET_BYTES));
 }
 
-function unique<T>(values: readonly T[] | null | undefined): T[] {
-  return [...new Set(values ?? [])];
-}
-
-function validTimeZone(timeZone: string): string {
-  try {
-    assertTimeZone(timeZone);
-  } catch {
-    throw DomainError.invalid('timeZone', `"${timeZone}" is not an IANA time zone`);
-  }
-  return timeZone;
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
 }

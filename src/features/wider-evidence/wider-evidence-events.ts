@@ -1,7 +1,31 @@
 import { encodeKey } from '../../domain/health-key';
 import { HealthEvent, HealthEventType, tenantOfKey } from '../../domain/health-events';
 import { ToolStatus } from '../../domain/tool-status';
-import { WiderEvidence } from '../../domain/wider-evidence';
+import { WiderEvidence, WiderEvidencePayload } from '../../domain/wider-evidence';
+import { INSTANT, ViewField, ViewType } from '../../shapes/view-field';
+import { EventRows, INTEGER } from '../../shapes/event-row';
+
+@ViewType(
+  'WiderEvidencePayload',
+  'The payload of a WIDER_EVIDENCE event: failures of one (tool, signature) seen by enough users and projects to be wider than one of them.',
+)
+export class WiderEvidencePayloadView implements WiderEvidencePayload {
+  @ViewField('The error signature the failures share.') errorSignature: string;
+  @ViewField('Distinct users whose calls failed so in the window.', INTEGER) distinctUsers: number;
+  @ViewField('Distinct projects among them.', INTEGER) distinctProjects: number;
+  @ViewField('The start of the window counted.', INSTANT) since: Date;
+  @ViewField("The diagnosis queue's key for the wider scope.") coalescingKey: string;
+}
+
+/** The wider-evidence event's row of the event catalogue. */
+export const WIDER_EVIDENCE_EVENTS = {
+  [HealthEventType.WIDER_EVIDENCE]: {
+    description: 'Failures of one tool and error crossed the thresholds for wider evidence.',
+    payload: WiderEvidencePayloadView,
+    summary: (event, { clock }) =>
+      `${event.toolName}: ${event.payload.errorSignature} seen by ${event.payload.distinctUsers} users in ${event.payload.distinctProjects} projects since ${clock(event.payload.since)}`,
+  },
+} satisfies EventRows;
 
 /**
  * The one place the crossing event is shaped (P79). It points at the health key of the wider

@@ -2,16 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Collection } from 'mongodb';
 import { Model } from 'mongoose';
-import { WebhookEndpoint, WebhookRetry } from '../../domain/webhooks';
+import { withBlanks } from '../../domain/same-keys';
+import { WebhookEndpoint, WebhookRetry, endpointBlanks } from '../../domain/webhooks';
 import { HeldLease, WebhookEndpointChange, WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointRecord } from './webhook-endpoint.schema';
 
 /** Background commands of the delivery worker carry it (a test counting one request's commands leaves them out). */
 export const WEBHOOK_COMMENT = 'webhook-delivery';
 
+/** The stored endpoint as the domain reads it; a field written before it existed reads as its blank (endpointBlanks, the one list). */
 function toDomain(record: WebhookEndpointRecord): WebhookEndpoint {
   const { _id, lease: _lease, ...rest } = record;
-  return { ...rest, id: _id, cursor: rest.cursor ?? null, retry: rest.retry ?? null };
+  return { ...withBlanks(rest, endpointBlanks()), id: _id };
 }
 
 /**

@@ -1,25 +1,8 @@
-import { WebhookEndpoint, WebhookRetry } from '../../domain/webhooks';
+import { WebhookEndpoint, WebhookEndpointSettings, WebhookRetry } from '../../domain/webhooks';
 
-/** The admin-editable fields of an endpoint (P180). */
+/** What a change may set (P180): every setting an admin sends (typed from the domain's list), and the fields a change moves with it. */
 export type WebhookEndpointChange = Partial<
-  Pick<
-    WebhookEndpoint,
-    | 'url'
-    | 'description'
-    | 'eventTypes'
-    | 'toolNames'
-    | 'scopes'
-    | 'tenantIds'
-    | 'format'
-    | 'timeZone'
-    | 'enabled'
-    | 'secrets'
-    | 'disabledAt'
-    | 'disabledReason'
-    | 'retry'
-    | 'updatedAt'
-    | 'by'
-  >
+  Pick<WebhookEndpoint, keyof WebhookEndpointSettings | 'secrets' | 'disabledAt' | 'disabledReason' | 'retry' | 'updatedAt' | 'by'>
 >;
 
 /** An endpoint's delivery lease as held by one instance (P183). */

@@ -1,7 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HealthEventType } from '../../domain/health-events';
 import { Scope } from '../../domain/scope';
-import { StoredSecret, WebhookFormat, WebhookRetry } from '../../domain/webhooks';
+import type { SameKeys } from '../../domain/same-keys';
+import { StoredSecret, WebhookEndpoint, WebhookFormat, WebhookRetry } from '../../domain/webhooks';
 
 /** The delivery lease of one endpoint (P183): who delivers its events, until when, and the fence token of that holding. */
 export interface WebhookLease {
@@ -37,6 +38,16 @@ export class WebhookEndpointRecord {
   @Prop({ type: Object, required: true }) lease: WebhookLease;
   @Prop({ type: Number, required: true }) version: number;
 }
+
+/**
+ * The stored shape declares every field of the endpoint (and the lease, the store's own): a field
+ * added to WebhookEndpoint without its @Prop here, or the reverse, fails `tsc`. The repository
+ * writes through the driver, which would store an undeclared field without a word.
+ */
+export const STORED_ENDPOINT_MATCHES_DOMAIN: SameKeys<
+  Exclude<keyof WebhookEndpointRecord, '_id' | 'lease'>,
+  Exclude<keyof WebhookEndpoint, 'id'>
+> = true;
 
 export const WebhookEndpointSchema = SchemaFactory.createForClass(WebhookEndpointRecord);
 

@@ -1,0 +1,29 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { HealthEvent } from '../../domain/health-events';
+import { Scope } from '../../domain/scope';
+import { ToolStatus } from '../../domain/tool-status';
+
+/** What every event carries; `type` tells which payload follows. */
+export class HealthEventBaseView implements Omit<HealthEvent, 'type' | 'payload'> {
+  @ApiProperty({ description: 'Stable per write: reading an event twice gives the same id.' }) id: string;
+  @ApiProperty({ description: 'Where the event sits in the log.' }) position: string;
+  @ApiProperty({ description: 'The entry the event is about.' }) docId: string;
+  @ApiProperty({ enum: Scope, enumName: 'Scope' }) scope: Scope;
+  @ApiProperty({ type: String, nullable: true }) scopeId: string | null;
+  @ApiProperty() toolName: string;
+  @ApiProperty({ enum: ToolStatus, enumName: 'ToolStatus', description: 'The status after the write.' }) status: ToolStatus;
+  @ApiProperty({
+    enum: ToolStatus,
+    enumName: 'ToolStatus',
+    description:
+      'What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force.',
+  })
+  effectiveStatus: ToolStatus;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null.",
+  })
+  tenantId: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) at: Date;
+}

@@ -288,7 +288,7 @@ describe('signed webhooks (D24)', () => {
     await markDown('jira_search', { expectedRecoveryAt: '2026-05-23T14:30:00Z' });
     await deliver();
     expect(verify(secret, receiver.received[0], t.clock)).toEqual({
-      text: 'jira_search is DOWN at GLOBAL — expected back at 16:30 CEST (BACKEND_UNREACHABLE) — by system:probe',
+      text: 'jira_search is DOWN for everyone: backend unreachable. Expected back at 16:30 CEST. By system:probe.',
     });
   });
 
@@ -319,7 +319,7 @@ describe('signed webhooks (D24)', () => {
       });
     const posts = bodies(slack.secret).map((r) => verify(slack.secret, r, t.clock));
     expect(posts).toEqual([
-      { text: 'jira_search is DOWN at GLOBAL — expected back at 15:00 UTC (TECHNICALLY_BROKEN: MCP connection closed) — by agrajag-7' },
+      { text: 'jira_search is DOWN for everyone: technically broken — MCP connection closed. Expected back at 15:00 UTC. By agrajag-7.' },
     ]);
     const types = bodies(standard.secret).map((r) => (verify(standard.secret, r, t.clock) as { type: string }).type);
     expect(types).toEqual(expect.arrayContaining(['STATUS_CHANGED', 'INBOX_ITEM']));
@@ -341,7 +341,7 @@ describe('signed webhooks (D24)', () => {
       .expect(200);
     await deliver();
     expect(receiver.received.map((r) => verify(inbox.secret, r, t.clock))).toEqual([
-      { text: 'jira_search is DOWN at GLOBAL (TECHNICALLY_BROKEN: MCP connection closed)' },
+      { text: 'jira_search is DOWN for everyone: technically broken — MCP connection closed. Diagnosed by agrajag-7.' },
     ]);
   });
 

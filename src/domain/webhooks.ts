@@ -244,31 +244,34 @@ function zoneLabel(timeZone: string, at: Date): string {
 
 /**
  * What every event's one-line summary is written with (the event catalogue's `summary` of each
- * type, src/features/events/): the head "jira_search is DOWN at GLOBAL" and the helpers that write
+ * type, src/features/events/): the head "jira_search is DOWN for everyone" and the helpers that write
  * times, scopes and notes the same way in every line.
  */
 export interface EventText {
-  /** "<tool> is <effective status>[ (stored <status>)] at <scope>". */
+  /** "<tool> is <effective status> <for whom>", a pin said as such: "sharepoint is OK for tenant acme (pinned OK; its entry says DOWN)". */
   head: string;
-  /** "GLOBAL", or "USER alice". */
+  /** For whom, in words: "for everyone", "for tenant acme", "for project p-1 (tenant acme)". */
   where: string;
   /** A time in the endpoint's zone, with the zone's label (e.g. "14:30 CEST"), as D15 writes them. */
   clock(at: Date): string;
   /** A note cut to 300 characters. */
   clip(text: string): string;
+  /** An enum value as words: "TECHNICALLY_BROKEN" → "technically broken". */
+  words(value: string): string;
 }
 
 export function eventText(event: HealthEvent, now: Date, timeZone: string): EventText {
   // Times in the endpoint's zone, with its label, so a reader elsewhere is not misled (P232).
   const label = zoneLabel(timeZone, event.at);
-  // The status the entry reads as (a pin wins), with the stored one beside it when they differ (P228).
-  const stored = event.effectiveStatus !== event.status ? ` (stored ${event.status})` : '';
-  const place = where(event);
+  // The status the entry reads as; when a pin makes it differ from the stored one, the line says so (P228, P265).
+  const pinned = event.effectiveStatus !== event.status ? ` (pinned ${event.effectiveStatus}; its entry says ${event.status})` : '';
+  const place = forWhom(event);
   return {
-    head: `${event.toolName} is ${event.effectiveStatus}${stored} at ${place}`,
+    head: `${event.toolName} is ${event.effectiveStatus} ${place}${pinned}`,
     where: place,
     clock: (at) => `${formatClock(at, now, timeZone)} ${label}`,
     clip,
+    words,
   };
 }
 
@@ -276,14 +279,21 @@ function clip(text: string): string {
   return text.length > NOTE_MAX ? `${text.slice(0, NOTE_MAX - 1)}…` : text;
 }
 
-function where(event: Pick<HealthEvent, 'scope' | 'scopeId'>): string {
-  return event.scope === Scope.GLOBAL || event.scopeId === null ? event.scope : `${event.scope} ${event.scopeId}`;
+function words(value: string): string {
+  return value.toLowerCase().replace(/_/g, ' ');
+}
+
+/** Who an entry concerns, with its tenant where the event knows one, so a channel reader need not look it up (P265). */
+function forWhom(event: Pick<HealthEvent, 'scope' | 'scopeId' | 'tenantId'>): string {
+  if (event.scope === Scope.GLOBAL || event.scopeId === null) return 'for everyone';
+  const tenant = event.scope !== Scope.TENANT && event.tenantId ? ` (tenant ${event.tenantId})` : '';
+  return `for ${event.scope.toLowerCase()} ${event.scopeId}${tenant}`;
 }
 
 /**
- * The Slack body's text: an event's one-line summary, e.g. "jira_search is DOWN at GLOBAL —
- * expected back at 14:30 (TECHNICALLY_BROKEN: HTTP 503 from Jira)" (P186), and a link to the
- * console when its address is known.
+ * The Slack body's text: an event's one-line summary, e.g. "jira_search is DOWN for everyone:
+ * technically broken — HTTP 503 from Jira. Expected back at 14:30 UTC." (P186, P265), and a link
+ * to the console when its address is known.
  */
 export function slackText(summary: string, consoleUrl: string | null = null): string {
   // Slack's link syntax: the console, where the whole story of the tool is (P232).

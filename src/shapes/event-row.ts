@@ -18,7 +18,7 @@ export interface EventRow<T extends HealthEventType> {
    * the domain payload of the type; types that share a payload share its class and its REST view.
    */
   payload: new () => HealthEventPayloads[T];
-  /** The one line a person reads, e.g. in a Slack channel: "jira_search is DOWN at GLOBAL — …". */
+  /** The one line a person reads, e.g. in a Slack channel: "jira_search is DOWN for everyone — …". */
   summary(event: HealthEventOf<T>, text: EventText): string;
 }
 

@@ -40,9 +40,9 @@ describe('the Slack text (P186)', () => {
         NOW,
         'UTC',
       ),
-    ).toBe('jira_search is OK at GLOBAL — slow right now — about 9 s per call, usually about 1 s');
+    ).toBe('jira_search is OK for everyone, but slow right now — about 9 s per call, usually about 1 s');
     expect(slack(signal(HealthEventType.SIGNAL_ENDED, { ...base, signal: SignalKind.SLOW, text: null }), NOW, 'UTC')).toBe(
-      'jira_search is OK at GLOBAL — no longer slow',
+      'jira_search is OK for everyone — no longer slow',
     );
   });
 
@@ -58,10 +58,14 @@ describe('the Slack text (P186)', () => {
         code: null,
       },
     } as HealthEvent;
-    expect(slack(event, NOW, 'UTC')).toBe('jira_search is DOWN at GLOBAL (TECHNICALLY_BROKEN: HTTP 503 from Jira)');
-    expect(slack(statusChanged(), NOW, 'UTC')).toBe('jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (BACKEND_FAILED, was OK)');
+    expect(slack(event, NOW, 'UTC')).toBe(
+      'jira_search is DOWN for everyone: technically broken — HTTP 503 from Jira. Diagnosed by agrajag.',
+    );
+    expect(slack(statusChanged(), NOW, 'UTC')).toBe(
+      'jira_search is DOWN for everyone, was OK: backend failed. Expected back at 14:30 UTC.',
+    );
     expect(slack(statusChanged({ scope: Scope.USER, scopeId: 'alice' }), NOW, 'Europe/Berlin')).toBe(
-      'jira_search is DOWN at USER alice — expected back at 16:30 CEST (BACKEND_FAILED, was OK)',
+      'jira_search is DOWN for user alice, was OK: backend failed. Expected back at 16:30 CEST.',
     );
   });
 
@@ -71,24 +75,26 @@ describe('the Slack text (P186)', () => {
       { classification: ToolHealthClassification.TECHNICALLY_BROKEN, note: 'MCP connection closed', by: 'agrajag-7' },
     );
     expect(slack(verdict, NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (TECHNICALLY_BROKEN: MCP connection closed, was OK) — by agrajag-7',
+      'jira_search is DOWN for everyone, was OK: technically broken — MCP connection closed. Expected back at 14:30 UTC. By agrajag-7.',
     );
     const system = statusChanged({}, { note: 'MCP connection closed', by: 'system:mcp-router' });
     expect(slack(system, NOW, 'UTC')).toBe(
-      'jira_search is DOWN at GLOBAL — expected back at 14:30 UTC (MCP connection closed, was OK) — by system:mcp-router',
+      'jira_search is DOWN for everyone, was OK: backend failed — MCP connection closed. Expected back at 14:30 UTC. By system:mcp-router.',
     );
     // Under a pin the stored status is not what callers get.
     const pinnedOver = statusChanged(
       { status: ToolStatus.OK, effectiveStatus: ToolStatus.DOWN },
       { previousStatus: ToolStatus.DOWN, expectedRecoveryAt: null },
     );
-    expect(slack(pinnedOver, NOW, 'UTC')).toMatch(/^jira_search is DOWN \(stored OK\) at GLOBAL/);
+    expect(slack(pinnedOver, NOW, 'UTC')).toMatch(/^jira_search is DOWN for everyone \(pinned DOWN; its entry says OK\)/);
     const pin = {
       ...statusChanged({ status: ToolStatus.OK, effectiveStatus: ToolStatus.DOWN }),
       type: HealthEventType.PIN_SET,
       payload: { pinnedStatus: ToolStatus.DOWN, until: new Date('2026-05-23T19:00:00Z'), reason: 'vendor outage', by: 'admin:ops' },
     } as HealthEvent;
-    expect(slack(pin, NOW, 'UTC')).toBe('jira_search is pinned DOWN at GLOBAL by admin:ops until 19:00 UTC (vendor outage); stored OK');
+    expect(slack(pin, NOW, 'UTC')).toBe(
+      'jira_search is pinned DOWN for everyone by admin:ops until 19:00 UTC (vendor outage); its entry says OK',
+    );
     expect(slack(pin, NOW, 'UTC')).not.toMatch(/expected back/);
     // With the service's public URL, a link to the console ends the line.
     expect(slack(pin, NOW, 'UTC', 'https://tool-health.example.com/console')).toMatch(

@@ -69,51 +69,53 @@ export const TOOL_HEALTH_EVENTS = {
   [HealthEventType.STATUS_CHANGED]: {
     description: "The entry's status changed.",
     payload: StatusChangedPayloadView,
-    summary: (event, { head, clock, clip }) => {
-      const back = event.payload.expectedRecoveryAt ? ` — expected back at ${clock(event.payload.expectedRecoveryAt)}` : '';
+    summary: (event, { head, clock, clip, words }) => {
+      // Sentences: what it is now and was, why (the verdict's class, else the code the dispatch saw, then the note), until when, by whom.
       const was = event.payload.previousStatus ? `, was ${event.payload.previousStatus}` : '';
-      const why = [event.payload.classification, event.payload.note && clip(event.payload.note)].filter(Boolean).join(': ');
-      const who = event.payload.by ? ` — by ${event.payload.by}` : '';
-      return `${head}${back} (${why || event.payload.code || 'status changed'}${was})${who}`;
+      const what = event.payload.classification ?? event.payload.code;
+      const why = [what && words(what), event.payload.note && clip(event.payload.note)].filter(Boolean).join(' — ');
+      const back = event.payload.expectedRecoveryAt ? ` Expected back at ${clock(event.payload.expectedRecoveryAt)}.` : '';
+      const who = event.payload.by ? ` By ${event.payload.by}.` : '';
+      return `${head}${was}${why ? `: ${why}` : ''}.${back}${who}`;
     },
   },
   [HealthEventType.COOLDOWN_SET]: {
     description: 'A cooldown was set, renewed, or its end or class changed.',
     payload: CooldownPayloadView,
-    summary: (event, { head, clock }) =>
-      `${head} — no new diagnosis of ${event.payload.errorSignature} before ${clock(event.payload.nextSpawnAllowedAt)} (${event.payload.lastClassification})`,
+    summary: (event, { head, clock, words }) =>
+      `${head} — ${event.payload.errorSignature} was diagnosed (${words(event.payload.lastClassification)}); it is not diagnosed again before ${clock(event.payload.nextSpawnAllowedAt)}`,
   },
   [HealthEventType.COOLDOWN_EXPIRED]: {
     description: 'A cooldown was ended early (a success or a working verdict disproved it).',
     payload: CooldownPayloadView,
-    summary: (event, { head }) => `${head} — the cooldown of ${event.payload.errorSignature} is over`,
+    summary: (event, { head }) => `${head} — ${event.payload.errorSignature} may be diagnosed again (its cooldown was ended early)`,
   },
   [HealthEventType.INBOX_ITEM]: {
     description: 'A diagnosis note for a user, or for everyone.',
     payload: InboxItemPayloadView,
-    summary: (event, { head, clip }) =>
-      `${head} (${event.payload.classification}${event.payload.note ? `: ${clip(event.payload.note)}` : ''})`,
+    summary: (event, { head, clip, words }) =>
+      `${head}: ${words(event.payload.classification)}${event.payload.note ? ` — ${clip(event.payload.note)}` : ''}. Diagnosed by ${event.payload.by}.`,
   },
   [HealthEventType.PIN_SET]: {
     description: 'An admin pin was set or changed.',
     payload: PinPayloadView,
     summary: (event, { where, clock, clip }) =>
-      `${event.toolName} is pinned ${event.payload.pinnedStatus} at ${where} by ${event.payload.by} until ${clock(event.payload.until)} (${clip(event.payload.reason)})${event.status !== event.payload.pinnedStatus ? `; stored ${event.status}` : ''}`,
+      `${event.toolName} is pinned ${event.payload.pinnedStatus} ${where} by ${event.payload.by} until ${clock(event.payload.until)} (${clip(event.payload.reason)})${event.status !== event.payload.pinnedStatus ? `; its entry says ${event.status}` : ''}`,
   },
   [HealthEventType.PIN_CLEARED]: {
     description: 'An admin pin was removed before its end.',
     payload: PinPayloadView,
-    summary: (event, { head, clip }) => `${head} — pin removed (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`,
+    summary: (event, { head, clip }) => `${head} — the pin to ${event.payload.pinnedStatus} (${clip(event.payload.reason)}) was removed`,
   },
   [HealthEventType.DELETED]: {
     description: 'The entry was deleted for good by an admin.',
     payload: DeletedPayloadView,
     summary: (event, { where }) =>
-      `${event.toolName} at ${where}: entry deleted by ${event.payload.by} (was ${event.payload.previousStatus})`,
+      `${event.toolName} ${where}: the entry (${event.payload.previousStatus}) was deleted by ${event.payload.by}; wider entries decide now`,
   },
   [HealthEventType.PIN_ENDED]: {
     description: 'A pin ran out by itself; the stored status applies again.',
     payload: PinPayloadView,
-    summary: (event, { head, clip }) => `${head} — pin ended (it was ${event.payload.pinnedStatus}: ${clip(event.payload.reason)})`,
+    summary: (event, { head, clip }) => `${head} — the pin to ${event.payload.pinnedStatus} (${clip(event.payload.reason)}) ran out`,
   },
 } satisfies EventRows;

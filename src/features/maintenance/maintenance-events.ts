@@ -25,13 +25,13 @@ export const MAINTENANCE_EVENTS = {
     description: 'A maintenance window (or an occurrence of a recurring one) starts within MAINTENANCE_WARNING_LEAD_MINUTES.',
     payload: MaintenancePayloadView,
     summary: (event, { where, clock, clip }) =>
-      `${event.toolName} at ${where}: maintenance starts at ${clock(event.payload.from)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`,
+      `${event.toolName} ${where}: maintenance starts at ${clock(event.payload.from)}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`,
   },
   [HealthEventType.MAINTENANCE_STARTED]: {
     description: 'A maintenance window began.',
     payload: MaintenancePayloadView,
     summary: (event, { where, clock, clip }) =>
-      `${event.toolName} is under maintenance at ${where}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`,
+      `${event.toolName} is under maintenance ${where}, expected back at ${clock(event.payload.until)} (${clip(event.payload.reason)})`,
   },
   [HealthEventType.MAINTENANCE_ENDED]: {
     description: 'A maintenance window ended, or was cancelled while in force.',

@@ -36,7 +36,7 @@ export const SIGNAL_EVENTS = {
   [HealthEventType.SIGNAL_STARTED]: {
     description: "A tool's recent calls started failing often or being slow compared with its usual: evidence, the status is unchanged.",
     payload: SignalPayloadView,
-    summary: (event, { head }) => `${head} — ${event.payload.text ?? event.payload.signal.toLowerCase().replace('_', ' ')}`,
+    summary: (event, { head, words }) => `${head}, but ${event.payload.text ?? `${words(event.payload.signal)} right now`}`,
   },
   [HealthEventType.SIGNAL_ENDED]: {
     description: 'That signal ended: the recent calls are back near the usual, or too few to tell.',

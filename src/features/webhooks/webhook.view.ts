@@ -20,7 +20,10 @@ registerEnumType(WebhookFormat, {
   description: 'The body a webhook endpoint receives.',
   valuesMap: {
     STANDARD: { description: 'Standard Webhooks JSON: { type, timestamp, data } with data the event as /v1/events gives it.' },
-    SLACK: { description: 'A Slack incoming-webhook body: { "text": "jira_search is DOWN at GLOBAL — expected back at 14:30 (…)" }.' },
+    SLACK: {
+      description:
+        'A Slack incoming-webhook body: { "text": "jira_search is DOWN for everyone: technically broken — HTTP 503 from Jira. Expected back at 14:30 UTC." }.',
+    },
   },
 });
 registerEnumType(WebhookTrigger, {

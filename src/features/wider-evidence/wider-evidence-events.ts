@@ -22,8 +22,8 @@ export const WIDER_EVIDENCE_EVENTS = {
   [HealthEventType.WIDER_EVIDENCE]: {
     description: 'Failures of one tool and error crossed the thresholds for wider evidence.',
     payload: WiderEvidencePayloadView,
-    summary: (event, { clock }) =>
-      `${event.toolName}: ${event.payload.errorSignature} seen by ${event.payload.distinctUsers} users in ${event.payload.distinctProjects} projects since ${clock(event.payload.since)}`,
+    summary: (event, { where, clock }) =>
+      `${event.toolName}: ${event.payload.errorSignature} seen by ${event.payload.distinctUsers} users in ${event.payload.distinctProjects} projects since ${clock(event.payload.since)} (${where === 'for everyone' ? 'across tenants' : where.replace(/^for /, 'in ')})`,
   },
 } satisfies EventRows;
 

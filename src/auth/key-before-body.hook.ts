@@ -28,13 +28,22 @@ export function registerKeyBeforeBody(app: NestFastifyApplication): void {
   fastify.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions?.url;
     if (request.principal || !route || OPEN_ROUTE.test(route) || !carriesBody(request.headers)) return undefined;
-    try {
-      const service: ApiKeyService = (keys ??= app.get<ApiKeyService>(ApiKeyService));
-      request.principal = service.authenticate(request.headers[API_KEY_HEADER]);
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
-      return reply.code(401).send(errorBody(error));
-    }
+    const refused = authenticateOnRequest(request, (keys ??= app.get<ApiKeyService>(ApiKeyService)));
+    return refused ? reply.code(401).send(errorBody(refused)) : undefined;
   });
+}
+
+/**
+ * The key check of a request hook, written once for the REST and MCP hooks: puts the principal
+ * of the request's API key on it, or returns the UNAUTHENTICATED error for the hook to answer in
+ * its own protocol. Any other error is thrown on.
+ */
+export function authenticateOnRequest(request: OnRequestRequest, keys: ApiKeyService): DomainError | null {
+  try {
+    request.principal = keys.authenticate(request.headers[API_KEY_HEADER]);
+    return null;
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
+    return error;
+  }
 }

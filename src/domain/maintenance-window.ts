@@ -11,6 +11,7 @@ import {
   occurrencesBetween,
   sameInstant,
 } from './recurrence';
+import type { BlankableKeys } from './same-keys';
 import { scopeRank } from './scope';
 import { CallContext, HealthKey } from './tool-health-document';
 
@@ -51,6 +52,18 @@ export interface MaintenanceWindow extends HealthKey {
   eventsThrough?: Date | null;
   /** "<occurrence key>:<event type>" of the events written for occurrences not over at eventsThrough (P192). */
   eventMarks?: string[];
+}
+
+/** The fields only a series carries (P190, P192): absent on a one-off window, and read as they are stored. */
+type SeriesOnlyField = 'recurrence' | 'eventsThrough' | 'eventMarks' | 'seriesId' | 'occurrence';
+
+/**
+ * The one place a window's neutral values are written: what a window stored before such a field
+ * existed reads as (the repository fills them in; the driver applies no schema default). Its type
+ * names every field that may be null or is a list, so a new one fails `tsc` until it is given here.
+ */
+export function windowBlanks(): Pick<MaintenanceWindow, Exclude<BlankableKeys<MaintenanceWindow>, SeriesOnlyField>> {
+  return { scopeId: null, cancelledAt: null, cancelledBy: null, startedEventAt: null, endedEventAt: null, warnedEventAt: null };
 }
 
 export function isSeries(window: MaintenanceWindow): window is MaintenanceWindow & { recurrence: Recurrence } {
@@ -232,12 +245,11 @@ export interface ScheduleRequest {
   timeZone?: string | null;
 }
 
+/** The fields of a window an admin sets when scheduling it and may change later (the change request carries exactly these). */
+export type WindowSettings = Pick<MaintenanceWindow, 'from' | 'until' | 'reason'>;
+
 /** Absent or null: unchanged (P24: callers in many languages send null for "not given"). */
-export interface ChangeRequest {
-  from?: Date | null;
-  until?: Date | null;
-  reason?: string | null;
-}
+export type ChangeRequest = { [K in keyof WindowSettings]?: WindowSettings[K] | null };
 
 function checkTimes(from: Date, until: Date, now: Date): void {
   if (!(from instanceof Date) || Number.isNaN(from.getTime())) throw DomainError.invalid('from', 'must be a date-time');

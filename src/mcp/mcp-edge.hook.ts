@@ -1,6 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
 import { ApiKeyService } from '../auth/api-key.service';
+import { authenticateOnRequest } from '../auth/key-before-body.hook';
 import { AppConfig } from '../config/app-config';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { JsonRpcErrorCode, jsonRpcAnswerOf, jsonRpcError } from '../errors/json-rpc-errors';
@@ -69,16 +70,11 @@ export function registerMcpEdge(app: NestFastifyApplication, config: AppConfig):
     if (refusal) {
       return reply.code(403).send(jsonRpcError(JsonRpcErrorCode.REFUSED, refusal, { code: DomainErrorCode.FORBIDDEN }));
     }
-    try {
-      const service: ApiKeyService = (keys ??= app.get<ApiKeyService>(ApiKeyService));
-      request.principal = service.authenticate(request.headers[API_KEY_HEADER]);
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== DomainErrorCode.UNAUTHENTICATED) throw error;
-      const { status, body } = jsonRpcAnswerOf(error);
-      reply.raw.statusMessage = MCP_UNAUTHORIZED_REASON;
-      return reply.code(status).header('www-authenticate', MCP_WWW_AUTHENTICATE).send(body);
-    }
+    const refused = authenticateOnRequest(request, (keys ??= app.get<ApiKeyService>(ApiKeyService)));
+    if (!refused) return undefined;
+    const { status, body } = jsonRpcAnswerOf(refused);
+    reply.raw.statusMessage = MCP_UNAUTHORIZED_REASON;
+    return reply.code(status).header('www-authenticate', MCP_WWW_AUTHENTICATE).send(body);
   });
 }
 

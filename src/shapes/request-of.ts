@@ -9,9 +9,11 @@ export type CreateRequest<S, Required extends keyof S> = Pick<S, Required> & { [
 /** A change request for settings S: every field may be absent or null ("unchanged"). */
 export type ChangeRequest<S> = { [K in keyof S]?: S[K] | null };
 
-function requestClass(name: string, fields: Record<string, (change: boolean) => PropertyDecorator>, change: boolean): new () => object {
+type Fields = Record<string, (change: boolean) => PropertyDecorator>;
+
+function requestClass(name: string, fields: Fields, change: boolean, base: new () => object = class {}): new () => object {
   // A named class: the name is what a stack trace and the metadata stores show.
-  const request = { [name]: class {} }[name];
+  const request = { [name]: class extends base {} }[name];
   for (const [field, decorator] of Object.entries(fields)) decorator(change)(request.prototype, field);
   InputType({ isAbstract: true })(request);
   return request;
@@ -19,7 +21,8 @@ function requestClass(name: string, fields: Record<string, (change: boolean) => 
 
 /**
  * The base class of a create request whose fields are the settings S, each decorated by its entry
- * of `fields` (the table is typed from S, so a setting without its field fails `tsc`). Extend it
+ * of `fields` (the table is typed from S, so a setting without its field fails `tsc`), after the fields of
+ * `base` if one is given. Extend it
  * with the request's own named class, which the contracts show.
  */
 export function createRequestOf<S, Required extends keyof S>(name: string, fields: RequestFields<S>): new () => CreateRequest<S, Required> {
@@ -31,5 +34,5 @@ export function createRequestOf<S, Required extends keyof S>(name: string, field
 
 /** The change request derived from the same table: every field optional, each described as unchanged when absent. */
 export function changeRequestOf<S>(name: string, fields: RequestFields<S>): new () => ChangeRequest<S> {
-  return requestClass(name, fields as Record<string, (change: boolean) => PropertyDecorator>, true) as new () => ChangeRequest<S>;
+  return requestClass(name, fields as Fields, true) as new () => ChangeRequest<S>;
 }

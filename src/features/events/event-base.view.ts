@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { HealthEvent } from '../../domain/health-events';
+import type { SameKeys } from '../../domain/same-keys';
 import { Scope } from '../../domain/scope';
 import { ToolStatus } from '../../domain/tool-status';
 
@@ -27,3 +28,7 @@ export class HealthEventBaseView implements Omit<HealthEvent, 'type' | 'payload'
   tenantId: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) at: Date;
 }
+
+/** The REST event shows every field an event has (its type and payload are each view's own), plus its position in the log. */
+export const EVENT_VIEW_SHOWS_THE_EVENT: SameKeys<keyof HealthEventBaseView, Exclude<keyof HealthEvent, 'type' | 'payload'> | 'position'> =
+  true;

@@ -8,6 +8,7 @@ import {
   phaseOf,
 } from '../../domain/maintenance-window';
 import { Occurrence } from '../../domain/recurrence';
+import type { SameKeys } from '../../domain/same-keys';
 import { Scope } from '../../shapes/enums.registration';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType, enumView } from '../../shapes/view-field';
 
@@ -103,6 +104,17 @@ export class MaintenanceSummaryView {
   @ViewField('The next window starting within MAINTENANCE_LOOKAHEAD_MS; null when none does.', WINDOW)
   upcoming: MaintenanceWindowView | null;
 }
+
+/**
+ * The answer shows every field of the window but the event bookkeeping, plus what it derives
+ * (phase, current): a field the domain adds without its `@ViewField` above (or the reverse) fails `tsc` here.
+ */
+export const MAINTENANCE_WINDOW_VIEW_SHOWS_THE_WINDOW: SameKeys<
+  keyof MaintenanceWindowView,
+  | Exclude<keyof MaintenanceWindow, 'startedEventAt' | 'endedEventAt' | 'version' | 'warnedEventAt' | 'eventsThrough' | 'eventMarks'>
+  | 'phase'
+  | 'current'
+> = true;
 
 export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): MaintenanceWindowView {
   return {

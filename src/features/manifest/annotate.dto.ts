@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IANA_TIME_ZONE } from '../../shapes/request-formats';
 import { Type } from 'class-transformer';
@@ -17,6 +18,18 @@ export const MAX_DESCRIPTION_LENGTH = 4000;
 export const MAX_ROLES = 50;
 export const MAX_ROLE_LENGTH = 100;
 
+/** A list of engine roles, optional: one rule for the roles a tool requires and the roles an engine holds. */
+function RolesField(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ nullable: true, type: [String], maxItems: MAX_ROLES, description, example: ['tool-health-writer'] }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(MAX_ROLES),
+    IsString({ each: true }),
+    MaxLength(MAX_ROLE_LENGTH, { each: true }),
+  );
+}
+
 /** What the service must know of a tool to annotate it, besides its description (§8, D15). */
 class ToolRefDto {
   @ApiProperty({ pattern: ID_PATTERN.source, example: 'client_file_read' })
@@ -33,18 +46,7 @@ class ToolRefDto {
   @IsEnum(ToolSafety)
   safety?: ToolSafety;
 
-  @ApiPropertyOptional({
-    nullable: true,
-    type: [String],
-    maxItems: MAX_ROLES,
-    description: 'the engine must hold every one of these roles to see the tool',
-    example: ['tool-health-writer'],
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_ROLES)
-  @IsString({ each: true })
-  @MaxLength(MAX_ROLE_LENGTH, { each: true })
+  @RolesField('the engine must hold every one of these roles to see the tool')
   requiresEngineRoles?: string[];
 }
 
@@ -78,18 +80,7 @@ class ManifestTurnDto {
   @Type(() => CallContextDto)
   context?: CallContextDto;
 
-  @ApiPropertyOptional({
-    nullable: true,
-    type: [String],
-    maxItems: MAX_ROLES,
-    description: "the engine's roles; none = sees only tools that require none",
-    example: ['tool-health-writer'],
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_ROLES)
-  @IsString({ each: true })
-  @MaxLength(MAX_ROLE_LENGTH, { each: true })
+  @RolesField("the engine's roles; none = sees only tools that require none")
   engineRoles?: string[];
 
   @ApiPropertyOptional({

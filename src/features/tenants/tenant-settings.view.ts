@@ -1,5 +1,6 @@
 import { Int } from '@nestjs/graphql';
 import { TenantSettings } from '../../persistence/tenant-settings/tenant-settings.repository';
+import type { SameKeys } from '../../domain/same-keys';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewFieldOptions, ViewType } from '../../shapes/view-field';
 
 const INTEGER: ViewFieldOptions = { type: () => Int, openapi: { type: 'integer' } };
@@ -15,6 +16,10 @@ export class TenantSettingsView {
 }
 
 /** The one way both APIs make it: the stored settings (null when none) and the default they fall back to. */
+/** The answer shows every field of the settings, plus the limit in effect: a field the settings add without its `@ViewField` fails `tsc` here. */
+export const TENANT_SETTINGS_VIEW_SHOWS_THE_SETTINGS: SameKeys<keyof TenantSettingsView, keyof TenantSettings | 'effectiveHistoryLimit'> =
+  true;
+
 export function toTenantSettingsView(tenantId: string, settings: TenantSettings | null, historyLimitDefault: number): TenantSettingsView {
   return {
     tenantId,

@@ -1,5 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { MaintenanceWindow } from '../../domain/maintenance-window';
 import { Recurrence } from '../../domain/recurrence';
+import type { SameKeys } from '../../domain/same-keys';
 import { Scope } from '../../domain/scope';
 
 /** Issue 16: one planned outage of one tool at one key (P75). `_id` is a random UUID. */
@@ -30,6 +32,16 @@ export class MaintenanceWindowRecord {
   @Prop({ type: Date, default: null }) eventsThrough?: Date | null;
   @Prop({ type: [String], default: undefined }) eventMarks?: string[];
 }
+
+/**
+ * The stored shape declares every stored field of the window (and eventsDone, the store's own;
+ * an occurrence's series id and start are never stored): a field added to MaintenanceWindow
+ * without its @Prop here, or the reverse, fails `tsc`, as the repository writes through the driver.
+ */
+export const STORED_WINDOW_MATCHES_DOMAIN: SameKeys<
+  Exclude<keyof MaintenanceWindowRecord, '_id' | 'eventsDone'>,
+  Exclude<keyof MaintenanceWindow, 'id' | 'seriesId' | 'occurrence'>
+> = true;
 
 export const MaintenanceWindowSchema = SchemaFactory.createForClass(MaintenanceWindowRecord);
 

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Collection, Filter } from 'mongodb';
 import { Model } from 'mongoose';
-import { MaintenanceWindow } from '../../domain/maintenance-window';
+import { MaintenanceWindow, windowBlanks } from '../../domain/maintenance-window';
+import { withBlanks } from '../../domain/same-keys';
 import { MaintenanceListFilter, MaintenanceWindowRepository } from './maintenance-window.repository';
 import { MaintenanceWindowRecord } from './maintenance-window.schema';
 
 function toDomain(record: MaintenanceWindowRecord): MaintenanceWindow {
   const { _id, eventsDone: _done, recurrence, warnedEventAt, eventsThrough, eventMarks, ...rest } = record;
-  const window: MaintenanceWindow = { ...rest, id: _id, scopeId: rest.scopeId ?? null, warnedEventAt: warnedEventAt ?? null };
+  // A field written before it existed reads as its blank (windowBlanks, the one list).
+  const window: MaintenanceWindow = { ...withBlanks({ ...rest, warnedEventAt }, windowBlanks()), id: _id };
   // Only a series carries its recurrence and its event bookkeeping (P190).
   return recurrence ? { ...window, recurrence, eventsThrough: eventsThrough ?? null, eventMarks: eventMarks ?? [] } : window;
 }

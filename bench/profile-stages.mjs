@@ -4,6 +4,8 @@
 // bench's own load generator, stops the profiler and attributes every sample to one stage by
 // its call frames. The stage shares are scaled to the process's own CPU time per request from
 // /proc (the profiler sees only the JavaScript thread; the share it cannot place is shown).
+import fs from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 
 /** The stages of a request, in the order it meets them; `rules` are matched innermost frame first. */
@@ -20,6 +22,8 @@ export const STAGES = [
 ];
 
 const has = (url, ...parts) => parts.some((p) => url.includes(p));
+/** The service's own compiled code (dist/<folder>/…), never a library's dist folder. */
+const own = (url, ...dirs) => !url.includes('/node_modules/') && dirs.some((d) => url.includes(`/dist/${d}/`));
 
 /**
  * The stage of one frame, or null when the frame says nothing by itself (a V8 builtin, a node
@@ -32,9 +36,9 @@ function stageOfFrame({ functionName, url }) {
     if (functionName === 'stringify') return 'serialise';
     return null;
   }
-  if (has(url, 'fast-json-stringify', '/fastify/lib/reply.js', '/fastify/lib/error-serializer', '/dist/src/shapes/view-json-schema', '/dist/src/openapi/'))
+  if (has(url, 'fast-json-stringify', '/fastify/lib/reply.js', '/fastify/lib/error-serializer') || own(url, 'openapi') || has(url, '/dist/shapes/view-json-schema'))
     return 'serialise';
-  if (has(url, '/dist/src/auth/')) return 'key';
+  if (own(url, 'auth') || has(url, '/dist/config/api-keys')) return 'key';
   if (
     has(
       url,
@@ -44,14 +48,14 @@ function stageOfFrame({ functionName, url }) {
       '/secure-json-parse/',
       '/fastify/lib/contentTypeParser',
       '/@nestjs/common/pipes/',
-      '/dist/src/errors/validation',
-      '/dist/src/shapes/',
-    )
+      '/dist/errors/validation',
+    ) ||
+    own(url, 'shapes')
   )
     return 'parse';
-  if (has(url, '/mongodb/', '/mongoose/', '/bson/', '/dist/src/persistence/', '/dist/src/database/')) return 'reads';
-  if (has(url, '/dist/src/domain/', '/dist/src/features/', '/dist/src/write-path/', '/dist/src/idempotency/')) return 'evaluation';
-  if (has(url, '/node_modules/', '/dist/src/')) return 'routing';
+  if (has(url, '/mongodb/', '/mongoose/', '/bson/') || own(url, 'persistence', 'database')) return 'reads';
+  if (own(url, 'domain', 'features', 'write-path', 'idempotency')) return 'evaluation';
+  if (has(url, '/node_modules/', '/dist/')) return 'routing';
   if (has(url, 'node:internal/', 'node:_http', 'node:net', 'node:stream', 'node:events', 'node:timers')) return null;
   return null;
 }
@@ -92,6 +96,20 @@ export function attribute(profile) {
   return ms;
 }
 
+/** The functions with the most self time: what is left to cut, by name, file and stage. */
+export function topFunctions(profile, n = 12) {
+  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
+  const self = new Map();
+  const { samples, timeDeltas } = profile;
+  for (let i = 0; i < samples.length; i++) {
+    const f = byId.get(samples[i]).callFrame;
+    if (f.functionName === '(idle)') continue;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (timeDeltas[i + 1] ?? 0) / 1000);
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
 /** The inspector's WebSocket address, from the line node prints when the inspector opens. */
 export function inspectorUrl(output) {
   const m = /Debugger listening on (ws:\/\/\S+)/.exec(output);
@@ -130,7 +148,7 @@ function session(url) {
  * Profiles each scenario in turn on the one service process. `drive(scenario)` runs the load
  * and answers { ok } (the answered requests); `cpuMs()` the process's CPU time so far.
  */
-export async function profileStages({ url, scenarios, drive, cpuMs, intervalUs = 200 }) {
+export async function profileStages({ url, scenarios, drive, cpuMs, intervalUs = 500 }) {
   const s = await session(url);
   const rows = {};
   try {
@@ -142,7 +160,13 @@ export async function profileStages({ url, scenarios, drive, cpuMs, intervalUs =
       const { ok } = await drive(sc);
       const after = cpuMs();
       const { profile } = await s.send('Profiler.stop');
+      // BENCH_PROFILE_DIR=dir keeps each raw profile (.cpuprofile: Chrome DevTools opens it).
+      if (process.env.BENCH_PROFILE_DIR) {
+        fs.mkdirSync(process.env.BENCH_PROFILE_DIR, { recursive: true });
+        fs.writeFileSync(path.join(process.env.BENCH_PROFILE_DIR, `${sc.id}.cpuprofile`), JSON.stringify(profile));
+      }
       const ms = attribute(profile);
+      const top = topFunctions(profile);
       const sampled = STAGES.reduce((sum, [k]) => sum + ms[k], 0);
       const cpu = before !== null && after !== null ? (after - before) / ok : null;
       const stages = {};
@@ -156,6 +180,7 @@ export async function profileStages({ url, scenarios, drive, cpuMs, intervalUs =
         sampledMsPerRequest: ok ? Math.round((sampled / ok) * 1e4) / 1e4 : null,
         stagesMsPerRequest: stages,
         idleMs: Math.round(ms.idle),
+        topSelfMsPerRequest: top.map(([f, t]) => [f, ok ? Math.round((t / ok) * 1e4) / 1e4 : null]),
       };
     }
     await s.send('Profiler.disable');
@@ -166,13 +191,39 @@ export async function profileStages({ url, scenarios, drive, cpuMs, intervalUs =
 }
 
 /** The stage table, one line a scenario, milliseconds per request. */
-export function printStages(server, rows, per = {}) {
-  const keys = STAGES.map(([k]) => k);
-  const lines = [`  ${'stage breakdown, ms of service CPU per request'.padEnd(44)} ${keys.map((k) => k.slice(0, 9).padStart(9)).join(' ')}  sampled    /proc`];
-  for (const r of Object.values(rows)) {
-    const d = per[r.label] ?? 1;
-    const f = (x) => (x === null || x === undefined ? '-' : (x / d).toFixed(3)).padStart(9);
-    lines.push(`  ${`${server} ${r.label}`.slice(0, 44).padEnd(44)} ${keys.map((k) => f(r.stagesMsPerRequest[k])).join(' ')} ${f(r.sampledMsPerRequest)} ${f(r.cpuMsPerRequest)}`);
+/**
+ * Each stage's share of the sampled time, times the scenario's service CPU per request measured
+ * without the profiler (its row in the table; the profiler's own cost is left out that way).
+ */
+export function scaleStages(row, unprofiledCpuMs) {
+  const total = row.sampledMsPerRequest;
+  const base = unprofiledCpuMs ?? row.cpuMsPerRequest;
+  row.unprofiledCpuMsPerRequest = base;
+  row.stagesShare = {};
+  row.stagesMs = {};
+  for (const [k] of STAGES) {
+    const share = total ? row.stagesMsPerRequest[k] / total : null;
+    row.stagesShare[k] = share === null ? null : Math.round(share * 1000) / 1000;
+    row.stagesMs[k] = share === null || base === null ? null : Math.round(share * base * 1e4) / 1e4;
   }
+  return row;
+}
+
+/** The stage table, one line a scenario: milliseconds of service CPU per request by stage. */
+export function printStages(server, rows) {
+  const keys = STAGES.map(([k]) => k);
+  const lines = [
+    `  ${'stages: service CPU ms per request'.padEnd(44)} ${keys.map((k) => k.slice(0, 9).padStart(9)).join(' ')}     total  profiled`,
+  ];
+  for (const r of Object.values(rows)) {
+    const f = (x) => (x === null || x === undefined ? '-' : x.toFixed(3)).padStart(9);
+    const ms = r.stagesMs ?? r.stagesMsPerRequest;
+    lines.push(
+      `  ${`${server} ${r.label}`.slice(0, 44).padEnd(44)} ${keys.map((k) => f(ms[k])).join(' ')} ${f(r.unprofiledCpuMsPerRequest ?? r.sampledMsPerRequest)} ${f(r.cpuMsPerRequest)}`,
+    );
+  }
+  lines.push(
+    '  (each stage: its share of the profile × the row\'s service CPU without the profiler; profiled: /proc CPU per request while sampling)',
+  );
   return lines.join('\n');
 }

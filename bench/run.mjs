@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
 import { calendarFeedBench } from './calendar-feed.mjs';
-import { inspectorUrl, printStages, profileStages } from './profile-stages.mjs';
+import { inspectorUrl, printStages, profileStages, scaleStages } from './profile-stages.mjs';
 import { webhookIsolationBench } from './webhook-isolation.mjs';
 import { BASE, contextIds, failToolOfUser, growTo, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
 import { STATS_TARGETS, measureStatsRows, statsScenarios } from './stats.mjs';
@@ -736,7 +736,12 @@ async function benchServer(kind, options, encodeKey) {
       { id: 'single', label: 'p  clean success', scenario: S.success },
       { id: 'batch100', label: 'p  batch of 100', scenario: S.batch100 },
       ...(annotateReady ? [{ id: 'annotate1', label: 'p  annotate 1 tool', scenario: S.annotate1 }] : []),
-      ...(changesReady ? [{ id: 'changes200', label: 'p  changes only, 200 tools', scenario: S.annotateChanges200 }] : []),
+      ...(changesReady
+        ? [
+            { id: 'changes200', label: 'p  changes only, 200 tools', scenario: S.annotateChanges200 },
+            { id: 'changes50', label: 'p  changes only, 50 tools', scenario: S.annotateChanges50 },
+          ]
+        : []),
       ...(o.only.includes('g')
         ? [
             { id: 'write1', label: 'p  system write, 1 tool', scenario: S.write1 },
@@ -756,7 +761,13 @@ async function benchServer(kind, options, encodeKey) {
         return { ok: latencies.length };
       },
     });
-    for (const sc of profiled) if (out.profile[sc.id]) out.profile[sc.id].dbCpuMsPerRequest = round(sc.dbCpuMsPerRequest, 4);
+    const unprofiled = { single: 'fSingle', batch100: 'fBatch100', annotate1: 'c1Again', changes200: 'cChanges200', changes50: 'cChanges50', write1: 'gOne', write200: 'gBulk200' };
+    for (const sc of profiled) {
+      const row = out.profile[sc.id];
+      if (!row) continue;
+      row.dbCpuMsPerRequest = round(sc.dbCpuMsPerRequest, 4);
+      scaleStages(row, out.rows[unprofiled[sc.id]]?.cpuMsPerRequest ?? null);
+    }
     log(printStages(kind, out.profile));
   }
   if (largePort && kind !== 'mongo-java-server' && o.only.includes('d')) {

@@ -36,8 +36,15 @@ function stageOfFrame({ functionName, url }) {
     if (functionName === 'stringify') return 'serialise';
     return null;
   }
-  if (has(url, 'fast-json-stringify', '/fastify/lib/reply.js', '/fastify/lib/error-serializer') || own(url, 'openapi') || has(url, '/dist/shapes/view-json-schema'))
+  if (url.endsWith('/fastify/lib/reply.js')) {
+    // The reply's serialiser is the answer's bytes; handing them to the socket is transport.
+    if (functionName === 'serialize' || functionName === 'preSerializationHook') return 'serialise';
+    if (functionName === 'writePayload' || functionName === 'onSendEnd') return 'transport';
+    return 'routing';
+  }
+  if (has(url, 'fast-json-stringify', '/fastify/lib/error-serializer') || own(url, 'openapi') || has(url, '/dist/shapes/view-json-schema'))
     return 'serialise';
+  if (has(url, 'node:_http_outgoing', 'node:_http_server', 'node:_http_common')) return 'transport';
   if (own(url, 'auth') || has(url, '/dist/config/api-keys')) return 'key';
   if (
     has(
@@ -46,7 +53,9 @@ function stageOfFrame({ functionName, url }) {
       '/class-transformer/',
       '/ajv/',
       '/secure-json-parse/',
-      '/fastify/lib/contentTypeParser',
+      '/fastify/lib/content-type-parser',
+      '/fastify/lib/validation',
+      '/dist/errors/json-body',
       '/@nestjs/common/pipes/',
       '/dist/errors/validation',
     ) ||

@@ -13,7 +13,7 @@ export const STAGES = [
   ['routing', 'routing and hooks (fastify, Nest, guards, interceptors, logging)'],
   ['key', 'API key'],
   ['parse', 'body parsing and validation'],
-  ['reads', 'reads (driver, BSON, stores)'],
+  ['reads', 'database driver: reads, and the writes of a write route (driver, BSON, stores)'],
   ['evaluation', 'evaluation (domain rules, feature services)'],
   ['serialise', 'answer serialisation'],
   ['transport', 'HTTP transport (node:http, sockets)'],

@@ -94,7 +94,8 @@ export function attribute(profile) {
     memo.set(id, stage);
     return stage;
   };
-  const fallback = ({ url }) => (has(url, 'node:_http', 'node:net', 'node:internal/stream', 'node:internal/http', 'node:stream') ? 'transport' : 'other');
+  const fallback = ({ url }) =>
+    has(url, 'node:_http', 'node:net', 'node:internal/stream', 'node:internal/http', 'node:stream') ? 'transport' : 'other';
   // A frame that says nothing by itself under a transport frame stays transport.
   const ms = Object.fromEntries([...STAGES.map(([k]) => [k, 0]), ['idle', 0]]);
   const { samples, timeDeltas } = profile;
@@ -232,7 +233,7 @@ export function printStages(server, rows) {
     );
   }
   lines.push(
-    '  (each stage: its share of the profile × the row\'s service CPU without the profiler; profiled: /proc CPU per request while sampling)',
+    "  (each stage: its share of the profile × the row's service CPU without the profiler; profiled: /proc CPU per request while sampling)",
   );
   return lines.join('\n');
 }

@@ -761,7 +761,15 @@ async function benchServer(kind, options, encodeKey) {
         return { ok: latencies.length };
       },
     });
-    const unprofiled = { single: 'fSingle', batch100: 'fBatch100', annotate1: 'c1Again', changes200: 'cChanges200', changes50: 'cChanges50', write1: 'gOne', write200: 'gBulk200' };
+    const unprofiled = {
+      single: 'fSingle',
+      batch100: 'fBatch100',
+      annotate1: 'c1Again',
+      changes200: 'cChanges200',
+      changes50: 'cChanges50',
+      write1: 'gOne',
+      write200: 'gBulk200',
+    };
     for (const sc of profiled) {
       const row = out.profile[sc.id];
       if (!row) continue;

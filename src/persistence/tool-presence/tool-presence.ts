@@ -43,7 +43,8 @@ export class ToolPresence {
     if (prefixes.length === 0) return [];
     const lists = await this.listReads.read(prefixes);
     const ids: string[] = [];
-    for (const list of lists.values()) for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
+    for (const list of lists.values())
+      for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
     return ids;
   }
 

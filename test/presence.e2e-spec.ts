@@ -40,6 +40,27 @@ describe('presence lists behind the manifest read (P81)', () => {
     expect(await annotate(b, ['jira', 'github'])).toEqual({ jira: 'DOWN', github: 'DOWN' });
   });
 
+  it('answers each of many concurrent annotations from its own scopes only (the lists are read together, P323)', async () => {
+    const t = await start();
+    await resetDatabase(t.connection);
+    // Tenant t-k has tool_k DOWN; every tenant asks for every tool at the same moment, so their
+    // presence-list reads share queries, and each must still see only its own tenant's outage.
+    const tenants = Array.from({ length: 8 }, (_, k) => k);
+    for (const k of tenants) await markDown(t, { scope: 'TENANT', scopeId: `t-${k}`, toolName: `tool_${k}` });
+    const names = tenants.map((k) => `tool_${k}`);
+    const answers = await Promise.all(
+      tenants.map((k) =>
+        t.http
+          .post('/v1/manifest/annotate/changes')
+          .set('x-api-key', KEYS.dispatcher)
+          .send({ tools: names.map((name) => ({ name })), context: { userId: `u-${k}`, tenantId: `t-${k}` } })
+          .expect(200)
+          .then((res) => res.body.tools.map((x: { name: string; status: string }) => `${x.name}:${x.status}`)),
+      ),
+    );
+    expect(answers).toEqual(tenants.map((k) => [`tool_${k}:DOWN`]));
+  });
+
   it('backfills the lists of a database written before they existed, once, at startup', async () => {
     const keeper = await start();
     await resetDatabase(keeper.connection);

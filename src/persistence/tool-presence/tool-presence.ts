@@ -2,6 +2,7 @@ import { Collection } from 'mongodb';
 import { keyInScope, scopePrefix } from '../../domain/health-key';
 import { HealthKey } from '../../domain/tool-health-document';
 import { DocumentIdWalk } from '../../database/document-id-walk';
+import { ReadCoalescer } from '../../database/read-coalescer';
 import { ToolPresenceRecord } from './tool-presence.schema';
 
 /** The marker of a finished backfill; no scope prefix can take this spelling (it has no `|`). */
@@ -40,13 +41,26 @@ export class ToolPresence {
    */
   async candidateIds(prefixes: readonly string[], wanted: (prefix: string, toolName: string) => boolean): Promise<string[]> {
     if (prefixes.length === 0) return [];
-    const lists = await this.lists()
-      .find({ _id: { $in: [...prefixes] } }, { batchSize: prefixes.length + 1 })
-      .toArray();
+    const lists = await this.listReads.read(prefixes);
     const ids: string[] = [];
-    for (const list of lists) for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
+    for (const list of lists.values())
+      for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
     return ids;
   }
+
+  /**
+   * The presence-list reads of the annotations that arrive in one event-loop turn, as ONE `$in`:
+   * the profile of a 1-tool annotation put half its service CPU in the driver, most of it the
+   * system call that sends each command, and this read was the one command of a turn not yet
+   * shared between concurrent requests (P323). Issued after its callers asked, so each sees
+   * lists at least as fresh as its own read would — the order P81 relies on (a name enters its
+   * list before its document exists) holds as before.
+   */
+  private readonly listReads = new ReadCoalescer<ToolPresenceRecord>((prefixes) =>
+    this.lists()
+      .find({ _id: { $in: prefixes } }, { batchSize: prefixes.length + 1 })
+      .toArray(),
+  );
 
   /**
    * Every `_id` the lists name, a slice at a time (the event relay's sweep, P114): one cursor

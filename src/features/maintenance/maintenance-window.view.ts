@@ -107,13 +107,14 @@ export class MaintenanceSummaryView {
 
 /**
  * The answer shows every field of the window but the event bookkeeping, plus what it derives
- * (phase, current): a field the domain adds without its `@ViewField` above (or the reverse) fails `tsc` here.
+ * (phase, current, occurrencesAhead): a field the domain adds without its `@ViewField` above (or the reverse) fails `tsc` here.
  */
 export const MAINTENANCE_WINDOW_VIEW_SHOWS_THE_WINDOW: SameKeys<
   keyof MaintenanceWindowView,
   | Exclude<keyof MaintenanceWindow, 'startedEventAt' | 'endedEventAt' | 'version' | 'warnedEventAt' | 'eventsThrough' | 'eventMarks'>
   | 'phase'
   | 'current'
+  | 'occurrencesAhead'
 > = true;
 
 export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): MaintenanceWindowView {

@@ -1,8 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { HealthEventType } from '../src/domain/health-events';
 import { OutcomeStatsRecorder } from '../src/features/tool-stats/outcome-stats-recorder.service';
 import { ToolSignalsService } from '../src/features/tool-stats/tool-signals.service';
@@ -12,6 +9,7 @@ import { WiderEvidenceService } from '../src/features/wider-evidence/wider-evide
 import { EventRelay } from '../src/write-path/event-relay.service';
 import { PinEndWatch } from '../src/write-path/pin-end.watch';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { Received, Receiver, verify } from './support/webhook-receiver';
 
 /**
  * Issue 37: what a webhook receiver gets for every kind of event, on the real database. One story
@@ -37,39 +35,6 @@ const MIN = 60_000;
 const START = Date.parse('2026-05-23T14:00:00Z');
 const at = (minutes: number) => new Date(START + minutes * MIN);
 const iso = (minutes: number) => at(minutes).toISOString();
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver: records every request and answers `answer`. */
-class Receiver {
-  readonly received: Received[] = [];
-  answer = 200;
-  private readonly server: Server;
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(this.answer, { 'content-type': 'text/plain' }).end(this.answer < 300 ? 'thanks' : 'receiver says no');
-      });
-    });
-  }
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 interface EventData {
   id: string;
@@ -267,28 +232,19 @@ describe('webhook bodies, every event type (issue 37)', () => {
   /** Each SLACK body, verified at the moment it arrived. */
   const slackPosts: { webhookId: string; text: string }[] = [];
 
-  /**
-   * Verifies with the standardwebhooks package. Its timestamp check reads Date.now(); deliveries
-   * are stamped by the service's (fake) clock, so the check runs at that clock's time, right
-   * after the pass that sent them.
-   */
-  const verify = (secret: string, r: Received): unknown => {
-    const now = jest.spyOn(Date, 'now').mockReturnValue(t.clock.now().getTime());
-    try {
-      return new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
-    } finally {
-      now.mockRestore();
-    }
-  };
+  const verifyNow = (secret: string, r: Received): unknown => verify(secret, r, t.clock);
 
   const deliver = async () => {
     await t.app.get(EventRelay).drain();
     await t.app.get(WebhookDispatcher).runOnce();
     for (const r of standard.received.splice(0)) {
-      verified.push({ webhookId: String(r.headers['webhook-id']), body: verify(standardSecret, r) as (typeof verified)[number]['body'] });
+      verified.push({
+        webhookId: String(r.headers['webhook-id']),
+        body: verifyNow(standardSecret, r) as (typeof verified)[number]['body'],
+      });
     }
     for (const r of slack.received.splice(0)) {
-      slackPosts.push({ webhookId: String(r.headers['webhook-id']), text: (verify(slackSecret, r) as { text: string }).text });
+      slackPosts.push({ webhookId: String(r.headers['webhook-id']), text: (verifyNow(slackSecret, r) as { text: string }).text });
     }
   };
   const step = async (minutes: number, act: () => Promise<unknown>) => {

@@ -1,71 +1,16 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { EventRelay } from '../src/write-path/event-relay.service';
 import { WebhookDispatcher } from '../src/features/webhooks/webhook-dispatcher.service';
 import { HostResolver, ResolvedAddress } from '../src/features/webhooks/webhook-sender';
 import { WebhookEndpointRepository } from '../src/persistence/webhook-endpoints/webhook-endpoint.repository';
 import { RETRY_GIVE_UP_MS, RETRY_JITTER, retryDelayMs } from '../src/domain/webhooks';
-import { FakeClock } from './support/fake-clock';
 import { HOSTILE_RESOLVED_ADDRESSES, HOSTILE_URL_HOSTS } from './factories/hostile-targets';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
+import { Received, Receiver, verify } from './support/webhook-receiver';
 
 /**
  * D24 (P180–P189): signed webhooks on the real database, to a receiver in the test (a local HTTP
  * server on 127.0.0.1) that verifies every delivery with the `standardwebhooks` library.
  */
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver: records every request; answers what `answer` says (status, or 'hang' to never answer). */
-class Receiver {
-  readonly received: Received[] = [];
-  answer: number | 'hang' = 200;
-  private readonly server: Server;
-  private readonly hanging = new Set<() => void>();
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        if (this.answer === 'hang') {
-          this.hanging.add(() => res.destroy());
-          return;
-        }
-        res.writeHead(this.answer, { 'content-type': 'text/plain' }).end(this.answer < 300 ? 'thanks' : 'receiver says no');
-      });
-    });
-  }
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-
-  async stop(): Promise<void> {
-    for (const end of this.hanging) end();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/**
- * Verifies with the standardwebhooks library. Its timestamp check reads Date.now(); deliveries are
- * stamped by the service's clock (the test's fake one), so the check runs at that clock's time.
- */
-function verify(secret: string, r: Received, clock: FakeClock): Record<string, unknown> {
-  const now = jest.spyOn(Date, 'now').mockReturnValue(clock.now().getTime());
-  try {
-    return new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as Record<string, unknown>;
-  } finally {
-    now.mockRestore();
-  }
-}
 
 describe('signed webhooks (D24)', () => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import type { Entry, EntryKey, HealthEvent, HistoryItem, MaintenanceWindow, Scop
 import { ErrorNote, Field, StatusBadge, Time, audience, fmtTime, isRetesting, scopeLabel } from './ui';
 import { ToolStatsPanel } from './stats';
 import { ruleInWords } from './series-rule';
+import { instantOfWall, wallOf } from './zone';
 
 /** After a write, the event it caused: read the feed until one of this document newer than `since` arrives. */
 async function resultingEvent(key: string, docId: string, before: Set<string>): Promise<string> {
@@ -18,10 +19,9 @@ async function resultingEvent(key: string, docId: string, before: Set<string>): 
   return 'Done (no event yet: the write changed nothing the feed reports).';
 }
 
+/** The form value (a UTC wall time) of `hours` from now. */
 function inHours(hours: number): string {
-  const d = new Date(Date.now() + hours * 3_600_000);
-  d.setSeconds(0, 0);
-  return d.toISOString().slice(0, 16);
+  return wallOf(new Date(Date.now() + hours * 3_600_000), 'UTC');
 }
 
 /** The history as a strip of status segments from the first item to now (the list below says the same in words). */
@@ -335,7 +335,7 @@ export function ToolView(props: {
                   title="Pin this entry"
                   what={`${entry.toolName} at ${scopeLabel(entry.scope, entry.scopeId)} reads ${pinForm.status} until ${pinForm.until} UTC, whatever else is reported; reason: "${pinForm.reason}".`}
                   run={() =>
-                    act(PIN, { status: pinForm.status, reason: pinForm.reason, until: new Date(`${pinForm.until}:00Z`).toISOString() })
+                    act(PIN, { status: pinForm.status, reason: pinForm.reason, until: instantOfWall(pinForm.until, 'UTC').toISOString() })
                   }
                 />
                 <Action

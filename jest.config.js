@@ -33,6 +33,7 @@ module.exports = {
       transform,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      setupFilesAfterEnv: ['<rootDir>/test/setup/empty-database.ts'],
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
     {

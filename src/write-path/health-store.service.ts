@@ -188,7 +188,6 @@ export class HealthStore {
     return value;
   }
 
-  /** Called after this instance changed a tenant's settings, so its own writes see it at once. */
   /**
    * The tenant whose history limit governs an admin write: the key's own for TENANT, else the
    * one given, else the one the document already records (so an admin act does not cut a
@@ -200,7 +199,12 @@ export class HealthStore {
     return (await this.repository.findById(encodeKey(key)))?.tenantId ?? null;
   }
 
-  forgetTenant(tenantId: string): void {
-    this.limits.delete(tenantId);
+  /**
+   * Called after this instance changed a tenant's settings, so its own writes see it at once;
+   * without a tenant, every cached limit (the database changed under the instance).
+   */
+  forgetTenant(tenantId?: string): void {
+    if (tenantId === undefined) this.limits.clear();
+    else this.limits.delete(tenantId);
   }
 }

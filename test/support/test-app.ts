@@ -8,25 +8,16 @@ import { configureApp, fastifyOptions } from '../../src/app.setup';
 import { Clock } from '../../src/runtime/clock';
 import { BookkeepingBuffer } from '../../src/features/outcomes/bookkeeping-buffer.service';
 import { OutcomeStatsRecorder } from '../../src/features/tool-stats/outcome-stats-recorder.service';
+import { MaintenanceService } from '../../src/features/maintenance/maintenance.service';
+import { WiderEvidenceService } from '../../src/features/wider-evidence/wider-evidence.service';
+import { HealthStore } from '../../src/write-path/health-store.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { API_KEYS_ENV, KEYS } from './api-keys';
 import { FakeClock } from './fake-clock';
 import { servedOpenApiAnswers } from './openapi-answers';
+import { testDatabaseUri, testDbKind } from './test-database';
 
-/** One database per jest worker, named so it can never be mistaken for a real one. */
-export function testDatabaseUri(): string {
-  const base = process.env.TEST_MONGODB_URI;
-  if (!base) throw new Error('TEST_MONGODB_URI is not set: run the e2e tier through jest (its global setup starts the database)');
-  const url = new URL(base);
-  const name = url.pathname.replace(/^\//, '') || `tas_test_w${process.env.JEST_WORKER_ID ?? '0'}`;
-  if (!/test/i.test(name)) throw new Error(`refusing database "${name}": a test database's name must contain "test"`);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-export function testDbKind(): string {
-  return process.env.TEST_DB_KIND ?? 'mongo-java-server';
-}
+export { testDatabaseUri, testDbKind };
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -37,7 +28,7 @@ export interface TestApp {
   /**
    * Between tests: writes out what the previous test left buffered in memory (D10b hits), then
    * empties the database — flushed after the reset, old hits would land on a new test's
-   * document of the same `_id`.
+   * document of the same `_id` — and has the instance read again what it caches of it.
    */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -83,7 +74,14 @@ export async function createTestApp(
       // What a test left in memory is written first, then removed with the rest.
       await app.get(BookkeepingBuffer).flush();
       await app.get(OutcomeStatsRecorder).flush();
+      await app.get(WiderEvidenceService).flush();
       await resetDatabase(connection);
+      // What the instance keeps of the database is read again from the empty one: the maintenance
+      // snapshot taken when the app started would otherwise still hold the windows a previous
+      // test file left, in force for this file's calls.
+      await app.get(MaintenanceService).refresh();
+      await app.get(WiderEvidenceService).flush();
+      app.get(HealthStore).forgetTenant();
     },
     close: () => app.close(),
   };

@@ -183,8 +183,11 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     return count;
   }
 
-  /** After this instance's own write: read again now (after any read in flight, which may predate it). */
-  private async reread(): Promise<void> {
+  /**
+   * Reads the windows again now (after any read in flight, which may predate it): after this
+   * instance's own write, or when the database changed under it (a test that empties it).
+   */
+  async refresh(): Promise<void> {
     await this.loading?.catch(() => undefined);
     await this.load(this.clock.now());
   }
@@ -194,7 +197,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
   async schedule(request: ScheduleRequest, principal: Principal): Promise<MaintenanceWindow> {
     const window = scheduleWindow(request, randomUUID(), adminActor(principal), this.clock.now());
     await this.windows.insert(window);
-    await this.reread();
+    await this.refresh();
     this.logger.log(`maintenance ${window.id} scheduled for ${window.scope} ${window.scopeId ?? ''} ${window.toolName} by ${window.by}`);
     return window;
   }
@@ -257,7 +260,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
       const current = await this.get(id);
       const next = apply(current, this.clock.now());
       if (await this.windows.replace(next, current.version)) {
-        await this.reread();
+        await this.refresh();
         return next;
       }
     }

@@ -17,6 +17,12 @@ import { dirname, join, resolve } from 'node:path';
  *   `## Issue N — Title` in docs/work-items.md.
  * - Outside pointers: the shared spec/design directories beside the checkout, absolute machine
  *   paths, the other platform specs' § numbers, and relative Markdown links to missing files.
+ * - Paths in the repository named in prose or comments (`src/…`, `test/…`, `docs/…`, …, from the
+ *   top of the checkout): the file or folder exists, or the file with a source extension (an
+ *   import-like `src/app.module`). A folder that a command makes (build output, reports) is not
+ *   a reference; neither is a pattern (`*`, `<…>`, `{…}`), a path inside another one
+ *   (`../src/x`, a URL's `/docs/…`) nor a quoted string in code (a route). A path may also be
+ *   relative to the file that names it (the Java sources beside the client's build script).
  * package-lock.json is not read (its integrity hashes are base64, not prose), nor binary files.
  * The patterns below are assembled from parts so that this file does not cite what it forbids.
  */
@@ -55,6 +61,17 @@ const RFC_BEFORE = /\bRFC\s?\d+\s*$/;
 const LEADER = /^\s*(?:\/\/+|\/?\*+|#+|-)?\s*$/;
 const ISSUE = /\bissues?\s+(\d+)/gi;
 const MD_LINK = /\]\(([^)\s]+)\)/g;
+/** A path from the top of the checkout, not inside another path or word; `next` catches a pattern. */
+const REPO_PATH = /(?<![\w./@'"-])((?:src|test|docs|scripts|console|bench|fuzz)\/[\w.-][\w./-]*[\w/])(?<next>[-.]?[*<{])?/g;
+/** What commands make in the checkout (never tracked, so never a stale reference). */
+const MADE_BY_COMMANDS = /^(?:fuzz\/(?:dist|report)|bench\/results|console\/(?:assets|dist))(?:\/|$)/;
+const SOURCE_EXTENSIONS = ['', '.ts', '.tsx', '.mjs', '.js', '.md', '.json'];
+
+/** Whether a path named in a text resolves in the checkout (see REPO_PATH). */
+export function resolvesInRepository(path: string, exists: (p: string) => boolean): boolean {
+  const bare = path.replace(/\/$/, '');
+  return MADE_BY_COMMANDS.test(bare) || SOURCE_EXTENSIONS.some((ext) => exists(bare + ext));
+}
 
 export function definitionsFrom(decisions: string, specSummary: string, workItems: string): Definitions {
   const ids = (text: string, re: RegExp) => new Set([...text.matchAll(re)].map((m) => m[1]));
@@ -67,7 +84,12 @@ export function definitionsFrom(decisions: string, specSummary: string, workItem
 }
 
 /** Every problem of one file's text, as `path:line: message`. */
-export function problemsIn(path: string, text: string, defs: Definitions): string[] {
+export function problemsIn(
+  path: string,
+  text: string,
+  defs: Definitions,
+  exists: (p: string) => boolean = (p) => existsSync(join(ROOT, p)),
+): string[] {
   const problems: string[] = [];
   const lines = text.split('\n');
   lines.forEach((line, i) => {
@@ -90,6 +112,11 @@ export function problemsIn(path: string, text: string, defs: Definitions): strin
     }
     for (const m of line.matchAll(ISSUE)) {
       if (!defs.issues.has(m[1])) problems.push(`${at}: issue ${m[1]} has no heading in ${WORK_ITEMS}`);
+    }
+    for (const m of line.matchAll(REPO_PATH)) {
+      if (m.groups?.next || m[1].includes('..')) continue;
+      const near = (p: string) => exists(p) || exists(join(dirname(path), p));
+      if (!resolvesInRepository(m[1], near)) problems.push(`${at}: names a path the repository does not have: ${m[1]}`);
     }
     if (path.endsWith('.md')) {
       for (const m of line.matchAll(MD_LINK)) {
@@ -130,6 +157,42 @@ describe('self-contained docs: every cited rule id resolves in the repository', 
         return text.includes('\0') ? [] : problemsIn(f, text, defs);
       });
     expect(problems).toEqual([]);
+  });
+
+  describe('which paths are references', () => {
+    // Paths assembled from parts, so that this file itself names only paths that exist.
+    const path = (...parts: string[]) => parts.join('/');
+    const tree = new Set([path('src', 'domain', 'cascade.ts'), path('src', 'features'), path('tools', 'client', 'src', 'Main.java')]);
+    const none = { d: new Set<string>(), p: new Set<string>(), sections: new Set<string>(), issues: new Set<string>() };
+    const check = (text: string, file = 'x.ts') => problemsIn(file, text, none, (p) => tree.has(p));
+
+    it('accepts existing files and folders, import-like paths without extension, and paths relative to the file', () => {
+      const cascade = path('src', 'domain', 'cascade');
+      expect(check(`// ${cascade}.ts, \`${path('src', 'features')}/\`, ${cascade} (the cascade)`)).toEqual([]);
+      expect(check(`// compiles ${path('src', 'Main.java')}`, path('tools', 'client', 'build.mjs'))).toEqual([]);
+    });
+
+    it('flags a path that is gone, a folder renamed', () => {
+      const gone = path('src', 'wider-evidence');
+      const renamed = path('src', 'domain', 'cascade.tsx');
+      expect(check(`// see ${gone} and ${renamed}.`)).toEqual([
+        `x.ts:1: names a path the repository does not have: ${gone}`,
+        `x.ts:1: names a path the repository does not have: ${renamed}`,
+      ]);
+    });
+
+    it('leaves patterns, generated folders, routes, units and paths inside other paths alone', () => {
+      const t = (...parts: string[]) => path('test', ...parts);
+      expect(
+        check(`// ${t('persistent', 'history')}-*.e2e-spec.ts, ${path('bench', 'results')}/<time>.json, ${path('src', '{a,b}')}`),
+      ).toEqual([]);
+      expect(
+        check(
+          `// ${path('fuzz', 'report', 'x.log')}, ${path('console', 'assets', 'c.js')}; setup('${path('docs', 'x.json')}'); 4 700 ${path('docs', 's')}`,
+        ),
+      ).toEqual([]);
+      expect(check(`import { x } from '../../${t('factories', 'gone')}'; // GET /${path('docs', 'gone.json')}`)).toEqual([]);
+    });
   });
 
   describe('what counts as a citation', () => {

@@ -1,22 +1,27 @@
 import { AUTO_CLEAR_ACTOR, applySuccess } from './auto-clear';
 import { ToolHealthClassification as C } from './classification';
-import { newDocument } from './health-entry';
 import { Scope } from './scope';
 import { CooldownEntry, ToolHealthDocument } from './tool-health-document';
 import { ToolErrorCode } from './tool-error-code';
 import { ToolStatus } from './tool-status';
+import { MINUTE as MIN, T0, aCooldownEntry, aKeyAt, aToolHealthDocument, at } from '../../test/factories';
 
-const T0 = new Date('2026-05-23T14:00:00Z');
-const MIN = 60_000;
-const at = (ms: number) => new Date(T0.getTime() + ms);
 const LIMIT = 20;
 
+/** A PROJECT document, OK since an hour before the success the tests report at T0. */
 function doc(overrides: Partial<ToolHealthDocument> = {}): ToolHealthDocument {
-  return { ...newDocument({ scope: Scope.PROJECT, scopeId: 'p1', toolName: 'jira' }, at(-60 * MIN)), ...overrides };
+  return aToolHealthDocument({
+    ...aKeyAt(Scope.PROJECT),
+    since: at(-60 * MIN),
+    createdAt: at(-60 * MIN),
+    updatedAt: at(-60 * MIN),
+    ...overrides,
+  });
 }
 
+/** A ten-minute cooldown of `errorSignature` under `lastClassification`, hit once. */
 function cd(errorSignature: string, lastClassification: C, userId: string | null = null, expiry = at(10 * MIN)): CooldownEntry {
-  return { errorSignature, userId, nextSpawnAllowedAt: expiry, hits: 1, lastClassification, lastTriggeredAt: null, windowMs: 10 * MIN };
+  return aCooldownEntry({ errorSignature, userId, nextSpawnAllowedAt: expiry, hits: 1, lastClassification, windowMs: 10 * MIN });
 }
 
 const success = (d: ToolHealthDocument, userId: string | null = 'alice', errorSignatures?: string[]) =>

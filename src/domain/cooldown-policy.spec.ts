@@ -10,33 +10,21 @@ import {
   isCooldownActive,
 } from './cooldown-policy';
 import { DomainError, DomainErrorCode } from './domain-error';
-import { newDocument } from './health-entry';
 import { Scope } from './scope';
 import { CooldownEntry, ToolHealthDocument } from './tool-health-document';
 import { ToolStatus } from './tool-status';
+import { HOUR as H, MINUTE as MIN, SECOND as S, T0, aCooldownEntry, aKeyAt, aToolHealthDocument, at } from '../../test/factories';
 
-const T0 = new Date('2026-05-23T14:00:00Z');
-const S = 1_000;
-const MIN = 60 * S;
-const H = 60 * MIN;
 const GRACE = DEFAULT_COOLDOWN_GRACE_MS;
-const at = (ms: number) => new Date(T0.getTime() + ms);
 
+/** A PROJECT document with no cooldown yet. */
 function doc(overrides: Partial<ToolHealthDocument> = {}): ToolHealthDocument {
-  return { ...newDocument({ scope: Scope.PROJECT, scopeId: 'p1', toolName: 'jira' }, T0), ...overrides };
+  return aToolHealthDocument({ ...aKeyAt(Scope.PROJECT), ...overrides });
 }
 
+/** A scope-wide INTERMITTENT cooldown of http-502 running for ten minutes from T0. */
 function entry(overrides: Partial<CooldownEntry> = {}): CooldownEntry {
-  return {
-    errorSignature: 'http-502',
-    userId: null,
-    nextSpawnAllowedAt: at(10 * MIN),
-    hits: 0,
-    lastClassification: C.INTERMITTENT,
-    lastTriggeredAt: null,
-    windowMs: 10 * MIN,
-    ...overrides,
-  };
+  return aCooldownEntry({ nextSpawnAllowedAt: at(10 * MIN), windowMs: 10 * MIN, ...overrides });
 }
 
 /** Writes the same failure again each time the previous window has just ended; returns the windows. */

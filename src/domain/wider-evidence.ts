@@ -7,7 +7,7 @@ import { Scope } from './scope';
  * Issue 16: evidence that a problem is wider than its first reporter. For each (tool, error
  * signature) the service counts the distinct users and projects whose tool-fault failures it saw
  * in a sliding window — per tenant, and across tenants — in minute buckets. Pure: the buckets'
- * sets come in, the judgement goes out; src/wider-evidence keeps, flushes and shares them.
+ * sets come in, the judgement goes out; src/features/wider-evidence keeps, flushes and shares them.
  */
 
 export interface WiderEvidenceSettings {

@@ -1,13 +1,12 @@
 import { Float, InputType, Int } from '@nestjs/graphql';
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsEnum, IsInt, Max, Min } from 'class-validator';
 import { ToolHealthClassification } from '../../shapes/enums.registration';
 import { HealthKeyDto, IdField } from '../../shapes/health-key.dto';
 import { ShapeField } from '../../shapes/shape-field';
 import { FAILURE_CLASSIFICATION } from '../../shapes/request-formats';
 import { ViewField, ViewFieldOptions, ViewType } from '../../shapes/view-field';
 import { TenantField } from '../../shapes/write-fields';
+import { LimitQuery } from '../../shapes/page-size';
 import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../../domain/cooldown-window';
 
 /**
@@ -77,11 +76,6 @@ export class SweepResultView {
 }
 
 export class DueForProbeQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'How many entries at most.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @LimitQuery('How many entries at most.')
   limit?: number;
 }

@@ -1,11 +1,9 @@
 import { ArgsType, Field, Int } from '@nestjs/graphql';
-import { IsInt, Max, Min } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, IsPageSize, MAX_PAGE_SIZE } from '../../shapes/page-size';
 
 @ArgsType()
 export class LimitArgs {
-  @Field(() => Int, { defaultValue: 100, description: '1 … 500' })
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `1 … ${MAX_PAGE_SIZE}` })
+  @IsPageSize()
   limit: number;
 }

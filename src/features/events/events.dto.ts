@@ -1,9 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { EVENT_CURSOR_PATTERN } from '../../domain/event-cursor';
 import { PositionedEvent } from '../../persistence/health-events/health-event.outbox';
 import { EVENT_VIEWS, EVENT_VIEW_OF } from './event-catalogue';
+import { LimitQuery } from '../../shapes/page-size';
 
 export class EventsQueryDto {
   @ApiPropertyOptional({ pattern: EVENT_CURSOR_PATTERN, description: 'endCursor of the previous page; omit to start at the oldest event' })
@@ -12,12 +12,7 @@ export class EventsQueryDto {
   @MaxLength(1200)
   after?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'How many events at most.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @LimitQuery('How many events at most.')
   limit?: number;
 }
 

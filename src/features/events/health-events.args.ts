@@ -1,7 +1,8 @@
 import { ArgsType, Field, Int } from '@nestjs/graphql';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, IsPageSize, MAX_PAGE_SIZE } from '../../shapes/page-size';
 
-export const EVENTS_PAGE_DEFAULT = 100;
+export const EVENTS_PAGE_DEFAULT = DEFAULT_PAGE_SIZE;
 
 @ArgsType()
 export class HealthEventsArgs {
@@ -13,12 +14,10 @@ export class HealthEventsArgs {
 
   @Field(() => Int, {
     nullable: true,
-    description: `Page size forward from \`after\`, 1 … 500; ${EVENTS_PAGE_DEFAULT} when neither first nor last is given.`,
+    description: `Page size forward from \`after\`, 1 … ${MAX_PAGE_SIZE}; ${EVENTS_PAGE_DEFAULT} when neither first nor last is given.`,
   })
   @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @IsPageSize()
   first?: number | null;
 
   @Field(() => String, { nullable: true, description: 'The startCursor of the next page: the page ends before it.' })
@@ -29,12 +28,10 @@ export class HealthEventsArgs {
 
   @Field(() => Int, {
     nullable: true,
-    description: 'Page size backward from `before` (or from the newest event), 1 … 500; not with first.',
+    description: `Page size backward from \`before\` (or from the newest event), 1 … ${MAX_PAGE_SIZE}; not with first.`,
   })
   @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @IsPageSize()
   last?: number | null;
 
   @Field(() => String, {

@@ -33,7 +33,7 @@ export class DispatchOutcomeService {
     private readonly bookkeeping: BookkeepingBuffer,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
-    // Issue 16: maintenance windows and wider evidence (src/maintenance, src/wider-evidence).
+    // Issue 16: maintenance windows and wider evidence (src/features/maintenance, src/features/wider-evidence).
     private readonly maintenance: MaintenanceService,
     private readonly widerEvidence: WiderEvidenceService,
     // Issue 39: every outcome is counted (in memory), and the failure answer shows the signals.

@@ -1,20 +1,7 @@
 import { DomainError } from '../domain/domain-error';
 import { HTTP_STATUS_OF } from '../errors/error-codes';
 import { errorBody } from '../errors/http-exception.filter';
-
-// Structural, as in method-not-allowed.ts: the app's Fastify is @nestjs/platform-fastify's own copy.
-interface RouteHooks {
-  addHook(name: 'onRoute', hook: (route: { method: string | string[]; url: string }) => void): unknown;
-  addHook(
-    name: 'onRequest',
-    hook: (
-      request: { is404: boolean; method: string; url: string },
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generic reply of both Fastify copies
-      reply: { code(status: number): { send(...args: any[]): unknown } },
-      done: () => void,
-    ) => void,
-  ): unknown;
-}
+import { RouteHooks } from './route-hooks';
 
 export interface ParamRoute {
   methods: readonly string[];

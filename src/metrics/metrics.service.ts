@@ -6,19 +6,24 @@ import { ToolStatus } from '../domain/tool-status';
 import { DocumentCounts } from './document-counts';
 import { OutcomeTally, percentile, successRate } from '../domain/outcome-stats';
 
+/** The outcome statistics' counts since start, as the recorder keeps them and /metrics shows them. */
+export interface OutcomeStatsTotals {
+  successes: number;
+  failures: number;
+  /** Reports not counted because a memory bound was reached, by level. */
+  droppedTools: number;
+  droppedTenantKeys: number;
+  /** Minutes dropped because flushes kept failing. */
+  droppedMinutes: number;
+  flushes: number;
+  flushFailures: number;
+  documentsWritten: number;
+  lastFlushMs: number;
+}
+
 /** Issue 39: what the outcome statistics show in /metrics (read at scrape time, nothing on the hot path). */
 export interface ToolStatsSource {
-  totals(): {
-    successes: number;
-    failures: number;
-    droppedTools: number;
-    droppedTenantKeys: number;
-    droppedMinutes: number;
-    flushes: number;
-    flushFailures: number;
-    documentsWritten: number;
-    lastFlushMs: number;
-  };
+  totals(): OutcomeStatsTotals;
   keysInMemory(): number;
   /** Successes and failures since start of the tools named in STATS_METRICS_TOOLS. */
   watchedTotals(): ReadonlyMap<string, { successes: number; failures: number }>;
@@ -157,50 +162,37 @@ export class MetricsService {
       if (value > last) counter.inc(labels, value - last);
       seen.set(key, value);
     };
-    const seenCalls = new Map<string, number>();
-    new Counter({
-      name: 'tas_tool_calls_total',
-      help: 'call outcomes reported by the dispatcher, all tools together (issue 39)',
-      labelNames: ['outcome'] as const,
-      registers,
-      collect() {
-        const s = source();
-        if (!s) return;
-        const t = s.totals();
-        delta(this, { outcome: 'success' }, seenCalls, t.successes);
-        delta(this, { outcome: 'failure' }, seenCalls, t.failures);
-      },
-    });
-    const seenDropped = new Map<string, number>();
-    new Counter({
-      name: 'tas_outcome_stats_dropped_total',
-      help: 'reports not counted in the statistics: a memory bound reached (tool, tenant) or minutes dropped after failed flushes (minute)',
-      labelNames: ['what'] as const,
-      registers,
-      collect() {
-        const s = source();
-        if (!s) return;
-        const t = s.totals();
-        delta(this, { what: 'tool' }, seenDropped, t.droppedTools);
-        delta(this, { what: 'tenant' }, seenDropped, t.droppedTenantKeys);
-        delta(this, { what: 'minute' }, seenDropped, t.droppedMinutes);
-      },
-    });
-    const seenFlushes = new Map<string, number>();
-    new Counter({
-      name: 'tas_outcome_stats_flushes_total',
-      help: 'statistics flushes of this instance, by result, and the bucket documents they updated',
-      labelNames: ['result'] as const,
-      registers,
-      collect() {
-        const s = source();
-        if (!s) return;
-        const t = s.totals();
-        delta(this, { result: 'ok' }, seenFlushes, t.flushes);
-        delta(this, { result: 'failed' }, seenFlushes, t.flushFailures);
-        delta(this, { result: 'documents' }, seenFlushes, t.documentsWritten);
-      },
-    });
+    // A counter that follows cumulative totals of the recorder: each scrape adds what grew since the last.
+    const totalsCounter = (name: string, help: string, label: string, values: (t: OutcomeStatsTotals) => Record<string, number>) => {
+      const seen = new Map<string, number>();
+      new Counter({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          const s = source();
+          if (!s) return;
+          for (const [value, total] of Object.entries(values(s.totals()))) delta(this, { [label]: value }, seen, total);
+        },
+      });
+    };
+    totalsCounter('tas_tool_calls_total', 'call outcomes reported by the dispatcher, all tools together (issue 39)', 'outcome', (t) => ({
+      success: t.successes,
+      failure: t.failures,
+    }));
+    totalsCounter(
+      'tas_outcome_stats_dropped_total',
+      'reports not counted in the statistics: a memory bound reached (tool, tenant) or minutes dropped after failed flushes (minute)',
+      'what',
+      (t) => ({ tool: t.droppedTools, tenant: t.droppedTenantKeys, minute: t.droppedMinutes }),
+    );
+    totalsCounter(
+      'tas_outcome_stats_flushes_total',
+      'statistics flushes of this instance, by result, and the bucket documents they updated',
+      'result',
+      (t) => ({ ok: t.flushes, failed: t.flushFailures, documents: t.documentsWritten }),
+    );
     new Gauge({
       name: 'tas_outcome_stats_keys_in_memory',
       help: 'tool and (tool, tenant) counts held in memory until the next flush (bounded by STATS_MAX_TOOLS and STATS_MAX_TENANT_KEYS)',

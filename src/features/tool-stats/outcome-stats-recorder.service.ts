@@ -3,6 +3,7 @@ import { AppConfig } from '../../config/app-config';
 import { DAY_MS, MINUTE_MS, OutcomeTally, bucketOf, emptyTally, floorTo } from '../../domain/outcome-stats';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { OutcomeStatsRepository, StatsIncrement, StatsRetention } from '../../persistence/outcome-stats/outcome-stats.repository';
+import { OutcomeStatsTotals } from '../../metrics/metrics.service';
 
 /** Hour documents (with their minutes) are kept 3 days: the signals read the last day, the console the last 24 hours. */
 export const STATS_RETENTION: StatsRetention = { hourMs: 3 * DAY_MS, dayMs: 100 * DAY_MS };
@@ -90,21 +91,6 @@ class Minute {
   constructor(readonly startMs: number) {}
 }
 
-/** Totals since start, for /metrics. */
-export interface RecorderTotals {
-  successes: number;
-  failures: number;
-  /** Reports not counted because a memory bound was reached, by level. */
-  droppedTools: number;
-  droppedTenantKeys: number;
-  /** Minutes dropped because flushes kept failing. */
-  droppedMinutes: number;
-  flushes: number;
-  flushFailures: number;
-  documentsWritten: number;
-  lastFlushMs: number;
-}
-
 /**
  * Issue 39: every outcome report is counted here, in memory, per tool at GLOBAL and per
  * (tool, tenant), per minute — never written on its own request, so a clean success still
@@ -133,7 +119,7 @@ export class OutcomeStatsRecorder implements OnModuleInit, OnApplicationShutdown
   private tenantKeys = 0;
   /** Tools with series of their own in /metrics: name → successes, failures since start. */
   private readonly watched: Map<string, { successes: number; failures: number }>;
-  readonly totals: RecorderTotals = {
+  readonly totals: OutcomeStatsTotals = {
     successes: 0,
     failures: 0,
     droppedTools: 0,

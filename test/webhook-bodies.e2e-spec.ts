@@ -155,21 +155,51 @@ const FIELDS: Record<HealthEventType, { carries: string[]; lacks: Record<string,
   },
   MAINTENANCE_STARTING: {
     // payload.until is the expected recovery; payload.reason the note; payload.by who scheduled it.
-    carries: [...KEY, 'payload.windowId', 'payload.from', 'payload.until', 'payload.reason', 'payload.by', 'payload.cancelledAt'],
+    carries: [
+      ...KEY,
+      'effective.reason',
+      'effective.scope',
+      'payload.windowId',
+      'payload.from',
+      'payload.until',
+      'payload.reason',
+      'payload.by',
+      'payload.cancelledAt',
+    ],
     lacks: {
       'payload.previousStatus': 'nothing changed yet: status and effectiveStatus are what the entry reads as until the window starts',
       'payload.code': 'planned work: no error code',
     },
   },
   MAINTENANCE_STARTED: {
-    carries: [...KEY, 'payload.windowId', 'payload.from', 'payload.until', 'payload.reason', 'payload.by', 'payload.cancelledAt'],
+    carries: [
+      ...KEY,
+      'effective.reason',
+      'effective.scope',
+      'payload.windowId',
+      'payload.from',
+      'payload.until',
+      'payload.reason',
+      'payload.by',
+      'payload.cancelledAt',
+    ],
     lacks: {
       'payload.previousStatus': 'Gap: what the entry read as before the window is not carried (status is DOWN here, not the stored status)',
       'payload.code': 'planned work: no error code',
     },
   },
   MAINTENANCE_ENDED: {
-    carries: [...KEY, 'payload.windowId', 'payload.from', 'payload.until', 'payload.reason', 'payload.by', 'payload.cancelledAt'],
+    carries: [
+      ...KEY,
+      'effective.reason',
+      'effective.scope',
+      'payload.windowId',
+      'payload.from',
+      'payload.until',
+      'payload.reason',
+      'payload.by',
+      'payload.cancelledAt',
+    ],
     lacks: {
       'payload.previousStatus': 'under maintenance (DOWN) is implied by the type',
       'payload.code': 'planned work: no error code',
@@ -790,7 +820,16 @@ function EXPECTED(ids: { windowId: string; emergencyId: string; failingId: strin
       'payload.previousStatus': 'DOWN',
       'payload.by': 'admin:admin',
     },
-    { type: T.MAINTENANCE_STARTING, ...jiraAcme, ...statuses('OK'), ...window },
+    // jira_search is DOWN for everyone since 14:00, so tenant acme's callers are told DOWN: the
+    // event says so, and where it is decided (its own entry is OK).
+    {
+      type: T.MAINTENANCE_STARTING,
+      ...jiraAcme,
+      ...statuses('OK', 'DOWN'),
+      ...window,
+      'effective.reason': 'LIVE_PROBLEM',
+      'effective.scope': 'GLOBAL',
+    },
     {
       type: T.WIDER_EVIDENCE,
       ...key('teams_send', 'TENANT', 'acme', 'acme'),
@@ -817,19 +856,43 @@ function EXPECTED(ids: { windowId: string; emergencyId: string; failingId: strin
       'payload.usualP95Ms': near(1000, 0.15),
     },
     // While the window is in force the key reads DOWN (the event gives DOWN as its status too).
-    { type: T.MAINTENANCE_STARTED, ...jiraAcme, ...statuses('DOWN'), ...window },
+    {
+      type: T.MAINTENANCE_STARTED,
+      ...jiraAcme,
+      ...statuses('DOWN'),
+      ...window,
+      'effective.reason': 'MAINTENANCE',
+      'effective.scope': 'TENANT',
+    },
     { type: T.PIN_ENDED, ...outlook, ...statuses('OK'), ...pinned('DOWN', iso(30), 'vendor outage') },
     { type: T.SIGNAL_ENDED, ...mail, ...statuses('OK'), 'payload.signal': 'SLOW', 'payload.text': null, 'payload.recentCalls': null },
     // A window takes no tenant: at PROJECT scope its events know none (Gap: a receiver routing by tenant cannot).
-    { type: T.MAINTENANCE_STARTED, ...key('confluence', 'PROJECT', 'p-2', null), ...statuses('DOWN'), ...emergency },
+    {
+      type: T.MAINTENANCE_STARTED,
+      ...key('confluence', 'PROJECT', 'p-2', null),
+      ...statuses('DOWN'),
+      ...emergency,
+      'effective.reason': 'MAINTENANCE',
+      'effective.scope': 'PROJECT',
+    },
     {
       type: T.MAINTENANCE_ENDED,
       ...key('confluence', 'PROJECT', 'p-2', null),
       ...statuses('OK'),
       ...emergency,
+      'effective.reason': 'DEFAULT_OK',
+      'effective.scope': null,
       'payload.cancelledAt': iso(45),
     },
-    { type: T.MAINTENANCE_ENDED, ...jiraAcme, ...statuses('OK'), ...window },
+    // The window is over, jira_search still DOWN for everyone until 15:21.
+    {
+      type: T.MAINTENANCE_ENDED,
+      ...jiraAcme,
+      ...statuses('OK', 'DOWN'),
+      ...window,
+      'effective.reason': 'LIVE_PROBLEM',
+      'effective.scope': 'GLOBAL',
+    },
     {
       type: T.STATUS_CHANGED,
       ...jiraGlobal,

@@ -1,4 +1,5 @@
 import { ToolHealthClassification } from './classification';
+import type { CascadeReason } from './cascade';
 import { cooldownEntryKey } from './cooldown-policy';
 import type { MaintenancePayload } from './maintenance-window';
 import type { WiderEvidencePayload } from './wider-evidence';
@@ -97,14 +98,30 @@ interface EventBase {
   /** The document's status after the write. */
   status: ToolStatus;
   /**
-   * What the entry reads as at its own scope after the write: a pin in force wins over the stored
-   * status (P228). Differs from `status` only under a pin; a maintenance event gives the status
-   * the window makes it read as.
+   * What the event's scope reads as at its instant: the one evaluation of a caller at that scope
+   * (its own entry, the wider ones, pins, windows in force), so a tenant's event reads DOWN while
+   * the tool is DOWN for everyone (D27). Written with the entry's own pin at the write, and
+   * evaluated again when the relay publishes the event (scopeStatus, src/write-path/event-scope-status.ts).
    */
   effectiveStatus: ToolStatus;
+  /**
+   * Why it reads so, and where and until when that is decided, set when the event is published:
+   * null for an event about no tool, and on events stored before it existed.
+   */
+  effective?: EffectiveSource | null;
   /** The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
   tenantId: string | null;
   at: Date;
+}
+
+/** Where an event's effective status comes from (see EventBase.effective). */
+export interface EffectiveSource {
+  reason: CascadeReason;
+  /** The scope of the entry or window that decides; null when nothing anywhere is wrong (the default OK). */
+  scope: Scope | null;
+  scopeId: string | null;
+  /** A pin's end, a window's end or an expected recovery, where known. */
+  until: Date | null;
 }
 
 /** The tenant of an entry, as an event names it. */
@@ -112,7 +129,7 @@ export function tenantOfKey(key: { scope: Scope; scopeId: string | null; tenantI
   return key.scope === Scope.TENANT ? key.scopeId : (key.tenantId ?? null);
 }
 
-/** The status an entry reads as at its own scope at `at`: its pin while in force, else its stored status. */
+/** The entry's own reading at `at` (its pin while in force, else its stored status): an event's effectiveStatus as written, before the relay evaluates its scope (EventScopeStatus). */
 export function effectiveStatusOf(doc: Pick<ToolHealthDocument, 'status' | 'pin'>, at: Date): ToolStatus {
   return doc.pin && doc.pin.until.getTime() > at.getTime() ? doc.pin.status : doc.status;
 }

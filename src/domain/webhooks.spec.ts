@@ -17,7 +17,10 @@ import {
   signingSecrets,
   validateWebhookUrl,
   webhookIdOf,
+  eventText,
 } from './webhooks';
+import { CascadeReason } from './cascade';
+import { ToolStatus } from './tool-status';
 import { aStatusChange } from '../../test/factories';
 import { HOSTILE_RESOLVED_ADDRESSES, HOSTILE_URL_HOSTS, PUBLIC_ADDRESSES, PUBLIC_URL_HOSTS } from '../../test/factories/hostile-targets';
 
@@ -199,5 +202,50 @@ describe('targets (P185)', () => {
     expect(refusedTarget(['93.184.216.34', '10.0.0.1'], false)).toMatch(/10\.0\.0\.1/);
     expect(refusedTarget(['10.0.0.1'], true)).toBeNull();
     expect(refusedTarget([], true)).toMatch(/no address/);
+  });
+});
+
+describe('the head of an event line: what the scope reads as, and why when its entry says otherwise (D27)', () => {
+  const tenantEntryOk = { scope: Scope.TENANT, scopeId: 'acme', tenantId: 'acme', status: ToolStatus.OK };
+  const head = (overrides: Parameters<typeof aStatusChange>[0]) => eventText(aStatusChange(overrides), AT, 'UTC').head;
+  const AT = new Date('2026-05-23T14:00:00.000Z');
+
+  it('a problem of a wider scope: where, and the expected recovery while it is ahead', () => {
+    const effective = { reason: CascadeReason.LIVE_PROBLEM, scope: Scope.GLOBAL, scopeId: null, until: new Date('2026-05-23T15:00:00Z') };
+    expect(head({ ...tenantEntryOk, effectiveStatus: ToolStatus.DOWN, effective })).toBe(
+      'jira_search is DOWN for tenant acme (DOWN for everyone, expected back at 15:00 UTC; its entry says OK)',
+    );
+    expect(
+      head({ ...tenantEntryOk, effectiveStatus: ToolStatus.DOWN, effective: { ...effective, until: new Date('2026-05-23T13:00:00Z') } }),
+    ).toBe('jira_search is DOWN for tenant acme (DOWN for everyone; its entry says OK)');
+  });
+
+  it("a pin, the scope's own or a wider one, with its end", () => {
+    const until = new Date('2026-05-23T16:30:00Z');
+    const own = { reason: CascadeReason.PINNED, scope: Scope.TENANT, scopeId: 'acme', until };
+    expect(head({ ...tenantEntryOk, status: ToolStatus.DOWN, effectiveStatus: ToolStatus.OK, effective: own })).toBe(
+      'jira_search is OK for tenant acme (pinned OK until 16:30 UTC; its entry says DOWN)',
+    );
+    const wider = { ...own, scope: Scope.GLOBAL, scopeId: null };
+    expect(head({ ...tenantEntryOk, effectiveStatus: ToolStatus.DOWN, effective: wider })).toBe(
+      'jira_search is DOWN for tenant acme (pinned DOWN for everyone until 16:30 UTC; its entry says OK)',
+    );
+  });
+
+  it('a window in force', () => {
+    const effective = { reason: CascadeReason.MAINTENANCE, scope: Scope.GLOBAL, scopeId: null, until: new Date('2026-05-23T15:00:00Z') };
+    expect(head({ ...tenantEntryOk, effectiveStatus: ToolStatus.DOWN, effective })).toBe(
+      'jira_search is DOWN for tenant acme (under maintenance for everyone until 15:00 UTC; its entry says OK)',
+    );
+  });
+
+  it('nothing more when the entry says what the scope reads as; an event stored before the source was kept reads as a pin', () => {
+    const effective = { reason: CascadeReason.LIVE_PROBLEM, scope: Scope.TENANT, scopeId: 'acme', until: null };
+    expect(head({ ...tenantEntryOk, status: ToolStatus.DOWN, effectiveStatus: ToolStatus.DOWN, effective })).toBe(
+      'jira_search is DOWN for tenant acme',
+    );
+    expect(head({ ...tenantEntryOk, effectiveStatus: ToolStatus.DOWN, effective: null })).toBe(
+      'jira_search is DOWN for tenant acme (pinned DOWN; its entry says OK)',
+    );
   });
 });

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import * as ipaddr from 'ipaddr.js';
 import { DEFAULT_TIME_ZONE, formatClock } from './clock-format';
 import { DomainError } from './domain-error';
+import { CascadeReason } from './cascade';
 import { HealthEvent, HealthEventType } from './health-events';
 import { Scope } from './scope';
 import type { BlankableKeys } from './same-keys';
@@ -263,16 +264,39 @@ export interface EventText {
 export function eventText(event: HealthEvent, now: Date, timeZone: string): EventText {
   // Times in the endpoint's zone, with its label, so a reader elsewhere is not misled (P232).
   const label = zoneLabel(timeZone, event.at);
-  // The status the entry reads as; when a pin makes it differ from the stored one, the line says so (P228, P265).
-  const pinned = event.effectiveStatus !== event.status ? ` (pinned ${event.effectiveStatus}; its entry says ${event.status})` : '';
+  const clock = (at: Date) => `${formatClock(at, now, timeZone)} ${label}`;
   const place = forWhom(event);
   return {
-    head: `${event.toolName} is ${event.effectiveStatus} ${place}${pinned}`,
+    head: `${event.toolName} is ${event.effectiveStatus} ${place}${whyItReadsSo(event, clock)}`,
     where: place,
-    clock: (at) => `${formatClock(at, now, timeZone)} ${label}`,
+    clock,
     clip,
     words,
   };
+}
+
+/**
+ * The status a scope reads as is what its callers are told; when it is not what the entry
+ * itself says, the line says why — a pin, a window, or a problem of a wider scope — and where
+ * (D27, P228, P265).
+ */
+function whyItReadsSo(event: HealthEvent, clock: (at: Date) => string): string {
+  if (event.effectiveStatus === event.status) return '';
+  const entry = `its entry says ${event.status}`;
+  const source = event.effective;
+  if (!source) return ` (pinned ${event.effectiveStatus}; ${entry})`;
+  const own = source.scope === event.scope && source.scopeId === event.scopeId;
+  const there = own || source.scope === null ? '' : ` ${forWhom({ scope: source.scope, scopeId: source.scopeId, tenantId: null })}`;
+  // An estimate already past is no answer to "until when" (the entry is overdue, not back).
+  const end = source.until && source.until.getTime() > event.at.getTime() ? clock(source.until) : null;
+  switch (source.reason) {
+    case CascadeReason.PINNED:
+      return ` (pinned ${event.effectiveStatus}${there}${end ? ` until ${end}` : ''}; ${entry})`;
+    case CascadeReason.MAINTENANCE:
+      return ` (under maintenance${there}${end ? ` until ${end}` : ''}; ${entry})`;
+    default:
+      return ` (${event.effectiveStatus}${there}${end ? `, expected back at ${end}` : ''}; ${entry})`;
+  }
 }
 
 function clip(text: string): string {

@@ -7,6 +7,7 @@ import { DocumentIdWalk } from '../database/document-id-walk';
 import { EventRelayRepository } from '../persistence/health-events/event-relay.repository';
 import { HealthEventOutbox, positionOf } from '../persistence/health-events/health-event.outbox';
 import { sweepDue, sweepSlice } from '../domain/relay-sweep';
+import { EventScopeStatus } from './event-scope-status';
 
 const LEASE = 'event-relay';
 const BATCH = 100;
@@ -58,6 +59,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly repository: EventRelayRepository,
     private readonly outbox: HealthEventOutbox,
     private readonly config: AppConfig,
+    private readonly scopeStatus: EventScopeStatus,
   ) {
     this.sweepSlice = sweepSlice(config.eventRelaySweepIdsPerSecond, config.eventRelayPollMs);
   }
@@ -269,9 +271,11 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private async move(events: readonly HealthEvent[]): Promise<void> {
     if (events.length === 0) return;
     if (!this.holdsLease()) throw new Error('the event relay lease was lost');
-    const last = await this.repository.reservePositions(events.length);
-    const first = last - events.length + 1;
-    await this.outbox.insertInOrder(events.map((e, i) => ({ ...e, position: positionOf(first + i) })));
+    // What each event's scope reads as is settled before the events get positions (D27).
+    const published = await this.scopeStatus.apply(events);
+    const last = await this.repository.reservePositions(published.length);
+    const first = last - published.length + 1;
+    await this.outbox.insertInOrder(published.map((e, i) => ({ ...e, position: positionOf(first + i) })));
   }
 
   private logFailure(error: unknown): void {

@@ -5,6 +5,8 @@ import { DocumentIdWalk } from '../database/document-id-walk';
 import { EventRelayRepository, PendingEvents, RetiredEvents } from '../persistence/health-events/event-relay.repository';
 import { EventPage, HealthEventOutbox, PositionedEvent } from '../persistence/health-events/health-event.outbox';
 import { EventRelay } from './event-relay.service';
+import { EventScopeStatus } from './event-scope-status';
+import { InMemoryMaintenanceWindowRepository, InMemoryToolHealthRepository } from '../../test/fakes';
 
 const POLL_MS = 100;
 const SLICE = 5; // 50 ids/s every 100 ms
@@ -91,6 +93,9 @@ class MemoryOutbox extends HealthEventOutbox {
 
 const config = () =>
   Object.assign(new AppConfig(), { eventRelayPollMs: POLL_MS, eventRelayLeaseMs: 1000, eventRelaySweepIdsPerSecond: 50 });
+
+/** Over empty stores: the events here name no tool entry, so they are published as they are. */
+const scopeStatus = () => new EventScopeStatus(new InMemoryToolHealthRepository(), new InMemoryMaintenanceWindowRepository(), config());
 const event = (docId: string) => ({ id: `${docId}:life:1:STATUS_CHANGED`, docId }) as HealthEvent;
 
 /** The relay's sweep (P114), its timer driven by jest's fake clock. */
@@ -107,7 +112,7 @@ describe('EventRelay sweep (P114)', () => {
     state.documentIds = Array.from({ length: 12 }, (_, i) => `d${i}`);
     state.pending.set('d11', [event('d11')]);
     outbox = new MemoryOutbox();
-    relay = new EventRelay(state, outbox, config());
+    relay = new EventRelay(state, outbox, config(), scopeStatus());
     await relay.onApplicationBootstrap();
   });
   afterEach(async () => {
@@ -159,7 +164,7 @@ describe('EventRelay sweep (P114)', () => {
     state = new MemoryRelayState();
     state.documentIds = ['d0'];
     state.otherHolder = true;
-    relay = new EventRelay(state, outbox, config());
+    relay = new EventRelay(state, outbox, config(), scopeStatus());
     await relay.onApplicationBootstrap();
     await jest.advanceTimersByTimeAsync(FULL_SWEEP_MS * 2);
     expect(state.walks).toHaveLength(0);

@@ -14,6 +14,7 @@ import { OutcomeStatsRecorder } from '../../src/features/tool-stats/outcome-stat
 import { ToolSignalsService } from '../../src/features/tool-stats/tool-signals.service';
 import { ToolStatsService } from '../../src/features/tool-stats/tool-stats.service';
 import { EventRelay } from '../../src/write-path/event-relay.service';
+import { EventScopeStatus } from '../../src/write-path/event-scope-status';
 import { HealthStore } from '../../src/write-path/health-store.service';
 import {
   InMemoryDatabase,
@@ -111,7 +112,16 @@ export class TestContext {
   }
 
   get relay(): EventRelay {
-    return this.once(EventRelay, () => new EventRelay(this.ports.eventRelay, this.ports.outbox, this.config));
+    return this.once(
+      EventRelay,
+      () =>
+        new EventRelay(
+          this.ports.eventRelay,
+          this.ports.outbox,
+          this.config,
+          new EventScopeStatus(this.ports.toolHealth, this.ports.maintenanceWindows, this.config),
+        ),
+    );
   }
 
   get store(): HealthStore {

@@ -1793,6 +1793,20 @@ export interface components {
             toolNames: string[];
             context?: components["schemas"]["CallContextDto"] | null;
         };
+        /** @description Why the event's scope reads as its effectiveStatus when the event happened: its own entry, a wider entry (a problem or a pin there), a maintenance window in force, or nothing wrong anywhere. */
+        EffectiveSourceView: {
+            /** @description PINNED, MAINTENANCE, LIVE_PROBLEM, RETESTING, or DEFAULT_OK when nothing in reach is wrong. */
+            reason: components["schemas"]["CascadeReason"];
+            /** @description The scope of the entry or window that decides: the event's own or a wider one; null for DEFAULT_OK. */
+            scope: components["schemas"]["Scope"] | null;
+            /** @description Its id (a session, user, project or tenant); null for GLOBAL and for DEFAULT_OK. */
+            scopeId: string | null;
+            /**
+             * Format: date-time
+             * @description Until when it holds, where known: a pin's end, a window's end, an expected recovery.
+             */
+            until: string | null;
+        };
         /** @description The payload of a STATUS_CHANGED event. */
         StatusChangedPayloadView: {
             /** @description The status before; null when there was no entry (it read as OK). */
@@ -1823,8 +1837,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -1864,8 +1880,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -1902,8 +1920,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -1941,8 +1961,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -1973,8 +1995,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -2022,8 +2046,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -2063,8 +2089,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -2102,8 +2130,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */
@@ -2149,8 +2179,10 @@ export interface components {
             toolName: string;
             /** @description The status after the write. */
             status: components["schemas"]["ToolStatus"];
-            /** @description What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force. */
+            /** @description What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why). */
             effectiveStatus: components["schemas"]["ToolStatus"];
+            /** @description Why it reads so; null for an event about no tool, and for events stored before this field existed. */
+            effective: components["schemas"]["EffectiveSourceView"] | null;
             /** @description The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null. */
             tenantId: string | null;
             /** Format: date-time */

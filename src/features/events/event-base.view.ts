@@ -3,6 +3,7 @@ import { HealthEvent } from '../../domain/health-events';
 import type { SameKeys } from '../../domain/same-keys';
 import { Scope } from '../../domain/scope';
 import { ToolStatus } from '../../domain/tool-status';
+import { EffectiveSourceView } from './effective-source.view';
 
 /** What every event carries; `type` tells which payload follows. */
 export class HealthEventBaseView implements Omit<HealthEvent, 'type' | 'payload'> {
@@ -17,9 +18,15 @@ export class HealthEventBaseView implements Omit<HealthEvent, 'type' | 'payload'
     enum: ToolStatus,
     enumName: 'ToolStatus',
     description:
-      'What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force.',
+      "What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why).",
   })
   effectiveStatus: ToolStatus;
+  @ApiProperty({
+    type: EffectiveSourceView,
+    nullable: true,
+    description: 'Why it reads so; null for an event about no tool, and for events stored before this field existed.',
+  })
+  effective: EffectiveSourceView | null;
   @ApiProperty({
     type: String,
     nullable: true,

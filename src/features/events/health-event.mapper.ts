@@ -13,6 +13,7 @@ export function toHealthEventModel(event: HealthEvent & { position: string }): H
     toolName: event.toolName,
     status: event.status,
     effectiveStatus: event.effectiveStatus,
+    effective: event.effective ?? null,
     tenantId: event.tenantId,
     at: event.at,
     payload: { ...event.payload, [PAYLOAD_KIND]: event.type } as unknown as HealthEventModel['payload'],

@@ -3,6 +3,7 @@ import { Scope, ToolStatus } from '../../shapes/enums.registration';
 import { PageInfo } from '../../shapes/page-info.model';
 import { Node } from '../../shapes/node.interface';
 import { HealthEventType, PAYLOAD_VIEWS, payloadViewOf } from './event-catalogue';
+import { EffectiveSourceView } from './effective-source.view';
 
 type PayloadClass = (typeof PAYLOAD_VIEWS)[number];
 
@@ -37,9 +38,14 @@ export class HealthEventModel implements Node {
   @Field(() => ToolStatus, { description: "The document's status after the write." }) status: ToolStatus;
   @Field(() => ToolStatus, {
     description:
-      'What the entry reads as at its own scope after the event: a pin in force wins over the stored status; DOWN while maintenance is in force.',
+      "What the event's scope reads as when it happened, as its callers are told: its own entry and the wider ones, a pin in force, a maintenance window in force (effective says why).",
   })
   effectiveStatus: ToolStatus;
+  @Field(() => EffectiveSourceView, {
+    nullable: true,
+    description: 'Why it reads so; null for an event about no tool, and for events stored before this field existed.',
+  })
+  effective: EffectiveSourceView | null;
   @Field(() => String, {
     nullable: true,
     description: "The tenant the entry belongs to, where one is known (a TENANT entry's id, or the tenant stored on it); else null.",

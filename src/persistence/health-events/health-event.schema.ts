@@ -17,6 +17,8 @@ export class HealthEventRecord {
   @Prop({ type: String, enum: Object.values(ToolStatus), required: true }) status: ToolStatus;
   /** Absent on events written before it existed: read as `status` (mongo-health-event.outbox.ts). */
   @Prop({ type: String, enum: Object.values(ToolStatus) }) effectiveStatus?: ToolStatus;
+  /** Why the scope reads so (reason, scope, scopeId, until); absent on events written before it existed: read as null. */
+  @Prop({ type: Object }) effective?: Record<string, unknown> | null;
   /** Absent on events written before it existed: read as null. */
   @Prop({ type: String }) tenantId?: string | null;
   @Prop({ type: Date, required: true }) at: Date;

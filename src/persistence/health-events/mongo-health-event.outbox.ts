@@ -111,6 +111,7 @@ function firstErrorIndex(error: MongoBulkWriteError): number {
 function fromRecord({ _id, ...rest }: HealthEventRecord): PositionedEvent {
   const event = { ...rest, id: _id } as unknown as PositionedEvent;
   event.effectiveStatus ??= event.status;
+  event.effective ??= null;
   event.tenantId ??= null;
   if (event.type === HealthEventType.STATUS_CHANGED) {
     event.payload.classification ??= null;

@@ -223,7 +223,7 @@ const FIELDS: Record<HealthEventType, { carries: string[]; lacks: Record<string,
   },
   WEBHOOK_ENDPOINT_DISABLED: {
     // It names no tool: toolName "", GLOBAL, no tenant, status OK (P184).
-    carries: [...KEY, 'payload.endpointId', 'payload.reason', 'payload.failingSince', 'payload.attempts'],
+    carries: [...KEY, 'payload.endpointId', 'payload.description', 'payload.reason', 'payload.failingSince', 'payload.attempts'],
     lacks: { 'payload.by': 'the service disabled it by itself' },
   },
   SIGNAL_STARTED: {
@@ -904,6 +904,7 @@ function EXPECTED(ids: { windowId: string; emergencyId: string; failingId: strin
       ...key('', 'GLOBAL', null, null),
       ...statuses('OK'),
       'payload.endpointId': ids.failingId,
+      'payload.description': 'broken receiver',
       'payload.reason': 'deliveries failed for 24 h; the last attempt: HTTP 500',
       'payload.failingSince': iso(81),
       'payload.attempts': 17,

@@ -5,6 +5,8 @@
  */
 export interface WebhookEndpointDisabledPayload {
   endpointId: string;
+  /** The endpoint's description as its admin wrote it ("on-call channel"), so a reader knows which one without a lookup; null when it has none. */
+  description: string | null;
   /** Why, in words: the last failure after 24 h of retries. */
   reason: string;
   /** When the first failed attempt of the delivery that gave up was made. */

@@ -2108,6 +2108,8 @@ export interface components {
         WebhookEndpointDisabledPayloadView: {
             /** @description The endpoint disabled. */
             endpointId: string;
+            /** @description Its description, as its admin wrote it; null when it has none. */
+            description: string | null;
             /** @description Why, in words: the last failure. */
             reason: string;
             /**

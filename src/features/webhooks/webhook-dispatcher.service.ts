@@ -270,7 +270,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         const reason = `deliveries failed for 24 h; the last attempt: ${result.error}`;
         if (await this.endpoints.disable(lease, now, reason)) {
           this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
-          await this.relay.publish([disabledEvent(endpoint.id, reason, firstFailedAt, failures, now)]);
+          await this.relay.publish([disabledEvent(endpoint, reason, firstFailedAt, failures, now)]);
         }
         return;
       }

@@ -106,7 +106,7 @@ function firstErrorIndex(error: MongoBulkWriteError): number {
 /**
  * A stored event as the domain reads it. Events written before a field existed get its neutral
  * value here, the one place that reads them: the effective status is the stored one (no pin was
- * known), no tenant, and a status change without its reason (P228).
+ * known), no tenant, a status change without its reason (P228), a disabled endpoint without its description.
  */
 function fromRecord({ _id, ...rest }: HealthEventRecord): PositionedEvent {
   const event = { ...rest, id: _id } as unknown as PositionedEvent;
@@ -118,5 +118,6 @@ function fromRecord({ _id, ...rest }: HealthEventRecord): PositionedEvent {
     event.payload.note ??= null;
     event.payload.by ??= null;
   }
+  if (event.type === HealthEventType.WEBHOOK_ENDPOINT_DISABLED) event.payload.description ??= null;
   return event;
 }

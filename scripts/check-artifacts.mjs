@@ -1,5 +1,6 @@
 // `npm run artifacts:check` (a step of `npm test`, P153): generates every committed artifact
-// again into a scratch folder — schema.gql, openapi.json, test/support/openapi-types.ts, each by
+// again into a scratch folder — schema.gql, openapi.json, test/support/openapi-types.ts and the
+// console's GraphQL types (console/src/graphql/generated.ts), each by
 // its own command, none needing a database — and fails when a committed one differs, naming it
 // and the command that brings it up to date (`npm run artifacts`).
 import { execFileSync } from 'node:child_process';
@@ -19,6 +20,11 @@ const ARTIFACTS = [
     file: 'test/support/openapi-types.ts',
     // From the committed document: a stale openapi.json is reported as such, not twice.
     make: (out) => execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'generate-openapi-types.mjs'), path.join(ROOT, 'openapi.json'), out]),
+  },
+  {
+    file: 'console/src/graphql/generated.ts',
+    // From the committed schema.gql and the console's operations (P267).
+    make: (out) => execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'generate-console-types.mjs'), out], { stdio: ['ignore', 'ignore', 'inherit'] }),
   },
 ];
 

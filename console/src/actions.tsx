@@ -8,7 +8,7 @@ import { Confirm, ErrorNote, fmtTime } from './ui';
 /** The newest events of one document (the outbox reaches the feed a moment after the write). */
 export async function eventsOf(key: string, docId: string): Promise<HealthEvent[]> {
   // This entry's own events, however many other entries changed since (not a filter of the newest 200).
-  const data = await gql<{ healthEvents: { edges: { node: HealthEvent }[] } }>(key, LAST_EVENTS, { last: 50, docId });
+  const data = await gql(key, LAST_EVENTS, { last: 50, docId });
   return data.healthEvents.edges.map((e) => e.node);
 }
 

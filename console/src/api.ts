@@ -1,4 +1,5 @@
 import { Client, createClient } from 'graphql-ws';
+import type { TypedDocumentString } from './graphql/generated';
 
 /** The console talks to this service only: /graphql beside /console (relative, so a path prefix works). */
 const GRAPHQL_URL = new URL('graphql', document.baseURI).toString();
@@ -28,12 +29,19 @@ interface GraphqlAnswer<T> {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
-/** One GraphQL operation over HTTP with the typed key; errors become ApiError (401/403 named). */
-export async function gql<T>(key: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** The variables argument: optional for an operation that takes none, else required and typed. */
+export type VariablesOf<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
+
+/**
+ * One GraphQL operation over HTTP with the typed key; errors become ApiError (401/403 named).
+ * The answer and the variables are typed by the operation's generated document
+ * (console/src/graphql/generated.ts), never by hand.
+ */
+export async function gql<T, V>(key: string, document: TypedDocumentString<T, V>, ...[variables]: VariablesOf<V>): Promise<T> {
   const response = await fetch(GRAPHQL_URL, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', 'x-api-key': key },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
   });
   let body: GraphqlAnswer<T> & { message?: string; error?: string };
   try {

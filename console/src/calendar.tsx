@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { gql } from './api';
+import { gql, type VariablesOf } from './api';
+import type { TypedDocumentString } from './graphql/generated';
 import { Action, ReadOnlyNote } from './actions';
 import { CANCEL_WINDOW, CHANGE_OCCURRENCE, CHANGE_WINDOW, SKIP_OCCURRENCE } from './queries';
 import { ScheduleForm } from './schedule-form';
@@ -47,7 +48,8 @@ function Timeline({ windows, now }: { windows: MaintenanceWindow[]; now: number 
   );
 }
 
-type Mutate = (query: string, vars: Record<string, unknown>, verb: string) => Promise<string>;
+/** Runs one of the calendar's mutations (each answers the window it changed) and says what it did. */
+export type Mutate = <V>(document: TypedDocumentString<Record<string, MaintenanceWindow>, V>, vars: V, verb: string) => Promise<string>;
 
 /** What a series row shows: the occurrence in force or next (never a past one), else the series' own times. */
 function shownTimes(w: MaintenanceWindow): { from: string; until: string; reason: string } {
@@ -59,8 +61,8 @@ export function CalendarView(props: { apiKey: string; viewer: Viewer; windows: M
   const windows = props.windows.filter((w) => !w.cancelledAt).sort((a, b) => shownTimes(a).from.localeCompare(shownTimes(b).from));
   const canWrite = props.viewer.canWrite;
 
-  const mutate: Mutate = async (query, vars, verb) => {
-    const data = await gql<Record<string, MaintenanceWindow>>(props.apiKey, query, vars);
+  const mutate: Mutate = async (document, vars, verb) => {
+    const data = await gql(props.apiKey, document, ...([vars] as VariablesOf<typeof vars>));
     const w = Object.values(data)[0];
     await props.onChanged();
     const t = shownTimes(w);

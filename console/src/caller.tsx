@@ -1,41 +1,11 @@
 import { useState } from 'preact/hooks';
 import { gql } from './api';
+import type { ConsoleCallerQuery } from './graphql/generated';
 import { CALLER } from './queries';
-import type { MaintenanceWindow, Scope } from './types';
 import { ErrorNote, Field, StatusBadge, fmtTime, scopeLabel } from './ui';
 
-interface CallerAnswer {
-  annotatedTool: {
-    name: string;
-    description: string;
-    suffix: string | null;
-    status: string;
-    retesting: boolean;
-    doNotCall: boolean;
-    hint: string | null;
-    reason: {
-      reason: string;
-      why: string[];
-      matched: {
-        scope: Scope;
-        scopeId: string | null;
-        since: string;
-        until: string | null;
-        by: string | null;
-        code: string | null;
-        pinned: boolean;
-      } | null;
-      shadowed: { scope: Scope; scopeId: string | null; status: string }[];
-    };
-  };
-  effectiveHealth: {
-    considered: { scope: Scope; scopeId: string | null; status: string; retesting: boolean; pinned: boolean }[];
-    backAt: string | null;
-    blocked: boolean;
-    maintenance: { inForce: MaintenanceWindow | null; upcoming: MaintenanceWindow | null } | null;
-  };
-  failureCheck: { spawn: boolean; reason: string; retryAt: string | null; why: string[] };
-}
+/** What the caller's view shows: one query's answer, typed by what it asks for. */
+type CallerAnswer = ConsoleCallerQuery;
 
 const FIELDS = ['sessionId', 'userId', 'projectId', 'tenantId'] as const;
 
@@ -58,7 +28,7 @@ export function CallerView({ apiKey }: { apiKey: string }) {
     try {
       const context = Object.fromEntries(FIELDS.filter((f) => form[f].trim()).map((f) => [f, form[f].trim()]));
       setAnswer(
-        await gql<CallerAnswer>(apiKey, CALLER, {
+        await gql(apiKey, CALLER, {
           toolName: form.toolName.trim(),
           description: form.description,
           context,

@@ -7,8 +7,14 @@ import { NowView } from './now';
 import { ENTRIES, ENTRY_BY_ID, LIVE, VIEWER, WINDOWS } from './queries';
 import { ToolView } from './tool';
 import { useToolSignals } from './stats';
+import type { ConsoleEntriesQuery, ConsoleEntryQuery, ConsoleLiveSubscription } from './graphql/generated';
 import type { Entry, EntryKey, HealthEvent, MaintenanceWindow, Viewer } from './types';
 import { ErrorNote, ROLE_TEXT } from './ui';
+
+/** The node an event's docId names, when it is a tool entry (another kind of node, none today, reads as none). */
+function isEntry(node: ConsoleEntryQuery['node']): node is Entry {
+  return node !== null && 'toolName' in node;
+}
 
 const TABS = [
   { id: 'now', label: 'Now' },
@@ -80,7 +86,7 @@ function App() {
   useEffect(() => {
     if (!key) return;
     let stopped = false;
-    gql<{ viewer: Viewer }>(key, VIEWER)
+    gql(key, VIEWER)
       .then((data) => {
         if (stopped) return;
         storeKey(key);
@@ -112,7 +118,7 @@ function App() {
 
   const reloadWindows = useCallback(async () => {
     if (!key) return;
-    const data = await gql<{ maintenanceWindows: MaintenanceWindow[] }>(key, WINDOWS, { filter: { first: 500 } });
+    const data = await gql(key, WINDOWS, { filter: { first: 500 } });
     setWindows(data.maintenanceWindows);
   }, [key]);
 
@@ -124,11 +130,7 @@ function App() {
       const all = new Map<string, Entry>();
       let after: string | null = null;
       for (;;) {
-        const data: { toolHealths: { edges: { node: Entry }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } = await gql(
-          key,
-          ENTRIES,
-          { after },
-        );
+        const data: ConsoleEntriesQuery = await gql(key, ENTRIES, { after });
         for (const edge of data.toolHealths.edges) all.set(edge.node.id, edge.node);
         if (!data.toolHealths.pageInfo.hasNextPage || all.size >= MAX_ENTRIES) {
           setTruncated(data.toolHealths.pageInfo.hasNextPage);
@@ -163,8 +165,8 @@ function App() {
       wasLost = !connected;
     });
     const pending = new Set<string>();
-    const dispose = client.subscribe<{ toolHealthChanged: HealthEvent }>(
-      { query: LIVE },
+    const dispose = client.subscribe<ConsoleLiveSubscription>(
+      { query: LIVE.toString() },
       {
         next: ({ data }) => {
           const event = data?.toolHealthChanged;
@@ -173,11 +175,12 @@ function App() {
           if (event.type.startsWith('MAINTENANCE')) reloadWindows().catch(setLoadError);
           if (pending.has(event.docId)) return;
           pending.add(event.docId);
-          gql<{ node: Entry | null }>(key, ENTRY_BY_ID, { id: event.docId })
+          gql(key, ENTRY_BY_ID, { id: event.docId })
             .then(({ node }) => {
               setEntries((old) => {
                 const next = new Map(old);
-                if (node && node.id) next.set(node.id, node);
+                // Another kind of node (none has this id today) reads as none.
+                if (isEntry(node)) next.set(node.id, node);
                 else next.delete(event.docId);
                 return next;
               });

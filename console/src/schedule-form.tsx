@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Action } from './actions';
+import type { Mutate } from './calendar';
 import { SCHEDULE } from './queries';
 import { WEEKDAYS, buildRule, dayName, firstOccurrenceWall, ruleInWords, weekdayOf } from './series-rule';
 import type { Repeats, Weekday } from './series-rule';
@@ -27,7 +28,7 @@ const REPEATS: { value: Repeats; label: string }[] = [
  * by default): a series keeps its local hours across daylight-saving changes, so "every Saturday
  * 18:00 Europe/Berlin" is typed as such, not as a UTC instant that drifts by an hour twice a year.
  */
-export function ScheduleForm(props: { mutate: (query: string, vars: Record<string, unknown>, verb: string) => Promise<string> }) {
+export function ScheduleForm(props: { mutate: Mutate }) {
   const now = Date.now();
   const [form, setForm] = useState({
     toolName: '',

@@ -1,45 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
+import type { ConsoleToolStatsQuery } from './graphql/generated';
+import { TOOL_SIGNALS, TOOL_STATS } from './queries';
 import { ErrorNote } from './ui';
 
 // Issue 39: how a tool's calls have been going — success rate and latency over the last hour and
 // day, the signals on now, and 30- and 90-day uptime bars — from GraphQL toolStats, toolUptime and
 // toolSignals. Self-contained (styles inline) so the views that show it only mount it.
 
-export const TOOL_STATS = `query ConsoleToolStats($toolName: String!) {
-  toolStats(toolName: $toolName) {
-    lastHour { calls successRate p50Ms p95Ms }
-    lastDay { calls successRate p50Ms p95Ms }
-    signals { text }
-  }
-  toolUptime(toolName: $toolName, days: 90) {
-    days { day usable degraded down maintenance unknown uptime calls successRate }
-  }
-}`;
-
-export const TOOL_SIGNALS = `query ConsoleToolSignals { toolSignals { toolName signals { text } } }`;
-
-interface CallStats {
-  calls: number;
-  successRate: number | null;
-  p50Ms: number | null;
-  p95Ms: number | null;
-}
-export interface UptimeDay {
-  day: string;
-  usable: number;
-  degraded: number;
-  down: number;
-  maintenance: number;
-  unknown: number;
-  uptime: number | null;
-  calls: number;
-  successRate: number | null;
-}
-interface ToolStatsAnswer {
-  toolStats: { lastHour: CallStats; lastDay: CallStats; signals: { text: string | null } | null };
-  toolUptime: { days: UptimeDay[] };
-}
+type ToolStatsAnswer = ConsoleToolStatsQuery;
+type CallStats = ToolStatsAnswer['toolStats']['lastHour'];
+export type UptimeDay = ToolStatsAnswer['toolUptime']['days'][number];
 
 const COLORS = { ok: '#116329', degraded: '#7a4a00', down: '#a40e26', maintenance: '#0550ae', none: '#d0d7de' };
 
@@ -130,7 +101,7 @@ export function ToolStatsPanel({ apiKey, toolName }: { apiKey: string; toolName:
   useEffect(() => {
     let live = true;
     setData(null);
-    gql<ToolStatsAnswer>(apiKey, TOOL_STATS, { toolName }).then(
+    gql(apiKey, TOOL_STATS, { toolName }).then(
       (d) => live && setData(d),
       (e) => live && setError(e),
     );
@@ -179,7 +150,7 @@ export function useToolSignals(apiKey: string | null): Map<string, string> {
     if (!apiKey) return;
     let live = true;
     const read = () =>
-      gql<{ toolSignals: { toolName: string; signals: { text: string | null } }[] }>(apiKey, TOOL_SIGNALS).then(
+      gql(apiKey, TOOL_SIGNALS).then(
         (d) => live && setSignals(new Map(d.toolSignals.map((s) => [s.toolName, s.signals.text ?? '']))),
         () => undefined,
       );

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, gql } from './api';
+import { ApiError, gql, type VariablesOf } from './api';
+import type { PinStatus, TypedDocumentString } from './graphql/generated';
 import { Action, ReadOnlyNote, describeEvent, eventsOf } from './actions';
 import { CLEAR, COOLDOWN_WINDOW, MARK_AVAILABLE, PIN, TOOL_ENTRIES, TOOL_ENTRY, UNPIN } from './queries';
 import { SCOPES } from './types';
@@ -48,6 +49,9 @@ function StatusStrip({ history, now }: { history: HistoryItem[]; now: number }) 
   );
 }
 
+/** The key every mutation of the tool view takes (act adds it). */
+type KeyVariables = { toolName: string; scope: Scope; scopeId?: string | null };
+
 export function ToolView(props: {
   apiKey: string;
   viewer: Viewer;
@@ -62,7 +66,11 @@ export function ToolView(props: {
   const [siblings, setSiblings] = useState<{ id: string; scope: Scope; scopeId: string | null; status: string }[]>([]);
   const [events, setEvents] = useState<HealthEvent[]>([]);
   const [error, setError] = useState<unknown>(null);
-  const [pinForm, setPinForm] = useState({ status: 'OK', reason: '', until: inHours(4) });
+  const [pinForm, setPinForm] = useState<{ status: PinStatus; reason: string; until: string }>({
+    status: 'OK',
+    reason: '',
+    until: inHours(4),
+  });
   const [windowSeconds, setWindowSeconds] = useState<Record<string, string>>({});
   const now = Date.now();
 
@@ -70,14 +78,10 @@ export function ToolView(props: {
     if (!shown) return;
     setError(null);
     try {
-      const list = await gql<{ toolHealths: { edges: { node: { id: string; scope: Scope; scopeId: string | null; status: string } }[] } }>(
-        props.apiKey,
-        TOOL_ENTRIES,
-        { toolName: shown.toolName },
-      );
+      const list = await gql(props.apiKey, TOOL_ENTRIES, { toolName: shown.toolName });
       setSiblings(list.toolHealths.edges.map((e) => e.node));
       try {
-        const data = await gql<{ toolHealth: Entry }>(props.apiKey, TOOL_ENTRY, { ...shown });
+        const data = await gql(props.apiKey, TOOL_ENTRY, { ...shown });
         setEntry(data.toolHealth);
         setEvents((await eventsOf(props.apiKey, data.toolHealth.id)).reverse().slice(0, 20));
       } catch (e) {
@@ -100,9 +104,13 @@ export function ToolView(props: {
   }, [latest?.id]);
 
   const keyVars = shown ? { toolName: shown.toolName, scope: shown.scope, scopeId: shown.scopeId } : null;
-  const act = async (query: string, vars: Record<string, unknown>): Promise<string> => {
+  /** Runs one of the entry's mutations (each takes its key and answers the entry's id) and says which event it wrote. */
+  const act = async <V extends KeyVariables>(
+    document: TypedDocumentString<Record<string, { id: string }>, V>,
+    vars: Omit<V, keyof KeyVariables>,
+  ): Promise<string> => {
     const before = new Set(entry ? (await eventsOf(props.apiKey, entry.id)).map((e) => e.id) : []);
-    const data = await gql<Record<string, { id: string }>>(props.apiKey, query, { ...keyVars, ...vars });
+    const data = await gql(props.apiKey, document, ...([{ ...keyVars, ...vars } as V] as VariablesOf<V>));
     const docId = Object.values(data)[0].id;
     const text = await resultingEvent(props.apiKey, docId, before);
     await load();
@@ -307,7 +315,7 @@ export function ToolView(props: {
                   <select
                     name="pinStatus"
                     value={pinForm.status}
-                    onChange={(e) => setPinForm({ ...pinForm, status: e.currentTarget.value })}
+                    onChange={(e) => setPinForm({ ...pinForm, status: e.currentTarget.value as PinStatus })}
                   >
                     <option value="OK">OK</option>
                     <option value="DOWN">DOWN</option>

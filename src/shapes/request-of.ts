@@ -25,11 +25,12 @@ function requestClass(name: string, fields: Fields, change: boolean, base: new (
  * `base` if one is given. Extend it
  * with the request's own named class, which the contracts show.
  */
-export function createRequestOf<S, Required extends keyof S>(name: string, fields: RequestFields<S>): new () => CreateRequest<S, Required> {
-  return requestClass(name, fields as Record<string, (change: boolean) => PropertyDecorator>, false) as new () => CreateRequest<
-    S,
-    Required
-  >;
+export function createRequestOf<S, Required extends keyof S, B extends object = object>(
+  name: string,
+  fields: RequestFields<S>,
+  base?: new () => B,
+): new () => B & CreateRequest<S, Required> {
+  return requestClass(name, fields as Fields, false, base) as new () => B & CreateRequest<S, Required>;
 }
 
 /** The change request derived from the same table: every field optional, each described as unchanged when absent. */

@@ -7,24 +7,38 @@ import { HealthKeyDto, IsId } from '../../shapes/health-key.dto';
 import { ShapeField } from '../../shapes/shape-field';
 import { DateTimeField } from '../../shapes/write-fields';
 import { ID_PATTERN } from '../../domain/health-key';
-import { MAX_MAINTENANCE_REASON_LENGTH } from '../../domain/maintenance-window';
+import { MAX_MAINTENANCE_REASON_LENGTH, WindowSettings } from '../../domain/maintenance-window';
+import { RequestFields, changeRequestOf, createRequestOf } from '../../shapes/request-of';
 import { MAX_RRULE_LENGTH } from '../../domain/recurrence';
 import { Scope } from '../../domain/scope';
 
-/** A window to schedule: one definition (P112), REST body and ScheduleMaintenanceInput. */
+/**
+ * The request field of each setting of a window, for the schedule request and (`change`: optional,
+ * "unchanged when absent") the change request, which are both derived from this table. Keyed by
+ * the domain's WindowSettings, so a setting the domain adds without its field here (or the
+ * reverse) fails `tsc`.
+ */
+const WINDOW_SETTING_FIELDS: RequestFields<WindowSettings> = {
+  from: (change) =>
+    change
+      ? DateTimeField('A new start; only before the window began.', { optional: true })
+      : DateTimeField('When the window begins (now or past: it begins at once).', { example: '2099-05-23T18:00:00Z' }),
+  until: (change) =>
+    change
+      ? DateTimeField('A new end; unchanged when absent.', { optional: true })
+      : DateTimeField('When the tool is expected back: after from, in the future, at most 31 days after from.', {
+          example: '2099-05-23T20:00:00Z',
+        }),
+  reason: (change) => (change ? ReasonField({ optional: true }) : ReasonField({ example: 'Jira upgrade to 10.3' })),
+};
+
+/** A window to schedule: one definition (P112), REST body and ScheduleMaintenanceInput: its key, its settings, and a rule to repeat it. */
 @InputType({ isAbstract: true })
-export class ScheduleMaintenanceDto extends HealthKeyDto {
-  @DateTimeField('When the window begins (now or past: it begins at once).', { example: '2099-05-23T18:00:00Z' })
-  from: Date;
-
-  @DateTimeField('When the tool is expected back: after from, in the future, at most 31 days after from.', {
-    example: '2099-05-23T20:00:00Z',
-  })
-  until: Date;
-
-  @ReasonField({ example: 'Jira upgrade to 10.3' })
-  reason: string;
-
+export class ScheduleMaintenanceDto extends createRequestOf<WindowSettings, keyof WindowSettings, HealthKeyDto>(
+  'ScheduleMaintenanceBase',
+  WINDOW_SETTING_FIELDS,
+  HealthKeyDto,
+) {
   @ShapeField(
     'Makes the window a recurring series: an RFC 5545 RRULE value (FREQ DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT or UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST). from/until are the first occurrence: its local start in timeZone and the duration of each.',
     { type: () => String, optional: true, openapi: { type: String, maxLength: MAX_RRULE_LENGTH, example: 'FREQ=WEEKLY;BYDAY=SA' } },
@@ -74,16 +88,7 @@ export class EndSeriesDto {
 
 /** What changes in a window; absent fields stay. REST body (the id in the path) and, with the id, ChangeMaintenanceInput (P112). */
 @InputType({ isAbstract: true })
-export class ChangeMaintenanceDto {
-  @DateTimeField('A new start; only before the window began.', { optional: true })
-  from?: Date | null;
-
-  @DateTimeField('A new end; unchanged when absent.', { optional: true })
-  until?: Date | null;
-
-  @ReasonField({ optional: true })
-  reason?: string | null;
-}
+export class ChangeMaintenanceDto extends changeRequestOf<WindowSettings>('ChangeMaintenanceBase', WINDOW_SETTING_FIELDS) {}
 
 /** Why the tool is under maintenance: shown to callers and read by LLMs. */
 function ReasonField(options: { optional?: boolean; example?: string }): PropertyDecorator {

@@ -1,8 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { InputType } from '@nestjs/graphql';
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsString, MaxLength } from 'class-validator';
 import { ID_PATTERN } from '../../domain/health-key';
 import { HealthEventType } from '../events/event-catalogue';
 import { Scope } from '../../domain/scope';
@@ -16,6 +14,7 @@ import {
 import { ShapeField } from '../../shapes/shape-field';
 import { changeRequestOf, createRequestOf } from '../../shapes/request-of';
 import { IsId } from '../../shapes/health-key.dto';
+import { LimitQuery, MAX_PAGE_SIZE } from '../../shapes/page-size';
 import { IANA_TIME_ZONE } from '../../shapes/request-formats';
 
 const EVERY = 'empty or absent: every';
@@ -168,14 +167,9 @@ export class ChangeWebhookEndpointDto extends changeRequestOf<WebhookEndpointSet
   ENDPOINT_SETTING_FIELDS,
 ) {}
 
-export const MAX_WEBHOOK_LIST = 500;
+export const MAX_WEBHOOK_LIST = MAX_PAGE_SIZE;
 
 export class WebhookListQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_WEBHOOK_LIST, default: 100, description: 'How many at most.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_WEBHOOK_LIST)
+  @LimitQuery('How many at most.')
   limit?: number;
 }

@@ -245,8 +245,25 @@ export interface ScheduleRequest {
   timeZone?: string | null;
 }
 
-/** The fields of a window an admin sets when scheduling it and may change later (the change request carries exactly these). */
-export type WindowSettings = Pick<MaintenanceWindow, 'from' | 'until' | 'reason'>;
+/**
+ * The fields of a window an admin sets when scheduling it and may change later (the change
+ * request carries exactly these; the requests' field table is keyed by this type). The times and
+ * the reason have rules of their own below; any other setting is taken as its request field
+ * validated it, and a change that leaves it out keeps it (settingsSent).
+ */
+export const WINDOW_SETTINGS = ['from', 'until', 'reason'] as const satisfies readonly (keyof MaintenanceWindow)[];
+export type WindowSettings = Pick<MaintenanceWindow, (typeof WINDOW_SETTINGS)[number]>;
+const RULED_SETTINGS: ReadonlySet<string> = new Set<keyof WindowSettings>(['from', 'until', 'reason']);
+
+/** The settings a request sends that have no rule here (absent or null: not sent), as they are. */
+function settingsSent(request: object): Partial<MaintenanceWindow> {
+  const sent: Record<string, unknown> = {};
+  for (const name of WINDOW_SETTINGS as readonly string[]) {
+    const value = (request as Record<string, unknown>)[name];
+    if (!RULED_SETTINGS.has(name) && value != null) sent[name] = value;
+  }
+  return sent as Partial<MaintenanceWindow>;
+}
 
 /** Absent or null: unchanged (P24: callers in many languages send null for "not given"). */
 export type ChangeRequest = { [K in keyof WindowSettings]?: WindowSettings[K] | null };
@@ -279,6 +296,9 @@ export function scheduleWindow(request: ScheduleRequest, id: string, by: string,
     recurrence = { ...checked, endedAt: null, skipped: [], overrides: [] };
   }
   return {
+    // What the request leaves out takes the window's neutral value (the domain's one list of them).
+    ...windowBlanks(),
+    ...settingsSent(request),
     ...(recurrence ? { recurrence, eventsThrough: null, eventMarks: [] } : {}),
     ...key,
     id,
@@ -313,7 +333,7 @@ export function changeWindow(window: MaintenanceWindow, change: ChangeRequest, b
   const until = change.until ?? window.until;
   checkTimes(from, until, now);
   const reason = change.reason == null ? window.reason : checkReason(change.reason);
-  return { ...window, from, until, reason, by, updatedAt: now, version: window.version + 1 };
+  return { ...window, ...settingsSent(change), from, until, reason, by, updatedAt: now, version: window.version + 1 };
 }
 
 /**
@@ -345,6 +365,7 @@ function changeSeries(
   const reason = change.reason == null ? series.reason : checkReason(change.reason);
   const next = {
     ...series,
+    ...settingsSent(change),
     from,
     until,
     reason,

@@ -255,14 +255,15 @@ export const WINDOW_SETTINGS = ['from', 'until', 'reason'] as const satisfies re
 export type WindowSettings = Pick<MaintenanceWindow, (typeof WINDOW_SETTINGS)[number]>;
 const RULED_SETTINGS: ReadonlySet<string> = new Set<keyof WindowSettings>(['from', 'until', 'reason']);
 
-/** The settings a request sends that have no rule here (absent or null: not sent), as they are. */
+/** The settings without a rule of their own here, read off a window or a request (null ones too). */
+export function plainSettingsOf(source: object): Partial<MaintenanceWindow> {
+  const names = (WINDOW_SETTINGS as readonly string[]).filter((name) => !RULED_SETTINGS.has(name));
+  return Object.fromEntries(names.map((name) => [name, (source as Record<string, unknown>)[name]]));
+}
+
+/** The plain settings a request sends (absent or null: not sent), as they are. */
 function settingsSent(request: object): Partial<MaintenanceWindow> {
-  const sent: Record<string, unknown> = {};
-  for (const name of WINDOW_SETTINGS as readonly string[]) {
-    const value = (request as Record<string, unknown>)[name];
-    if (!RULED_SETTINGS.has(name) && value != null) sent[name] = value;
-  }
-  return sent as Partial<MaintenanceWindow>;
+  return Object.fromEntries(Object.entries(plainSettingsOf(request)).filter(([, value]) => value != null));
 }
 
 /** Absent or null: unchanged (P24: callers in many languages send null for "not given"). */

@@ -6,6 +6,7 @@ import {
   currentOccurrence,
   occurrencesWithin,
   phaseOf,
+  plainSettingsOf,
 } from '../../domain/maintenance-window';
 import { Occurrence } from '../../domain/recurrence';
 import type { SameKeys } from '../../domain/same-keys';
@@ -118,46 +119,20 @@ export const MAINTENANCE_WINDOW_VIEW_SHOWS_THE_WINDOW: SameKeys<
 > = true;
 
 export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): MaintenanceWindowView {
-  // The fields named here in the answer's order; any other field of the window but its event
-  // bookkeeping (a new setting) follows them as stored, shown by its @ViewField alone.
-  const {
-    startedEventAt: _started,
-    endedEventAt: _ended,
-    version: _version,
-    warnedEventAt: _warned,
-    eventsThrough: _through,
-    eventMarks: _marks,
-    id,
-    scope,
-    scopeId,
-    toolName,
-    from,
-    until,
-    reason,
-    by,
-    createdAt,
-    updatedAt,
-    cancelledAt,
-    cancelledBy,
-    recurrence: _recurrence,
-    seriesId,
-    occurrence,
-    ...settings
-  } = window;
   return {
-    id,
-    scope,
-    scopeId,
-    toolName,
-    from,
-    until,
-    reason,
-    by,
+    id: window.id,
+    scope: window.scope,
+    scopeId: window.scopeId,
+    toolName: window.toolName,
+    from: window.from,
+    until: window.until,
+    reason: window.reason,
+    by: window.by,
     phase: phaseOf(window, now),
-    createdAt,
-    updatedAt,
-    cancelledAt,
-    cancelledBy,
+    createdAt: window.createdAt,
+    updatedAt: window.updatedAt,
+    cancelledAt: window.cancelledAt,
+    cancelledBy: window.cancelledBy,
     recurrence: window.recurrence
       ? {
           rrule: window.recurrence.rrule,
@@ -169,9 +144,10 @@ export function toMaintenanceWindowView(window: MaintenanceWindow, now: Date): M
       : null,
     current: occurrenceView(window, currentOccurrence(window, now)),
     occurrencesAhead: occurrencesAhead(window, now),
-    seriesId: seriesId ?? null,
-    occurrence: occurrence ?? null,
-    ...settings,
+    seriesId: window.seriesId ?? null,
+    occurrence: window.occurrence ?? null,
+    // Settings without a rule of their own, as stored: a new one shows with its @ViewField alone.
+    ...plainSettingsOf(window),
   };
 }
 

@@ -230,36 +230,36 @@ export class MetricsService {
         }
       },
     });
-    new Gauge({
-      name: 'tas_watched_tool_recent_success_ratio',
-      help: 'success rate of the last few minutes (STATS_RECENT_MINUTES) of the tools named in STATS_METRICS_TOOLS',
-      labelNames: ['tool'] as const,
-      registers,
-      collect() {
-        const s = source();
-        if (!s) return;
-        this.reset();
-        for (const [tool, r] of s.watchedRecent()) {
-          const rate = successRate(r.recent);
-          if (rate !== null) this.set({ tool }, rate);
-        }
+    // A gauge per watched tool of its recent calls (cleared at each scrape: a tool that went quiet has none).
+    const recentGauge = (name: string, help: string, valueOf: (recent: OutcomeTally) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['tool'] as const,
+        registers,
+        collect() {
+          const s = source();
+          if (!s) return;
+          this.reset();
+          for (const [tool, r] of s.watchedRecent()) {
+            const value = valueOf(r.recent);
+            if (value !== null) this.set({ tool }, value);
+          }
+        },
+      });
+    recentGauge(
+      'tas_watched_tool_recent_success_ratio',
+      'success rate of the last few minutes (STATS_RECENT_MINUTES) of the tools named in STATS_METRICS_TOOLS',
+      successRate,
+    );
+    recentGauge(
+      'tas_watched_tool_recent_p95_seconds',
+      '95th percentile duration of the last few minutes of the tools named in STATS_METRICS_TOOLS (exact to within 20 %)',
+      (recent) => {
+        const p95 = percentile(recent, 0.95);
+        return p95 === null ? null : p95 / 1000;
       },
-    });
-    new Gauge({
-      name: 'tas_watched_tool_recent_p95_seconds',
-      help: '95th percentile duration of the last few minutes of the tools named in STATS_METRICS_TOOLS (exact to within 20 %)',
-      labelNames: ['tool'] as const,
-      registers,
-      collect() {
-        const s = source();
-        if (!s) return;
-        this.reset();
-        for (const [tool, r] of s.watchedRecent()) {
-          const p95 = percentile(r.recent, 0.95);
-          if (p95 !== null) this.set({ tool }, p95 / 1000);
-        }
-      },
-    });
+    );
   }
 
   /** The exposition text and its content type. */

@@ -3,7 +3,9 @@ import { ToolStatus } from '../domain/tool-status';
 import { FailureReason } from '../domain/failure-check';
 import { Scope } from '../domain/scope';
 import { DocumentCounts } from './document-counts';
-import { MetricsService } from './metrics.service';
+import { MetricsService, OutcomeStatsTotals, ToolStatsSource } from './metrics.service';
+import { OutcomeTally, addRecord, emptyTally } from '../domain/outcome-stats';
+import { ToolErrorCode } from '../domain/tool-error-code';
 
 /** The repository port's count answering `rows` (or failing), counting the queries. */
 function fakeRepository(answer: () => Promise<ScopeStatusCount[]>): { repository: ToolHealthAdminRepository; queries: () => number } {
@@ -117,5 +119,47 @@ describe('DocumentCounts', () => {
     const { body } = await metrics.render();
     expect(body).not.toMatch(/^tas_documents\{/m);
     expect(sampleValue(body, 'tas_documents_count_failures')).toBe(1);
+  });
+
+  it('follows the outcome statistics: counters add what grew since the last scrape, gauges show each watched tool now', async () => {
+    const totals: OutcomeStatsTotals = {
+      successes: 5,
+      failures: 2,
+      droppedTools: 0,
+      droppedTenantKeys: 1,
+      droppedMinutes: 0,
+      flushes: 3,
+      flushFailures: 1,
+      documentsWritten: 40,
+      lastFlushMs: 12,
+    };
+    const recent: OutcomeTally = emptyTally();
+    for (let i = 0; i < 9; i++) addRecord(recent, { ok: true, durationMs: 2000 });
+    addRecord(recent, { ok: false, code: ToolErrorCode.BACKEND_FAILED, durationMs: 2000 });
+    let watched = new Map([['jira_search', { recent }]]);
+    const source: ToolStatsSource = {
+      totals: () => totals,
+      keysInMemory: () => 7,
+      watchedTotals: () => new Map([['jira_search', { successes: totals.successes, failures: totals.failures }]]),
+      signalCounts: () => ({ failingOften: 0, slow: 1 }),
+      watchedRecent: () => watched,
+    };
+    const metrics = new MetricsService(new DocumentCounts(fakeRepository(async () => []).repository));
+    metrics.countToolStatsWith(source);
+
+    let body = (await metrics.render()).body;
+    expect(sampleValue(body, 'tas_tool_calls_total{outcome="success"}')).toBe(5);
+    expect(sampleValue(body, 'tas_outcome_stats_dropped_total{what="tenant"}')).toBe(1);
+    expect(sampleValue(body, 'tas_outcome_stats_flushes_total{result="documents"}')).toBe(40);
+    expect(sampleValue(body, 'tas_watched_tool_recent_success_ratio{tool="jira_search"}')).toBeCloseTo(0.9);
+    expect(sampleValue(body, 'tas_watched_tool_recent_p95_seconds{tool="jira_search"}')).toBeCloseTo(2, 0);
+
+    // The recorder's totals only grow; a scrape adds the growth once. A tool gone quiet has no gauge.
+    totals.successes = 8;
+    watched = new Map();
+    body = (await metrics.render()).body;
+    expect(sampleValue(body, 'tas_tool_calls_total{outcome="success"}')).toBe(8);
+    expect(sampleValue((await metrics.render()).body, 'tas_tool_calls_total{outcome="success"}')).toBe(8);
+    expect(sampleValue(body, 'tas_watched_tool_recent_success_ratio{tool="jira_search"}')).toBeUndefined();
   });
 });

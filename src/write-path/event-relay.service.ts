@@ -152,9 +152,14 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   /**
    * On the lease holder, relays everything pending (tests): a whole sweep at once (P114: every
    * document by `_id`, a marker lost or not), then markers and staged deletions until none is left.
+   * The lease is taken or renewed first: on a loaded machine a lease can lapse between two ticks,
+   * and a drain that then did nothing left a test reading half the log. Another instance's lease
+   * still wins, as on every tick.
    */
-  drain(): Promise<void> {
-    if (!this.holdsLease()) return Promise.resolve();
+  async drain(): Promise<void> {
+    if (this.stopped) return;
+    if (!this.holdsLease()) await this.renew();
+    if (!this.holdsLease()) return;
     return this.run(async () => {
       const walk = this.repository.walkDocumentIds();
       try {

@@ -187,6 +187,19 @@ describe('EventRelay sweep (P114)', () => {
     expect(state.walks[0].closed).toBe(true);
   });
 
+  it('drain() takes a lease that lapsed between ticks (a loaded machine) before relaying; another holder keeps its own', async () => {
+    // No tick runs while the clock jumps past the lease: as when the event loop was starved.
+    jest.setSystemTime(Date.now() + 10 * config().eventRelayLeaseMs);
+    expect(relay.holdsLease()).toBe(false);
+    state.otherHolder = true;
+    await relay.drain();
+    expect(outbox.ids).toEqual([]);
+    state.otherHolder = false;
+    await relay.drain();
+    expect(relay.holdsLease()).toBe(true);
+    expect(outbox.ids).toEqual(['d11:life:1:STATUS_CHANGED']);
+  });
+
   it('drain() runs a whole sweep at once, beside the running one', async () => {
     await ticks(1);
     await relay.drain();

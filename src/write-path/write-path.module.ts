@@ -8,6 +8,6 @@ import { EventScopeStatus } from './event-scope-status';
 @Module({
   imports: [PersistenceModule],
   providers: [HealthStore, EventRelay, EventScopeStatus, PinEndWatch],
-  exports: [HealthStore, EventRelay, PinEndWatch],
+  exports: [HealthStore, EventRelay, EventScopeStatus, PinEndWatch],
 })
 export class WritePathModule {}

@@ -112,16 +112,11 @@ export class TestContext {
   }
 
   get relay(): EventRelay {
-    return this.once(
-      EventRelay,
-      () =>
-        new EventRelay(
-          this.ports.eventRelay,
-          this.ports.outbox,
-          this.config,
-          new EventScopeStatus(this.ports.toolHealth, this.ports.maintenanceWindows, this.config),
-        ),
-    );
+    return this.once(EventRelay, () => new EventRelay(this.ports.eventRelay, this.ports.outbox, this.config, this.eventScopeStatus));
+  }
+
+  get eventScopeStatus(): EventScopeStatus {
+    return this.once(EventScopeStatus, () => new EventScopeStatus(this.ports.toolHealth, this.ports.maintenanceWindows, this.config));
   }
 
   get store(): HealthStore {
@@ -147,7 +142,15 @@ export class TestContext {
   get maintenance(): MaintenanceService {
     return this.once(
       MaintenanceService,
-      () => new MaintenanceService(this.ports.maintenanceWindows, this.relay, this.ports.toolHealth, this.clock, this.config),
+      () =>
+        new MaintenanceService(
+          this.ports.maintenanceWindows,
+          this.relay,
+          this.ports.toolHealth,
+          this.clock,
+          this.config,
+          this.eventScopeStatus,
+        ),
     );
   }
 

@@ -30,6 +30,7 @@ import { Scope } from '../../domain/scope';
 import { CallContext } from '../../domain/tool-health-document';
 import { ToolStatus } from '../../domain/tool-status';
 import { EventRelay } from '../../write-path/event-relay.service';
+import { EventScopeStatus } from '../../write-path/event-scope-status';
 import { MaintenanceWindowRepository } from '../../persistence/maintenance-windows/maintenance-window.repository';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 import { CalendarExpansions } from './calendar-expansions';
@@ -77,9 +78,12 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
     private readonly health: ToolHealthRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly eventScopeStatus: EventScopeStatus,
   ) {}
 
   async onModuleInit(): Promise<void> {
+    // Events are given the windows lookups on this instance see (D27).
+    this.eventScopeStatus.readMaintenanceWith((at) => this.viewsAt(at));
     if (this.config.maintenanceCacheMs > 0) {
       await this.load(this.clock.now()).catch((e) => this.logger.warn(`maintenance windows not read: ${(e as Error).message}`));
       this.refresher = setInterval(

@@ -1,6 +1,6 @@
 import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { isCooldownActive } from './cooldown-policy';
-import { cascadeKeys, encodeKey } from './health-key';
+import { cascadeKeyIds, cascadeKeys } from './health-key';
 import { isPinned } from './health-entry';
 import { MaintenanceView, MaintenanceWindow, NO_MAINTENANCE, isInForce, windowsOf } from './maintenance-window';
 import { CASCADE_ORDER, Scope, scopeRank } from './scope';
@@ -72,12 +72,15 @@ export function reachAt<E extends CascadeEntry>(
   context: CallContext,
   byId: Entries<E>,
   at: Date,
+  /** The cascade's keys and `_id`s (cascadeKeyIds), when the caller has them already. */
+  cascade: { keys: readonly HealthKey[]; ids: readonly string[] } = cascadeKeyIds(toolName, context),
 ): { keys: HealthKey[]; entries: E[]; boundary: E | null } {
   const keys: HealthKey[] = [];
   const entries: E[] = [];
-  for (const key of cascadeKeys(toolName, context)) {
+  for (let i = 0; i < cascade.keys.length; i++) {
+    const key = cascade.keys[i];
     keys.push(key);
-    const doc = byId.get(encodeKey(key));
+    const doc = byId.get(cascade.ids[i]);
     if (!doc) continue;
     entries.push(doc);
     if (isPinned(doc, at)) return { keys, entries, boundary: doc };
@@ -158,9 +161,11 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   const { toolName, context, now } = input;
   const byId = byIdOf(input.entries);
   const view = input.maintenance ?? NO_MAINTENANCE;
-  const reach = reachAt(toolName, context, byId, now);
+  // One encoding of the cascade's ids for both walks below (P326).
+  const cascade = cascadeKeyIds(toolName, context);
+  const reach = reachAt(toolName, context, byId, now, cascade);
   const windowsInReach = inReachWindows(windowsOf(view), reach.keys, now);
-  const stored = resolveCascade(toolName, context, byId, now);
+  const stored = resolveCascade(toolName, context, byId, now, cascade.ids);
   const effective = withMaintenance(stored, view, now);
   const governing = effective.reason === CascadeReason.MAINTENANCE ? null : (effective.winner as E | null);
   // blockedUntil's first step at `now` is the one just taken: with no window in reach and no

@@ -172,34 +172,27 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   // stored block, it answers "not blocked" — so only a blocked call walks on (most calls are not).
   const backAt = windowsInReach.length === 0 && !isKnownDown(stored) ? NOT_BLOCKED : blockedUntil(input);
 
-  // The reasons in words are read only when a caller shows them (an explanation, a tool that is
-  // not plainly usable); built on first read, not for every tool of every turn — for a turn of
-  // 200 plainly usable tools they were the largest part of its evaluation (P325).
-  let why: string[] | undefined;
-  const explainWhy = (): string[] => {
-    const lines: string[] = [];
-    if (reach.boundary) {
-      const pin = reach.boundary.pin!;
-      const beyond = cascadeKeys(toolName, context).slice(reach.keys.length).map(describeKey);
-      lines.push(
-        `reach: ${reach.keys.map(describeKey).join(' → ')}, bounded by the ${pin.status} pin at ${describeKey(reach.boundary)} until ${iso(pin.until)}` +
-          (beyond.length > 0 ? `; ${beyond.join(', ')} beyond it neither govern nor count` : ''),
-      );
-    } else {
-      lines.push(`reach: ${reach.keys.map(describeKey).join(' → ')}`);
-    }
-    if (effective.winner) {
-      const w = effective.winner;
-      lines.push(`governs: ${describeKey(w)} ${effective.status}${effective.retesting ? ' (retesting)' : ''} — ${effective.reason}`);
-    } else {
-      lines.push('governs: nothing — no problem entry in reach, OK');
-    }
-    for (const w of windowsInReach) {
-      lines.push(`maintenance in force at ${describeKey(w)} until ${iso(w.until)}: a failure does not spawn and writes nothing`);
-    }
-    if (backAt.blocked) lines.push(backAt.at ? `back at ${iso(backAt.at)}` : 'back at: unknown (a block in reach has no known end)');
-    return lines;
-  };
+  const why: string[] = [];
+  if (reach.boundary) {
+    const pin = reach.boundary.pin!;
+    const beyond = cascadeKeys(toolName, context).slice(reach.keys.length).map(describeKey);
+    why.push(
+      `reach: ${reach.keys.map(describeKey).join(' → ')}, bounded by the ${pin.status} pin at ${describeKey(reach.boundary)} until ${iso(pin.until)}` +
+        (beyond.length > 0 ? `; ${beyond.join(', ')} beyond it neither govern nor count` : ''),
+    );
+  } else {
+    why.push(`reach: ${reach.keys.map(describeKey).join(' → ')}`);
+  }
+  if (effective.winner) {
+    const w = effective.winner;
+    why.push(`governs: ${describeKey(w)} ${effective.status}${effective.retesting ? ' (retesting)' : ''} — ${effective.reason}`);
+  } else {
+    why.push('governs: nothing — no problem entry in reach, OK');
+  }
+  for (const w of windowsInReach) {
+    why.push(`maintenance in force at ${describeKey(w)} until ${iso(w.until)}: a failure does not spawn and writes nothing`);
+  }
+  if (backAt.blocked) why.push(backAt.at ? `back at ${iso(backAt.at)}` : 'back at: unknown (a block in reach has no known end)');
 
   // Field by field, not `...effective`: the cascade answers in several shapes, and spreading them
   // was most of an evaluation's cost (~13 of ~16 µs per tool; P160). tsc names a field left out.
@@ -221,9 +214,7 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
     underMaintenance: windowsInReach.length > 0,
     governing,
     backAt,
-    get why() {
-      return (why ??= explainWhy());
-    },
+    why,
   };
 }
 

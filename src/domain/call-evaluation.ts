@@ -152,6 +152,29 @@ export function bindingCooldownEnds(errorSignature: string, userId: string | nul
 
 const iso = (d: Date) => d.toISOString();
 
+/**
+ * The reach line of a reach no pin bounds: the whole cascade of the context, the same words for
+ * every tool (a key's description has no tool name), so a turn builds it once for its context
+ * instead of once a tool (P328). Kept beside the keys it describes and used only while every
+ * key's scope and scope id still match them, so a context changed after use never reads a stale
+ * line.
+ */
+const reachLines = new WeakMap<CallContext, { keys: readonly HealthKey[]; line: string }>();
+
+function unboundedReachLine(context: CallContext, keys: readonly HealthKey[]): string {
+  const cached = reachLines.get(context);
+  if (cached && sameScopes(cached.keys, keys)) return cached.line;
+  const line = `reach: ${keys.map(describeKey).join(' → ')}`;
+  reachLines.set(context, { keys, line });
+  return line;
+}
+
+function sameScopes(a: readonly HealthKey[], b: readonly HealthKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].scope !== b[i].scope || a[i].scopeId !== b[i].scopeId) return false;
+  return true;
+}
+
 function describeKey(key: { scope: Scope; scopeId: string | null }): string {
   return key.scopeId === null ? key.scope : `${key.scope} ${key.scopeId}`;
 }
@@ -181,7 +204,7 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
         (beyond.length > 0 ? `; ${beyond.join(', ')} beyond it neither govern nor count` : ''),
     );
   } else {
-    why.push(`reach: ${reach.keys.map(describeKey).join(' → ')}`);
+    why.push(unboundedReachLine(context, reach.keys));
   }
   if (effective.winner) {
     const w = effective.winner;

@@ -183,3 +183,19 @@ describe('spawnBlockedUntil (P51 with D20)', () => {
     expect(ask([doc(Scope.PROJECT, 'p1', { cooldowns: [entry({ userId: 'bob', lastClassification: C.USER_PERMISSION })] })])).toBeNull();
   });
 });
+
+describe('the reach line, built once per context', () => {
+  it('names every level of the context, for each tool of a turn and after the context changed', () => {
+    const context: { userId?: string; projectId?: string; tenantId?: string; sessionId?: string } = { userId: 'alice', tenantId: 'acme' };
+    const first = evaluateCall({ toolName: 'jira', context, entries: [], now: T0 });
+    const second = evaluateCall({ toolName: 'confluence', context, entries: [], now: T0 });
+    expect(first.why[0]).toBe('reach: USER alice → TENANT acme → GLOBAL');
+    expect(second.why[0]).toBe(first.why[0]);
+    context.userId = 'bob';
+    expect(evaluateCall({ toolName: 'jira', context, entries: [], now: T0 }).why[0]).toBe('reach: USER bob → TENANT acme → GLOBAL');
+    context.projectId = 'p1';
+    expect(evaluateCall({ toolName: 'jira', context, entries: [], now: T0 }).why[0]).toBe(
+      'reach: USER bob → PROJECT p1 → TENANT acme → GLOBAL',
+    );
+  });
+});

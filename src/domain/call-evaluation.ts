@@ -1,6 +1,6 @@
 import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { isCooldownActive } from './cooldown-policy';
-import { cascadeKeys, encodeKey } from './health-key';
+import { cascadeKeyIds, cascadeKeys } from './health-key';
 import { isPinned } from './health-entry';
 import { MaintenanceView, MaintenanceWindow, NO_MAINTENANCE, isInForce, windowsOf } from './maintenance-window';
 import { CASCADE_ORDER, Scope, scopeRank } from './scope';
@@ -72,12 +72,15 @@ export function reachAt<E extends CascadeEntry>(
   context: CallContext,
   byId: Entries<E>,
   at: Date,
+  /** The cascade's keys and `_id`s (cascadeKeyIds), when the caller has them already. */
+  cascade: { keys: readonly HealthKey[]; ids: readonly string[] } = cascadeKeyIds(toolName, context),
 ): { keys: HealthKey[]; entries: E[]; boundary: E | null } {
   const keys: HealthKey[] = [];
   const entries: E[] = [];
-  for (const key of cascadeKeys(toolName, context)) {
+  for (let i = 0; i < cascade.keys.length; i++) {
+    const key = cascade.keys[i];
     keys.push(key);
-    const doc = byId.get(encodeKey(key));
+    const doc = byId.get(cascade.ids[i]);
     if (!doc) continue;
     entries.push(doc);
     if (isPinned(doc, at)) return { keys, entries, boundary: doc };
@@ -149,6 +152,29 @@ export function bindingCooldownEnds(errorSignature: string, userId: string | nul
 
 const iso = (d: Date) => d.toISOString();
 
+/**
+ * The reach line of a reach no pin bounds: the whole cascade of the context, the same words for
+ * every tool (a key's description has no tool name), so a turn builds it once for its context
+ * instead of once a tool (P328). Kept beside the keys it describes and used only while every
+ * key's scope and scope id still match them, so a context changed after use never reads a stale
+ * line.
+ */
+const reachLines = new WeakMap<CallContext, { keys: readonly HealthKey[]; line: string }>();
+
+function unboundedReachLine(context: CallContext, keys: readonly HealthKey[]): string {
+  const cached = reachLines.get(context);
+  if (cached && sameScopes(cached.keys, keys)) return cached.line;
+  const line = `reach: ${keys.map(describeKey).join(' → ')}`;
+  reachLines.set(context, { keys, line });
+  return line;
+}
+
+function sameScopes(a: readonly HealthKey[], b: readonly HealthKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].scope !== b[i].scope || a[i].scopeId !== b[i].scopeId) return false;
+  return true;
+}
+
 function describeKey(key: { scope: Scope; scopeId: string | null }): string {
   return key.scopeId === null ? key.scope : `${key.scope} ${key.scopeId}`;
 }
@@ -158,9 +184,11 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   const { toolName, context, now } = input;
   const byId = byIdOf(input.entries);
   const view = input.maintenance ?? NO_MAINTENANCE;
-  const reach = reachAt(toolName, context, byId, now);
+  // One encoding of the cascade's ids for both walks below (P326).
+  const cascade = cascadeKeyIds(toolName, context);
+  const reach = reachAt(toolName, context, byId, now, cascade);
   const windowsInReach = inReachWindows(windowsOf(view), reach.keys, now);
-  const stored = resolveCascade(toolName, context, byId, now);
+  const stored = resolveCascade(toolName, context, byId, now, cascade.ids);
   const effective = withMaintenance(stored, view, now);
   const governing = effective.reason === CascadeReason.MAINTENANCE ? null : (effective.winner as E | null);
   // blockedUntil's first step at `now` is the one just taken: with no window in reach and no
@@ -176,7 +204,7 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
         (beyond.length > 0 ? `; ${beyond.join(', ')} beyond it neither govern nor count` : ''),
     );
   } else {
-    why.push(`reach: ${reach.keys.map(describeKey).join(' → ')}`);
+    why.push(unboundedReachLine(context, reach.keys));
   }
   if (effective.winner) {
     const w = effective.winner;

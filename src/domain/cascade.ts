@@ -45,11 +45,13 @@ export function resolveCascade<E extends CascadeEntry>(
   context: CallContext,
   entries: readonly E[] | ReadonlyMap<string, E>,
   now: Date,
+  /** The cascade's `_id`s (cascadeKeyIds), when the caller has them already. */
+  ids: readonly string[] = cascadeKeys(toolName, context).map(encodeKey),
 ): EffectiveHealth<E> {
   const byId: ReadonlyMap<string, E> = entries instanceof Map ? entries : new Map((entries as readonly E[]).map((d) => [d.id, d]));
   const considered: E[] = [];
-  for (const key of cascadeKeys(toolName, context)) {
-    const doc = byId.get(encodeKey(key));
+  for (const id of ids) {
+    const doc = byId.get(id);
     if (doc) considered.push(doc);
   }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DomainError, DomainErrorCode } from './domain-error';
 import {
+  cascadeKeyIds,
   cascadeKeys,
   cascadeScopes,
   decodeKey,
@@ -270,5 +271,19 @@ describe('describeKey', () => {
   it('names the scope, its id when there is one, and the tool', () => {
     expect(describeKey({ scope: Scope.SESSION, scopeId: 's1', toolName: 'jira_search' })).toBe('SESSION s1 / jira_search');
     expect(describeKey({ scope: Scope.GLOBAL, scopeId: null, toolName: 'jira_search' })).toBe('GLOBAL / jira_search');
+  });
+});
+
+describe('cascadeKeyIds', () => {
+  it('gives the cascade keys and exactly their encoded ids, for any strings', () => {
+    const part = fc.string({ unit: fc.constantFrom('a', '|', '%', '0', 'Z') });
+    fc.assert(
+      fc.property(part, part, fc.option(part, { nil: undefined }), (toolName, sessionId, tenantId) => {
+        const context = { sessionId, userId: 'u|1', tenantId };
+        const { keys, ids } = cascadeKeyIds(toolName, context);
+        expect(keys).toEqual(cascadeKeys(toolName, context));
+        expect(ids).toEqual(keys.map(encodeKey));
+      }),
+    );
   });
 });

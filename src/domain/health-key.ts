@@ -127,6 +127,18 @@ export function cascadeKeys(toolName: string, context: CallContext): HealthKey[]
   return keys;
 }
 
+/**
+ * The cascade's keys of one tool in a context with their `_id`s, the name escaped once: an
+ * evaluation looks the same ids up for its reach and for its answer, and a 200-tool turn did the
+ * encoding twice per key (P326).
+ */
+export function cascadeKeyIds(toolName: string, context: CallContext): { keys: HealthKey[]; ids: string[] } {
+  const keys = cascadeKeys(toolName, context);
+  const tool = escape(toolName);
+  const ids = keys.map((key) => `${scopePrefix(key.scope, key.scopeId)}${SEPARATOR}${tool}`);
+  return { keys, ids };
+}
+
 /** The tenant whose settings govern a key: a TENANT entry is its own; otherwise the writer may say. */
 export function tenantOf(key: HealthKey, tenantId: string | undefined | null): string | null {
   return key.scope === Scope.TENANT ? key.scopeId : (tenantId ?? null);

@@ -1,8 +1,7 @@
 import { Principal } from './principal';
 
 // Structural types of the onRequest hooks that answer before Nest runs (the GraphQL key check,
-// the key before the body, /mcp's edge): the app's Fastify is @nestjs/platform-fastify's own copy,
-// whose types differ from the top-level `fastify` package's.
+// the key before the body, /mcp's edge): only the members they use, as Fastify's own types are generic.
 
 export interface OnRequestRequest {
   method: string;

@@ -76,7 +76,7 @@ export class DatabaseLiveness implements OnApplicationBootstrap, OnApplicationSh
   /**
    * Up since before `instant` (epoch ms): the database answered all along since then, so a
    * request sent at `instant` that is slow is slow for another reason than the database's
-   * absence (RequestDeadlineInterceptor). False for a request sent during an outage, even once
+   * absence (the request deadline, src/database/request-deadline.ts). False for a request sent during an outage, even once
    * the database is back: its wait is the outage's.
    */
   upSince(instant: number): boolean {

@@ -1,5 +1,4 @@
-// Structural: the app's Fastify is @nestjs/platform-fastify's own copy (as in framework-errors.ts),
-// whose types differ from the top-level `fastify` package's.
+// Structural: only the members of the adapter's Fastify the edge hooks use (its own types are generic).
 
 /** The two Fastify hooks the edge answers register: every route as it is added, and each request before its body is read. */
 export interface RouteHooks {

@@ -9,7 +9,7 @@ import { errorBody } from './http-exception.filter';
  */
 export const MAX_PATH_PARAM_LENGTH = 1024;
 
-// Structural: the app's Fastify is @nestjs/platform-fastify's own copy, whose reply types are generic.
+// Structural: only the members of the adapter's Fastify used here (its reply types are generic).
 interface FrameworkReply {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- must accept the generic reply of both Fastify copies (see above)
   code(status: number): { send(...args: any[]): unknown };

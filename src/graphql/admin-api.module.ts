@@ -5,6 +5,9 @@ import type { GraphQLFormattedError } from 'graphql';
 import { AuthModule } from '../auth/auth.module';
 import { ApiKeyService } from '../auth/api-key.service';
 import { AppConfig } from '../config/app-config';
+import { DatabaseLiveness } from '../database/database-liveness';
+import { PersistenceModule } from '../persistence/persistence.module';
+import { boundRootFieldsByDeadline } from './graphql-deadline';
 import { formatGraphqlError } from './graphql-error';
 import { MAX_QUERY_TOKENS, introspectionAccessPlugin, queryLimitsRule, withoutSuggestions } from './graphql-limits';
 import { graphqlWsOptions } from './graphql-ws.options';
@@ -28,9 +31,9 @@ import { ViewerResolver } from './viewer.resolver';
     PlaygroundModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
-      imports: [AuthModule],
-      inject: [AppConfig, ApiKeyService],
-      useFactory: (config: AppConfig, keys: ApiKeyService) => {
+      imports: [AuthModule, PersistenceModule],
+      inject: [AppConfig, ApiKeyService, DatabaseLiveness],
+      useFactory: (config: AppConfig, keys: ApiKeyService, liveness: DatabaseLiveness) => {
         // No "Did you mean …?" where introspection is off (they spell out the schema) (P62).
         const formatError = (formatted: GraphQLFormattedError, error: unknown) => {
           const out = formatGraphqlError(formatted, error, config.nodeEnv !== 'production');
@@ -40,7 +43,8 @@ import { ViewerResolver } from './viewer.resolver';
           // Generated in memory; `npm run schema:generate` writes schema.gql and a test keeps them equal.
           autoSchemaFile: true,
           sortSchema: true,
-          transformSchema: describeRootTypes, // P147: root types described, as in schema.gql
+          // P147: root types described, as in schema.gql; P41: each Query and Mutation field bounded by the request deadline.
+          transformSchema: (schema) => boundRootFieldsByDeadline(describeRootTypes(schema), config.requestDeadlineMs, liveness),
           path: '/graphql',
           playground: false,
           introspection: config.introspectionEnabled,

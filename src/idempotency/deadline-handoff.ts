@@ -1,20 +1,18 @@
-import { ExecutionContext } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { IDEMPOTENCY_KEY_HEADER } from '../domain/idempotency-key';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable';
 import { StoredAnswer } from './idempotency-record.schema';
-import { writeSurfaceOf } from './write-requests';
 
-/** How an abandoned handler ended, after its request was answered 503 at the deadline (P41). */
-export type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+/**
+ * How an abandoned handler ended, after its request was answered 503 at the deadline (P41): the
+ * answer it turned out to have (status and body), or an error (nothing was written, P122).
+ */
+export type Settled = { ok: true; status: number; value: unknown } | { ok: false };
 
-interface ContextRequest {
+/** The request as the deadline sees it, on REST (Fastify's request) and GraphQL (the context's `req`). */
+export interface DeadlineRequest {
   raw?: object;
-  method?: string;
   headers?: Record<string, string | string[] | undefined>;
-  body?: unknown;
-  routeOptions?: { url?: string };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -25,26 +23,12 @@ export const APPLIED_AFTER_DEADLINE =
 /** The late answers of requests answered at their deadline, by raw request (the idempotency hook reads them). */
 const lateAnswers = new WeakMap<object, Promise<StoredAnswer | null>[]>();
 
-function requestOf(context: ExecutionContext): ContextRequest | undefined {
-  if (context.getType<string>() === 'graphql') return (context.getArgByIndex(2) as { req?: ContextRequest } | undefined)?.req;
-  if (context.getType<string>() === 'http') return context.switchToHttp().getRequest<ContextRequest>();
-  return undefined;
-}
-
-function isWrite(context: ExecutionContext, request: ContextRequest | undefined): boolean {
-  if (context.getType<string>() === 'graphql')
-    return (context.getArgByIndex(3) as { operation?: { operation?: string } })?.operation?.operation === 'mutation';
-  if (!request?.method) return false;
-  return writeSurfaceOf({ method: request.method, route: request.routeOptions?.url, body: request.body }) !== null;
-}
-
 /**
  * The 503 a request gets at its deadline (P41) says whether its write may still be applied
  * (`writeMayHaveApplied`) and what a caller should do about it (P123).
  */
-export function deadlineError(context: ExecutionContext): DomainError {
-  const request = requestOf(context);
-  if (!isWrite(context, request)) return new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false);
+export function deadlineError(write: boolean, request: DeadlineRequest | undefined): DomainError {
+  if (!write) return new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false);
   const keyed = request?.headers?.[IDEMPOTENCY_KEY_HEADER.toLowerCase()] !== undefined;
   const message = keyed
     ? `the database did not answer in time and this write may still be applied: retry with the same ${IDEMPOTENCY_KEY_HEADER} to get its real answer (409 while it is still running)`
@@ -55,18 +39,16 @@ export function deadlineError(context: ExecutionContext): DomainError {
 /**
  * The request was answered 503 at its deadline while its handler runs on; `settled` is how
  * the handler ends (P123). The idempotency hook stores the answer built here (or gives the key back
- * when the write failed) instead of the 503.
+ * when the write failed) instead of the 503. A GraphQL mutation's result is not kept (a retry is
+ * told it was applied); a REST answer is kept as the handler gave it.
  */
-export function abandonAtDeadline(context: ExecutionContext, settled: Promise<Settled>): void {
-  const request = requestOf(context);
+export function abandonAtDeadline(request: DeadlineRequest | undefined, surface: 'rest' | 'graphql', settled: Promise<Settled>): void {
   if (!request?.raw) return;
-  const graphql = context.getType<string>() === 'graphql';
   const answer = settled.then((s): StoredAnswer | null => {
     if (!s.ok) return null; // an error: nothing was written (P122), the key is given back
-    if (graphql)
+    if (surface === 'graphql')
       return json(200, { data: null, errors: [{ message: APPLIED_AFTER_DEADLINE, extensions: { code: 'APPLIED_AFTER_DEADLINE' } }] });
-    const declared = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
-    return json(declared ?? (request.method === 'POST' ? 201 : 200), s.value);
+    return json(s.status, s.value);
   });
   const list = lateAnswers.get(request.raw) ?? [];
   list.push(answer);

@@ -19,12 +19,13 @@ import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable';
 import { DatabaseLiveness } from '../database/database-liveness';
 import { answerWrote, captureAnswer, REPLAYED_HEADER, replayBody } from './captured-answer';
 import { lateAnswerOf } from './deadline-handoff';
+import { withinDeadline } from '../database/request-deadline';
 import { IdempotencyStore, KeyRecord } from './idempotency.store';
 import { StoredAnswer } from './idempotency-record.schema';
 import { refusal } from './refusal';
 import { fingerprintBody, WriteSurface } from './write-requests';
 
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy (see graphql-http-auth.ts).
+// Structural types: only the members of the adapter's Fastify used here (its own types are generic).
 export interface KeyedRequest {
   method: string;
   url: string;
@@ -41,8 +42,6 @@ export interface KeyedReply {
 }
 
 const FINISH_ATTEMPTS = 5;
-/** As the request deadline's own recheck (P41): a slow but answering database is waited for. */
-const RECHECK_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -166,34 +165,9 @@ export class IdempotencyService {
    * call's result if it completes after that.
    */
   private bounded<T>(work: Promise<T>, onLate?: (value: T) => void): Promise<T> {
-    const sentAt = Date.now();
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const expire = () => {
-        if (this.liveness.upSince(sentAt)) {
-          timer = setTimeout(expire, RECHECK_MS);
-          return;
-        }
-        settled = true;
-        work.then((value) => onLate?.(value)).catch(() => undefined);
-        reject(new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false));
-      };
-      timer = setTimeout(expire, this.config.requestDeadlineMs);
-      work.then(
-        (value) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+    return withinDeadline(work, Date.now(), this.config.requestDeadlineMs, this.liveness, () => {
+      work.then((value) => onLate?.(value)).catch(() => undefined);
+      return new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, false);
     });
   }
 

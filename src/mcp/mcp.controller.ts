@@ -9,7 +9,7 @@ import { JsonRpcErrorCode, jsonRpcError } from '../errors/json-rpc-errors';
 import { McpUnreadableBody } from './mcp-edge.hook';
 import { McpService } from './mcp.service';
 
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy (see graphql-http-auth.ts).
+// Structural types: only the members of the adapter's Fastify used here (its own types are generic).
 interface RawRequest {
   raw: IncomingMessage;
   body: unknown;

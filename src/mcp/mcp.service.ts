@@ -13,7 +13,7 @@ import { compileArgumentsValidator } from '../features/diagnoses/agrajag-argumen
 import { AgrajagToolName } from '../features/diagnoses/agrajag-tools';
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
 import { toDomainError } from '../errors/to-domain-error';
-import { withinDeadline } from './mcp-deadline';
+import { withinDeadline } from '../database/request-deadline';
 import { refuseMessage } from './mcp-message-check';
 import { describeEffective, describeEntry, describeError } from './mcp-text';
 import { McpReadToolName, McpToolDefinition, findTool, mayCall, rolesFor, visibleTools } from './mcp-tools';
@@ -103,7 +103,7 @@ export class McpService {
    * JSON-RPC error (-32602), never run; a call that reaches a tool answers a result, with isError
    * for anything the caller can fix or retry (bad arguments name the argument and allowed values) (P73).
    * JsonRpcFault, not the SDK's McpError, whose message already carries "MCP error -32602: " (P136).
-   * The work races the request deadline (P41, mcp-deadline.ts): a silent database is an isError
+   * The work races the request deadline (P41, src/database/request-deadline.ts): a silent database is an isError
    * UNAVAILABLE result within it.
    */
   async call(principal: Principal, name: string, args: Record<string, unknown> | undefined, sentAt = Date.now()): Promise<CallToolResult> {

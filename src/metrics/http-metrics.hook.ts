@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { MetricsService } from './metrics.service';
 
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy.
+// Structural types: only the members of the adapter's Fastify used here (its own types are generic).
 interface HookRequest {
   method: string;
   routeOptions?: { url?: string };

@@ -7,7 +7,7 @@ import { markShuttingDown } from './close-on-shutdown.response';
 
 const REAP_EVERY_MS = 50;
 
-// Structural types: the app's Fastify is @nestjs/platform-fastify's own copy.
+// Structural types: only the members of the adapter's Fastify used here (its own types are generic).
 interface ReapableServer {
   listening: boolean;
   close(): unknown;

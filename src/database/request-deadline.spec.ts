@@ -1,7 +1,7 @@
 import { DomainError, DomainErrorCode } from '../domain/domain-error';
-import { withinDeadline } from './mcp-deadline';
+import { armDeadline, withinDeadline } from './request-deadline';
 
-describe('withinDeadline (P136, P41)', () => {
+describe('withinDeadline (P41; MCP tool calls P136, the Idempotency-Key hook, GraphQL root fields)', () => {
   beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
   afterEach(() => jest.useRealTimers());
 
@@ -43,5 +43,45 @@ describe('withinDeadline (P136, P41)', () => {
     up = false;
     await jest.advanceTimersByTimeAsync(50);
     expect((seen.error as DomainError).code).toBe(DomainErrorCode.UNAVAILABLE);
+  });
+
+  it('answers at the deadline with the error its caller gives, and hands the work over there', async () => {
+    let handedOver: Promise<string> | undefined;
+    const work = never();
+    const seen = outcome(
+      withinDeadline(work, Date.now(), 700, { upSince: () => false }, () => {
+        handedOver = work;
+        return new DomainError(DomainErrorCode.UNAVAILABLE, 'the write may still be applied', undefined, true);
+      }),
+    );
+    await jest.advanceTimersByTimeAsync(700);
+    expect(handedOver).toBe(work);
+    expect((seen.error as DomainError).writeMayHaveApplied).toBe(true);
+  });
+});
+
+describe('armDeadline (P41)', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('runs expire once at the deadline, and never once stopped', async () => {
+    const expired: number[] = [];
+    armDeadline(Date.now(), 300, { upSince: () => false }, () => expired.push(Date.now()));
+    const stop = armDeadline(Date.now(), 300, { upSince: () => false }, () => expired.push(-1));
+    await jest.advanceTimersByTimeAsync(100);
+    stop();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(expired).toEqual([1_000_300]);
+  });
+
+  it('looks again every 50 ms while the database answers, and stops looking when stopped', async () => {
+    let up = true;
+    let looks = 0;
+    const stop = armDeadline(Date.now(), 300, { upSince: () => (looks++, up) }, () => (up = false));
+    await jest.advanceTimersByTimeAsync(400);
+    expect(looks).toBe(3); // at 300, 350 and 400 ms
+    stop();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(looks).toBe(3);
   });
 });

@@ -14,6 +14,7 @@ import { BookkeepingFlush, bookkeepingUpdate } from './bookkeeping-update';
 import { DatabaseLiveness } from '../../database/database-liveness';
 import { KeyedMutex } from '../../database/keyed-mutex';
 import { ReadCoalescer } from '../../database/read-coalescer';
+import { findByIds } from '../../database/find-by-ids';
 import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
@@ -98,23 +99,16 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     return docs;
   }
 
-  private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => {
-    // One round trip whatever the count: the server's default first batch is 101 documents, and
-    // a batch can match more (each getMore is another round trip). At most one document per id;
-    // one more than that lets the server see the end and close the cursor.
-    const filter = ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } };
-    return this.reader.find(filter, { batchSize: ids.length + 1 }).toArray();
-  });
+  private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => findByIds(this.reader, ids));
 
   /**
    * The manifest read's own batches (P116): the same `_id` filter, asking only for the fields a
    * CascadeEntry holds. History and cooldowns are most of a document's bytes, and decoding them
    * was most of the driver's work per document (~9 µs of ~600 bytes → ~5 µs projected).
    */
-  private readonly entryCoalescer = new ReadCoalescer<CascadeEntryRecord>((ids) => {
-    const filter = ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } };
-    return this.reader.find<CascadeEntryRecord>(filter, { batchSize: ids.length + 1, projection: ENTRY_PROJECTION }).toArray();
-  });
+  private readonly entryCoalescer = new ReadCoalescer<CascadeEntryRecord>((ids) =>
+    findByIds(this.reader as unknown as Collection<CascadeEntryRecord>, ids, ENTRY_PROJECTION),
+  );
 
   async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, CascadeEntry>> {
     const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));

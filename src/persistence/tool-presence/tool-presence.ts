@@ -3,6 +3,7 @@ import { keyInScope, scopePrefix } from '../../domain/health-key';
 import { HealthKey } from '../../domain/tool-health-document';
 import { DocumentIdWalk } from '../../database/document-id-walk';
 import { ReadCoalescer } from '../../database/read-coalescer';
+import { findByIds } from '../../database/find-by-ids';
 import { ToolPresenceRecord } from './tool-presence.schema';
 
 /** The marker of a finished backfill; no scope prefix can take this spelling (it has no `|`). */
@@ -56,11 +57,7 @@ export class ToolPresence {
    * lists at least as fresh as its own read would — the order P81 relies on (a name enters its
    * list before its document exists) holds as before.
    */
-  private readonly listReads = new ReadCoalescer<ToolPresenceRecord>((prefixes) =>
-    this.lists()
-      .find({ _id: { $in: prefixes } }, { batchSize: prefixes.length + 1 })
-      .toArray(),
-  );
+  private readonly listReads = new ReadCoalescer<ToolPresenceRecord>((prefixes) => findByIds(this.lists(), prefixes));
 
   /**
    * Every `_id` the lists name, a slice at a time (the event relay's sweep, P114): one cursor

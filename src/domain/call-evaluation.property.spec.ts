@@ -6,7 +6,7 @@ import { ToolHealthClassification as C } from './classification';
 import { formatClock } from './clock-format';
 import { explainUnknownTool } from './explain';
 import { FailureReason, checkFailure } from './failure-check';
-import { cascadeKeys } from './health-key';
+import { cascadeKeyIds, cascadeKeys } from './health-key';
 import { newDocument } from './health-entry';
 import { MaintenanceWindow, appliesTo, isInForce, maintenanceFor } from './maintenance-window';
 import { Scope, scopeRank } from './scope';
@@ -165,6 +165,23 @@ describe('one evaluation of a call: readers agree (D20, property)', () => {
           else expect(annotated.suffix).not.toContain('expected back at');
           expect(ev.backAt.blocked).toBe(true);
         }
+      }),
+      RUNS,
+    );
+  });
+
+  it('an evaluation given the cascade ids its caller read by (P346) is the evaluation without them', () => {
+    fc.assert(
+      fc.property(stateArb, (s) => {
+        const st = stateOf(s);
+        const input = {
+          toolName: TOOL,
+          context: st.context,
+          entries: new Map(st.entries.map((d) => [d.id, d])),
+          now: NOW,
+          maintenance: maintenanceFor(st.windows, TOOL, st.context, NOW, 48 * 60 * MIN),
+        };
+        expect(evaluateCall({ ...input, cascade: cascadeKeyIds(TOOL, st.context) })).toEqual(evaluateCall(input));
       }),
       RUNS,
     );

@@ -1,6 +1,6 @@
 import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { isCooldownActive } from './cooldown-policy';
-import { cascadeKeyIds, cascadeKeys } from './health-key';
+import { CascadeKeyIds, cascadeKeyIds, cascadeKeys } from './health-key';
 import { isPinned } from './health-entry';
 import { MaintenanceView, MaintenanceWindow, NO_MAINTENANCE, isInForce, windowsOf } from './maintenance-window';
 import { CASCADE_ORDER, Scope, scopeRank } from './scope';
@@ -37,6 +37,11 @@ export interface CallEvaluationInput<E extends CascadeEntry> {
   now: Date;
   /** The windows of this tool in this context, in force and ahead; none when absent. */
   maintenance?: MaintenanceView | null;
+  /**
+   * cascadeKeyIds(toolName, context) when the caller has it already: an outcome reads its
+   * entries by these ids, and its evaluation then looks them up without encoding them again (P346).
+   */
+  cascade?: CascadeKeyIds;
 }
 
 export interface CallEvaluation<E extends CascadeEntry = ToolHealthDocument> extends EffectiveHealth<E | ToolHealthDocument> {
@@ -185,7 +190,7 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   const byId = byIdOf(input.entries);
   const view = input.maintenance ?? NO_MAINTENANCE;
   // One encoding of the cascade's ids for both walks below (P326).
-  const cascade = cascadeKeyIds(toolName, context);
+  const cascade = input.cascade ?? cascadeKeyIds(toolName, context);
   const reach = reachAt(toolName, context, byId, now, cascade);
   const windowsInReach = inReachWindows(windowsOf(view), reach.keys, now);
   const stored = resolveCascade(toolName, context, byId, now, cascade.ids);

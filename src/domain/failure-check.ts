@@ -2,7 +2,7 @@ import { ToolHealthClassification, USER_CLASSES } from './classification';
 import { BackAt, CallEvaluation, bindingCooldownEnds, blockedUntil, evaluateCall, inReach } from './call-evaluation';
 import { isKnownDown } from './cascade';
 import { assertFailureClassification, cooldownEntryKey, findCooldown, isCooldownActive } from './cooldown-policy';
-import { contextScopeId, encodeKey } from './health-key';
+import { CascadeKeyIds, contextScopeId, encodeKey } from './health-key';
 import { MaintenanceView } from './maintenance-window';
 import { cooldownBindsCaller, failureMarkTargets, isUserClass } from './scope-of-evidence';
 import { Scope } from './scope';
@@ -51,6 +51,8 @@ export interface FailureReport {
   now: Date;
   /** The maintenance windows of this call (issue 16); none when absent. */
   maintenance?: MaintenanceView | null;
+  /** cascadeKeyIds(toolName, context), when the caller read the entries by them (P346). */
+  cascade?: CascadeKeyIds;
 }
 
 export interface FailureDecision {

@@ -132,7 +132,12 @@ export function cascadeKeys(toolName: string, context: CallContext): HealthKey[]
  * evaluation looks the same ids up for its reach and for its answer, and a 200-tool turn did the
  * encoding twice per key (P326).
  */
-export function cascadeKeyIds(toolName: string, context: CallContext): { keys: HealthKey[]; ids: string[] } {
+export interface CascadeKeyIds {
+  keys: HealthKey[];
+  ids: string[];
+}
+
+export function cascadeKeyIds(toolName: string, context: CallContext): CascadeKeyIds {
   const keys = cascadeKeys(toolName, context);
   const tool = escape(toolName);
   const ids = keys.map((key) => `${scopePrefix(key.scope, key.scopeId)}${SEPARATOR}${tool}`);

@@ -88,7 +88,8 @@ export function firstInvalidByte(body: Uint8Array): number {
  * JSON.parse builds the value (fast, native); one linear scan of the text checks the rest.
  */
 export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  if (text.trim() === '') {
+  // Whitespace only: the first non-space character answers, where trim() would copy the text.
+  if (!/\S/.test(text)) {
     throw new DomainError(DomainErrorCode.INVALID_ARGUMENT, 'body: empty; send a JSON object (or no content-type without a body)', 'body');
   }
   let value: unknown;

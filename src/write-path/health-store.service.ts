@@ -85,11 +85,13 @@ export class HealthStore {
     build: (env: WriteEnvironment, key: HealthKey) => HealthReducer,
   ): Promise<MutationResult[]> {
     const needsStored = keys.some((key) => key.scope !== Scope.GLOBAL && key.scope !== Scope.TENANT);
-    const stored = needsStored ? await this.repository.findManyByIds(keys.map(encodeKey)) : new Map<string, ToolHealthDocument>();
+    // Only the tenants here: mutateMany reads the documents whole, under their locks (P346).
+    const tenants = needsStored ? await this.repository.findTenantsByIds(keys.map(encodeKey)) : new Map<string, string | null>();
     const now = this.clock.now();
     const items = await Promise.all(
       keys.map(async (key) => {
-        const historyLimit = await this.historyLimitFor(documentTenant(key, stored.get(encodeKey(key)) ?? null, tenantHint));
+        const tenantId = tenants.get(encodeKey(key));
+        const historyLimit = await this.historyLimitFor(documentTenant(key, tenantId === undefined ? null : { tenantId }, tenantHint));
         return { key, ...this.owned(key, tenantHint, build({ now, historyLimit, graceMs: this.config.cooldownGraceMs }, key)) };
       }),
     );

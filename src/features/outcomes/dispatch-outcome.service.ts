@@ -7,7 +7,7 @@ import { evaluateCall } from '../../domain/call-evaluation';
 import { applyCooldown, findCooldown, hasRoomForCooldown } from '../../domain/cooldown-policy';
 import { FailureReason, checkFailure, spawnBlockedUntil } from '../../domain/failure-check';
 import { newDocument } from '../../domain/health-entry';
-import { cascadeKeys, decodeKey, encodeKey, validateContext, validateId } from '../../domain/health-key';
+import { CascadeKeyIds, cascadeKeyIds, decodeKey, encodeKey, validateContext, validateId } from '../../domain/health-key';
 import { isToolFault } from '../../domain/tool-error-code';
 import { CallContext, ToolHealthDocument } from '../../domain/tool-health-document';
 import { MaintenanceService } from '../maintenance/maintenance.service';
@@ -49,13 +49,12 @@ export class DispatchOutcomeService {
   async reportSuccess(dto: SuccessReportDto, batch?: BatchReads): Promise<SuccessOutcomeView> {
     const { toolName, context } = this.validate(dto);
     const now = this.clock.now();
-    const [entries, maintenance] = await Promise.all([
-      this.readCascade(toolName, context, batch),
-      this.maintenance.viewFor(toolName, context, now),
-    ]);
+    // The ids the entries are read by are the ones the evaluation looks up: encoded once (P346).
+    const cascade = cascadeKeyIds(toolName, context);
+    const [entries, maintenance] = await Promise.all([this.readCascade(cascade, batch), this.maintenance.viewFor(toolName, context, now)]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
     // Only the documents in the call's reach (up to a pin that shadows the rest) (D18/D20).
-    const evaluation = evaluateCall({ toolName, context, entries, now, maintenance });
+    const evaluation = evaluateCall({ toolName, context, entries, now, maintenance, cascade });
     const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
 
     const changed: ChangedEntryView[] = [];
@@ -75,7 +74,7 @@ export class DispatchOutcomeService {
     this.stats.record(toolName, context.tenantId, true, undefined, dto.durationMs, now.getTime());
     // A success does not end a maintenance window (issue 16): it still reads DOWN until `until`.
     return {
-      status: changed.length === 0 ? evaluation.status : evaluateCall({ toolName, context, entries, now, maintenance }).status,
+      status: changed.length === 0 ? evaluation.status : evaluateCall({ toolName, context, entries, now, maintenance, cascade }).status,
       changed,
     };
   }
@@ -88,8 +87,9 @@ export class DispatchOutcomeService {
     const { toolName, context } = this.validate({ toolName: args.toolName, context: args.context ?? undefined });
     const now = this.clock.now();
     const fault = isToolFault(args.code);
+    const cascade = cascadeKeyIds(toolName, context);
     const [entries, maintenance] = fault
-      ? await Promise.all([this.readCascade(toolName, context), this.maintenance.viewFor(toolName, context, now)])
+      ? await Promise.all([this.readCascade(cascade), this.maintenance.viewFor(toolName, context, now)])
       : [new Map<string, ToolHealthDocument>(), null];
     const decision = checkFailure({
       toolName,
@@ -100,6 +100,7 @@ export class DispatchOutcomeService {
       entries,
       now,
       maintenance,
+      cascade,
     });
     return toFailureCheckView(decision, this.signals.signalsFor(toolName));
   }
@@ -107,8 +108,9 @@ export class DispatchOutcomeService {
   async reportFailure(dto: FailureReportDto, batch?: BatchReads): Promise<FailureOutcomeView> {
     const { toolName, context } = this.validate(dto);
     const now = this.clock.now();
+    const cascade = cascadeKeyIds(toolName, context);
     // Not a tool fault: nothing to read, nothing to touch (§3.1).
-    const entries = isToolFault(dto.code) ? await this.readCascade(toolName, context, batch) : new Map<string, ToolHealthDocument>();
+    const entries = isToolFault(dto.code) ? await this.readCascade(cascade, batch) : new Map<string, ToolHealthDocument>();
     const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
     const report = {
       toolName,
@@ -119,6 +121,7 @@ export class DispatchOutcomeService {
       entries,
       now,
       maintenance,
+      cascade,
     };
     const decision = checkFailure(report);
     const why = [...decision.why];
@@ -203,15 +206,14 @@ export class DispatchOutcomeService {
   idsToRead(dto: { toolName: string; context?: CallContext; code?: string }): string[] {
     if (dto.code !== undefined && !isToolFault(dto.code as FailureReportDto['code'])) return [];
     const { toolName, context } = this.validate(dto);
-    return cascadeKeys(toolName, context).map(encodeKey);
+    return cascadeKeyIds(toolName, context).ids;
   }
 
   private validate(dto: { toolName: string; context?: CallContext }): { toolName: string; context: CallContext } {
     return { toolName: validateId('toolName', dto.toolName), context: validateContext(dto.context ?? {}) };
   }
 
-  private async readCascade(toolName: string, context: CallContext, batch?: BatchReads): Promise<Map<string, ToolHealthDocument>> {
-    const ids = cascadeKeys(toolName, context).map(encodeKey);
+  private async readCascade({ ids }: CascadeKeyIds, batch?: BatchReads): Promise<Map<string, ToolHealthDocument>> {
     return batch ? batch.cascade(ids) : this.repository.findManyByIds(ids);
   }
 }

@@ -2,6 +2,7 @@ import {
   aClientDisconnect,
   aClientReconnect,
   aDownDocument,
+  aHistoryItem,
   aKeyAt,
   aMarkAvailable,
   aSystemWrite,
@@ -41,6 +42,22 @@ describe('SystemWritesService (service tier)', () => {
     ]);
     // Not the relay's lease holder: the document is marked for the holder's pass (P97).
     expect([...ports.eventRelay.pendingMarkers]).toEqual([doc.id]);
+  });
+
+  it("a bulk write keeps each stored document to its own tenant's history limit, whatever tenant the request names (D12, D18)", async () => {
+    const { sut, ports } = newTestService(SystemWritesService);
+    await ports.tenantSettings.setHistoryLimit('small', 2, 'ops', at(0));
+    const key = aKeyAt(Scope.PROJECT, { toolName: 'kept' });
+    const history = [1, 2, 3].map((n) => aHistoryItem({ at: at(n * MINUTE) }));
+    ports.toolHealth.seed(aToolHealthDocument({ ...key, tenantId: 'small', history }));
+    const { scope, scopeId } = key;
+    const answer = await sut.markManyUnavailable({ ...aSystemWrite({ scope, scopeId, tenantId: 'large' }), toolNames: ['kept', 'fresh'] });
+
+    const kept = ports.toolHealth.stored(encodeKey(key))!;
+    expect(kept.tenantId).toBe('small');
+    expect(kept.history).toHaveLength(2);
+    const fresh = answer.results.find((r) => r.toolName === 'fresh');
+    expect(fresh?.entry?.tenantId).toBe('large'); // created by this write: the request's tenant
   });
 
   it('a PROJECT write records the tenant it was given; a GLOBAL one never holds a tenant', async () => {

@@ -39,6 +39,10 @@ type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
  */
 const FLUSH_CHUNK = 25;
 
+/** findTenantsByIds's read: the `_id` and the tenant the document records. */
+type TenantRecord = Pick<ToolHealthRecord, '_id' | 'tenantId'>;
+const TENANT_PROJECTION = { tenantId: 1 };
+
 /** An inclusion projection: a field added to the document later stays out of the manifest read. */
 const ENTRY_PROJECTION = Object.fromEntries(CASCADE_ENTRY_FIELDS.map((field) => [field, 1]));
 
@@ -100,6 +104,12 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   }
 
   private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => findByIds(this.reader, ids));
+
+  async findTenantsByIds(ids: readonly string[]): Promise<Map<string, string | null>> {
+    if (ids.length === 0) return new Map();
+    const records = await findByIds(this.reader as unknown as Collection<TenantRecord>, ids, TENANT_PROJECTION);
+    return new Map(records.map((record) => [record._id, record.tenantId ?? null]));
+  }
 
   /**
    * The manifest read's own batches (P116): the same `_id` filter, asking only for the fields a

@@ -9,22 +9,22 @@ import { abandonAtDeadline, deadlineError, Settled } from '../idempotency/deadli
 import { GRAPHQL_PATH, writeSurfaceOf } from '../idempotency/write-requests';
 
 // Structural: the few members of Fastify's request and reply this reads.
-interface DeadlineRequest {
+interface BoundRequest {
   method: string;
   raw: object;
   headers: Record<string, string | string[] | undefined>;
   body?: unknown;
   routeOptions?: { url?: string };
 }
-interface DeadlineReply {
+interface BoundReply {
   readonly sent: boolean;
   readonly statusCode: number;
   raw: { headersSent: boolean };
-  code(status: number): DeadlineReply;
-  status(status: number): DeadlineReply;
-  send(payload?: unknown): DeadlineReply;
+  code(status: number): BoundReply;
+  status(status: number): BoundReply;
+  send(payload?: unknown): BoundReply;
 }
-type RouteHandler = (this: unknown, request: DeadlineRequest, reply: DeadlineReply) => unknown;
+type RouteHandler = (this: unknown, request: BoundRequest, reply: BoundReply) => unknown;
 interface RouteHost {
   addHook(name: 'onRoute', hook: (route: { url: string; handler: RouteHandler }) => void): unknown;
 }
@@ -69,7 +69,7 @@ export function boundRoutesByDeadline(app: NestFastifyApplication): void {
   });
 }
 
-function answerAtDeadline(request: DeadlineRequest, reply: DeadlineReply): void {
+function answerAtDeadline(request: BoundRequest, reply: BoundReply): void {
   if (reply.sent || reply.raw.headersSent) return;
   const write = writeSurfaceOf({ method: request.method, route: request.routeOptions?.url, body: request.body }) !== null;
   const error = deadlineError(write, request);

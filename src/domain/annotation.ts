@@ -1,5 +1,5 @@
 import { ToolManifest } from './audience';
-import { CallEvaluation, evaluateCall } from './call-evaluation';
+import { CallEvaluation, evaluateCall, whyOf } from './call-evaluation';
 import { CascadeReason, EffectiveHealth, isKnownDown } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
@@ -124,7 +124,7 @@ export function annotateTool(
     retesting: effective.retesting,
     doNotCall,
     hint: doNotCall ? DO_NOT_CALL_HINT : null,
-    reason: explainCascade(effective, effective.why),
+    reason: explainCascade(effective, whyOf(effective)),
   };
 }
 

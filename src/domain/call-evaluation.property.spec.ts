@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { annotateTool } from './annotation';
-import { evaluateCall } from './call-evaluation';
+import { evaluateCall, whyOf } from './call-evaluation';
 import { isKnownDown } from './cascade';
 import { ToolHealthClassification as C } from './classification';
 import { formatClock } from './clock-format';
 import { explainUnknownTool } from './explain';
 import { FailureReason, checkFailure } from './failure-check';
-import { cascadeKeyIds, cascadeKeys } from './health-key';
+import { cascadeKeyIds, cascadeKeys, encodeKey } from './health-key';
 import { newDocument } from './health-entry';
 import { MaintenanceWindow, appliesTo, isInForce, maintenanceFor } from './maintenance-window';
 import { Scope, scopeRank } from './scope';
@@ -156,7 +156,7 @@ describe('one evaluation of a call: readers agree (D20, property)', () => {
         expect(annotated.status).toBe(ev.status);
         expect(decision.effective.status).toBe(ev.status);
         expect(explained.trace).toEqual(annotated.reason);
-        expect(annotated.reason.why).toEqual(ev.why);
+        expect(annotated.reason.why).toEqual(whyOf(ev));
         expect(explained.usable).toBe(!isKnownDown(ev));
         expect(annotated.doNotCall).toBe(isKnownDown(ev));
         // The text names the evaluation's back-at, or says it is unknown.
@@ -182,6 +182,28 @@ describe('one evaluation of a call: readers agree (D20, property)', () => {
           maintenance: maintenanceFor(st.windows, TOOL, st.context, NOW, 48 * 60 * MIN),
         };
         expect(evaluateCall({ ...input, cascade: cascadeKeyIds(TOOL, st.context) })).toEqual(evaluateCall(input));
+      }),
+      RUNS,
+    );
+  });
+
+  it('a tool with no stored entry (P347) evaluates against no entries as against entries of other tools', () => {
+    fc.assert(
+      fc.property(stateArb, (s) => {
+        const st = stateOf(s);
+        const others = st.entries.map((d) => {
+          const key = { scope: d.scope, scopeId: d.scopeId, toolName: 'confluence' };
+          return { ...d, ...key, id: encodeKey(key) };
+        });
+        const input = {
+          toolName: TOOL,
+          context: st.context,
+          now: NOW,
+          maintenance: maintenanceFor(st.windows, TOOL, st.context, NOW, 48 * 60 * MIN),
+        };
+        const expected = evaluateCall({ ...input, entries: new Map(others.map((d) => [d.id, d])) });
+        expect(evaluateCall({ ...input, entries: new Map() })).toEqual(expected);
+        expect(evaluateCall({ ...input, entries: new Map(), cascade: cascadeKeyIds(TOOL, st.context) })).toEqual(expected);
       }),
       RUNS,
     );

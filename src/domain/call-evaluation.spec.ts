@@ -1,4 +1,4 @@
-import { evaluateCall, reachAt } from './call-evaluation';
+import { evaluateCall, reachAt, whyOf } from './call-evaluation';
 import { CascadeReason } from './cascade';
 import { ToolHealthClassification as C } from './classification';
 import { spawnBlockedUntil } from './failure-check';
@@ -66,7 +66,7 @@ describe('reach of a call (D18, D20)', () => {
     expect(ids(ev.reachEntries)).toEqual(ids([user, acmePinned]));
     expect(ev.reach.map((k) => k.scope)).toEqual([Scope.USER, Scope.PROJECT, Scope.TENANT]);
     expect(ev.boundary?.id).toBe(acmePinned.id);
-    expect(ev.why[0]).toMatch(/bounded by the OK pin at TENANT acme .*GLOBAL beyond it neither govern nor count/);
+    expect(whyOf(ev)[0]).toMatch(/bounded by the OK pin at TENANT acme .*GLOBAL beyond it neither govern nor count/);
   });
   it('an ended pin no longer stops it', () => {
     expect(ids(evaluate([acmePinned, globalDown], [], CONTEXT, at(H)).reachEntries)).toEqual(ids([acmePinned, globalDown]));
@@ -189,12 +189,12 @@ describe('the reach line, built once per context', () => {
     const context: { userId?: string; projectId?: string; tenantId?: string; sessionId?: string } = { userId: 'alice', tenantId: 'acme' };
     const first = evaluateCall({ toolName: 'jira', context, entries: [], now: T0 });
     const second = evaluateCall({ toolName: 'confluence', context, entries: [], now: T0 });
-    expect(first.why[0]).toBe('reach: USER alice → TENANT acme → GLOBAL');
-    expect(second.why[0]).toBe(first.why[0]);
+    expect(whyOf(first)[0]).toBe('reach: USER alice → TENANT acme → GLOBAL');
+    expect(whyOf(second)[0]).toBe(whyOf(first)[0]);
     context.userId = 'bob';
-    expect(evaluateCall({ toolName: 'jira', context, entries: [], now: T0 }).why[0]).toBe('reach: USER bob → TENANT acme → GLOBAL');
+    expect(whyOf(evaluateCall({ toolName: 'jira', context, entries: [], now: T0 }))[0]).toBe('reach: USER bob → TENANT acme → GLOBAL');
     context.projectId = 'p1';
-    expect(evaluateCall({ toolName: 'jira', context, entries: [], now: T0 }).why[0]).toBe(
+    expect(whyOf(evaluateCall({ toolName: 'jira', context, entries: [], now: T0 }))[0]).toBe(
       'reach: USER bob → PROJECT p1 → TENANT acme → GLOBAL',
     );
   });

@@ -61,8 +61,6 @@ export interface CallEvaluation<E extends CascadeEntry = ToolHealthDocument> ext
   governing: E | null;
   /** "Expected back at": the first instant nothing in reach blocks the call. */
   backAt: BackAt;
-  /** Why, in an operator's words, one line per step. */
-  why: string[];
 }
 
 type Entries<E> = ReadonlyMap<string, E>;
@@ -184,43 +182,29 @@ function describeKey(key: { scope: Scope; scopeId: string | null }): string {
   return key.scopeId === null ? key.scope : `${key.scope} ${key.scopeId}`;
 }
 
+const NO_IDS: readonly string[] = Object.freeze([]);
+
 /** The one evaluation (D20). */
 export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<E>): CallEvaluation<E> {
   const { toolName, context, now } = input;
   const byId = byIdOf(input.entries);
   const view = input.maintenance ?? NO_MAINTENANCE;
-  // One encoding of the cascade's ids for both walks below (P326).
-  const cascade = input.cascade ?? cascadeKeyIds(toolName, context);
-  const reach = reachAt(toolName, context, byId, now, cascade);
+  // One encoding of the cascade's ids for both walks below (P326). With no stored entry to look
+  // up — most tools of a manifest (P347) — there is nothing to find by id, so none is encoded:
+  // the reach is every key of the cascade and the stored answer the default OK, as the walks
+  // would find.
+  const nothingStored = byId.size === 0;
+  const cascade = input.cascade ?? (nothingStored ? null : cascadeKeyIds(toolName, context));
+  const reach: { keys: HealthKey[]; entries: E[]; boundary: E | null } = cascade
+    ? reachAt(toolName, context, byId, now, cascade)
+    : { keys: cascadeKeys(toolName, context), entries: [], boundary: null };
   const windowsInReach = inReachWindows(windowsOf(view), reach.keys, now);
-  const stored = resolveCascade(toolName, context, byId, now, cascade.ids);
+  const stored = resolveCascade(toolName, context, byId, now, cascade?.ids ?? NO_IDS);
   const effective = withMaintenance(stored, view, now);
   const governing = effective.reason === CascadeReason.MAINTENANCE ? null : (effective.winner as E | null);
   // blockedUntil's first step at `now` is the one just taken: with no window in reach and no
   // stored block, it answers "not blocked" — so only a blocked call walks on (most calls are not).
   const backAt = windowsInReach.length === 0 && !isKnownDown(stored) ? NOT_BLOCKED : blockedUntil(input);
-
-  const why: string[] = [];
-  if (reach.boundary) {
-    const pin = reach.boundary.pin!;
-    const beyond = cascadeKeys(toolName, context).slice(reach.keys.length).map(describeKey);
-    why.push(
-      `reach: ${reach.keys.map(describeKey).join(' → ')}, bounded by the ${pin.status} pin at ${describeKey(reach.boundary)} until ${iso(pin.until)}` +
-        (beyond.length > 0 ? `; ${beyond.join(', ')} beyond it neither govern nor count` : ''),
-    );
-  } else {
-    why.push(unboundedReachLine(context, reach.keys));
-  }
-  if (effective.winner) {
-    const w = effective.winner;
-    why.push(`governs: ${describeKey(w)} ${effective.status}${effective.retesting ? ' (retesting)' : ''} — ${effective.reason}`);
-  } else {
-    why.push('governs: nothing — no problem entry in reach, OK');
-  }
-  for (const w of windowsInReach) {
-    why.push(`maintenance in force at ${describeKey(w)} until ${iso(w.until)}: a failure does not spawn and writes nothing`);
-  }
-  if (backAt.blocked) why.push(backAt.at ? `back at ${iso(backAt.at)}` : 'back at: unknown (a block in reach has no known end)');
 
   // Field by field, not `...effective`: the cascade answers in several shapes, and spreading them
   // was most of an evaluation's cost (~13 of ~16 µs per tool; P160). tsc names a field left out.
@@ -242,8 +226,37 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
     underMaintenance: windowsInReach.length > 0,
     governing,
     backAt,
-    why,
   };
+}
+
+/**
+ * Why the evaluation reads as it does, in an operator's words, one line per step. Built from the
+ * evaluation when a reader shows it (a trace, a failure's answer), not with every evaluation: a
+ * success report and a plainly usable tool of a turn never show it (P347).
+ */
+export function whyOf(evaluation: CallEvaluation<CascadeEntry>): string[] {
+  const { toolName, context, reach, boundary, winner, windowsInReach, backAt } = evaluation;
+  const why: string[] = [];
+  if (boundary) {
+    const pin = boundary.pin!;
+    const beyond = cascadeKeys(toolName, context).slice(reach.length).map(describeKey);
+    why.push(
+      `reach: ${reach.map(describeKey).join(' → ')}, bounded by the ${pin.status} pin at ${describeKey(boundary)} until ${iso(pin.until)}` +
+        (beyond.length > 0 ? `; ${beyond.join(', ')} beyond it neither govern nor count` : ''),
+    );
+  } else {
+    why.push(unboundedReachLine(context, reach));
+  }
+  if (winner) {
+    why.push(`governs: ${describeKey(winner)} ${evaluation.status}${evaluation.retesting ? ' (retesting)' : ''} — ${evaluation.reason}`);
+  } else {
+    why.push('governs: nothing — no problem entry in reach, OK');
+  }
+  for (const w of windowsInReach) {
+    why.push(`maintenance in force at ${describeKey(w)} until ${iso(w.until)}: a failure does not spawn and writes nothing`);
+  }
+  if (backAt.blocked) why.push(backAt.at ? `back at ${iso(backAt.at)}` : 'back at: unknown (a block in reach has no known end)');
+  return why;
 }
 
 /** Whether a scope lies in the call's reach (wider evidence counts only there, D20). */

@@ -1,5 +1,5 @@
 import { annotationSuffix, plannedRange } from './annotation';
-import { CallEvaluation } from './call-evaluation';
+import { CallEvaluation, whyOf } from './call-evaluation';
 import { CascadeReason, isKnownDown } from './cascade';
 import { CascadeTrace, effectiveSince, explainCascade } from './cascade-trace';
 import { formatClock } from './clock-format';
@@ -34,7 +34,7 @@ export interface Explanation {
  */
 export function explainUnknownTool(input: ExplainInput): Explanation {
   const { toolName, registryKnows, effective, now, timeZone } = input;
-  const trace = explainCascade(effective, effective.why);
+  const trace = explainCascade(effective, whyOf(effective));
   // A window coming within the lookahead is named in every answer, rendered as in the annotation (P103).
   const planned = plannedRange(effective, now, timeZone);
   const plannedSentence = planned === null ? '' : ` Maintenance is planned ${planned}.`;

@@ -1,5 +1,5 @@
 import { ToolHealthClassification, USER_CLASSES } from './classification';
-import { BackAt, CallEvaluation, bindingCooldownEnds, blockedUntil, evaluateCall, inReach } from './call-evaluation';
+import { BackAt, CallEvaluation, bindingCooldownEnds, blockedUntil, evaluateCall, inReach, whyOf } from './call-evaluation';
 import { isKnownDown } from './cascade';
 import { assertFailureClassification, cooldownEntryKey, findCooldown, isCooldownActive } from './cooldown-policy';
 import { CascadeKeyIds, contextScopeId, encodeKey } from './health-key';
@@ -156,7 +156,7 @@ export function checkFailure(input: FailureReport): FailureDecision {
   const classification = input.classification == null ? null : assertFailureClassification('classification', input.classification);
   const effective = evaluateCall(input);
   const coalescingKey = `${input.toolName}:${errorSignature}`;
-  const why = [...effective.why];
+  const why = whyOf(effective);
   const base = { coalescingKey, effective, why };
 
   if (!isToolFault(input.code)) {

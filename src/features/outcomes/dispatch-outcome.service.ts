@@ -24,6 +24,13 @@ import { toSignalsView } from '../tool-stats/tool-stats.view';
 import { signalText } from '../../domain/tool-signals';
 import { ChangedEntryView, FailureOutcomeView, FailureReportDto, SuccessOutcomeView, SuccessReportDto } from './outcome.dto';
 
+/** A report's tool and context, checked, with its cascade's keys and ids. */
+export interface PreparedCall {
+  toolName: string;
+  context: CallContext;
+  cascade: CascadeKeyIds;
+}
+
 /** The dispatcher's hot path: every call outcome (§6 auto-clear, D8 failure check, D10). */
 @Injectable()
 export class DispatchOutcomeService {
@@ -46,16 +53,15 @@ export class DispatchOutcomeService {
    * The reducer runs again inside the write on the fresh document, so a concurrent change is
    * never overwritten with stale data.
    */
-  async reportSuccess(dto: SuccessReportDto, batch?: BatchReads): Promise<SuccessOutcomeView> {
-    const { toolName, context } = this.validate(dto);
+  async reportSuccess(dto: SuccessReportDto, batch?: BatchReads, call = this.prepare(dto)): Promise<SuccessOutcomeView> {
+    const { toolName, context, cascade } = call;
     const now = this.clock.now();
-    // The ids the entries are read by are the ones the evaluation looks up: encoded once (P346).
-    const cascade = cascadeKeyIds(toolName, context);
     const [entries, maintenance] = await Promise.all([this.readCascade(cascade, batch), this.maintenance.viewFor(toolName, context, now)]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
     // Only the documents in the call's reach (up to a pin that shadows the rest) (D18/D20).
     const evaluation = evaluateCall({ toolName, context, entries, now, maintenance, cascade });
-    const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, { ...report, historyLimit: Number.MAX_SAFE_INTEGER }) !== doc);
+    const probe = { ...report, historyLimit: Number.MAX_SAFE_INTEGER };
+    const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, probe) !== doc);
 
     const changed: ChangedEntryView[] = [];
     for (const doc of stale) {
@@ -105,10 +111,9 @@ export class DispatchOutcomeService {
     return toFailureCheckView(decision, this.signals.signalsFor(toolName));
   }
 
-  async reportFailure(dto: FailureReportDto, batch?: BatchReads): Promise<FailureOutcomeView> {
-    const { toolName, context } = this.validate(dto);
+  async reportFailure(dto: FailureReportDto, batch?: BatchReads, call = this.prepare(dto)): Promise<FailureOutcomeView> {
+    const { toolName, context, cascade } = call;
     const now = this.clock.now();
-    const cascade = cascadeKeyIds(toolName, context);
     // Not a tool fault: nothing to read, nothing to touch (§3.1).
     const entries = isToolFault(dto.code) ? await this.readCascade(cascade, batch) : new Map<string, ToolHealthDocument>();
     const maintenance = isToolFault(dto.code) ? await this.maintenance.viewFor(toolName, context, now) : null;
@@ -202,11 +207,19 @@ export class DispatchOutcomeService {
     };
   }
 
-  /** The cascade ids a report reads (none for a failure that is not the tool's fault), for a batch's one read. */
-  idsToRead(dto: { toolName: string; context?: CallContext; code?: string }): string[] {
-    if (dto.code !== undefined && !isToolFault(dto.code as FailureReportDto['code'])) return [];
+  /**
+   * A report's call checked, with the ids its cascade is read by and evaluated with, encoded once
+   * (P346). A batch prepares every item before its one read and hands each report its own, so
+   * an item's ids are built and hashed once, not once for the read and again for the report (P347).
+   */
+  prepare(dto: { toolName: string; context?: CallContext }): PreparedCall {
     const { toolName, context } = this.validate(dto);
-    return cascadeKeyIds(toolName, context).ids;
+    return { toolName, context, cascade: cascadeKeyIds(toolName, context) };
+  }
+
+  /** The cascade ids a prepared report reads (none for a failure that is not the tool's fault), for a batch's one read. */
+  idsToRead(call: PreparedCall, failureCode?: FailureReportDto['code']): readonly string[] {
+    return failureCode !== undefined && !isToolFault(failureCode) ? [] : call.cascade.ids;
   }
 
   private validate(dto: { toolName: string; context?: CallContext }): { toolName: string; context: CallContext } {

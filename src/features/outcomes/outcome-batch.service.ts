@@ -41,28 +41,35 @@ export class OutcomeBatchService {
   ) {}
 
   async reportBatch(items: readonly unknown[]): Promise<OutcomeBatchView> {
-    const checked = items.map((item) => attempt(() => checkItem(item)));
+    // Each item checked and its call prepared once; an item refused here is answered in its turn
+    // with the error its single route gives first.
+    const prepared = items.map((item) =>
+      attempt(() => {
+        const report = checkItem(item);
+        return { report, call: this.outcomes.prepare(report) };
+      }),
+    );
     const ids = new Set<string>();
-    for (const item of checked) {
+    for (const item of prepared) {
       if (!item.ok) continue;
-      const read = attempt(() => this.outcomes.idsToRead(item.value));
-      if (read.ok) for (const id of read.value) ids.add(id);
+      const { report, call } = item.value;
+      for (const id of this.outcomes.idsToRead(call, report.outcome === OutcomeKind.FAILURE ? report.code : undefined)) ids.add(id);
     }
     // The one read: a database that is away fails the whole batch (503) before anything is applied.
     const reads = new BatchReads(await this.repository.findManyByIds([...ids]));
 
     const results: OutcomeBatchItemView[] = [];
-    for (const item of checked) {
+    for (const item of prepared) {
       if (!item.ok) {
         results.push(this.refused(item.error));
         continue;
       }
-      const report = item.value;
+      const { report, call } = item.value;
       try {
         if (report.outcome === OutcomeKind.SUCCESS) {
-          results.push({ status: 200, success: await this.outcomes.reportSuccess(withoutKind(report), reads) });
+          results.push({ status: 200, success: await this.outcomes.reportSuccess(withoutKind(report), reads, call) });
         } else {
-          results.push({ status: 200, failure: await this.outcomes.reportFailure(withoutKind(report), reads) });
+          results.push({ status: 200, failure: await this.outcomes.reportFailure(withoutKind(report), reads, call) });
         }
       } catch (error) {
         results.push(this.refused(error));

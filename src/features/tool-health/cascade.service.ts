@@ -12,6 +12,8 @@ import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.
 import { ToolSignals } from '../../domain/tool-signals';
 import { ToolSignalsService } from '../tool-stats/tool-signals.service';
 
+const NO_ENTRIES: ReadonlyMap<string, CascadeEntry> = new Map();
+
 /** §9 toolHealthLookup, for one tool or a whole batch in ONE query. */
 @Injectable()
 export class CascadeService {
@@ -66,8 +68,18 @@ export class CascadeService {
       this.repository.findManifestEntries(valid, toolNames, wholeSession),
       this.maintenance.viewsAt(now),
     ]);
+    // Most tools of a turn have no stored entry at all: each of those is evaluated against no
+    // entries, which spares it encoding and looking up its cascade's ids (P347).
+    const stored = new Set<string>();
+    for (const entry of entries.values()) stored.add(entry.toolName);
     const effective = toolNames.map((name) =>
-      evaluateCall({ toolName: name, context: valid, entries, now, maintenance: viewOf(name, valid) }),
+      evaluateCall({
+        toolName: name,
+        context: valid,
+        entries: stored.has(name) ? entries : NO_ENTRIES,
+        now,
+        maintenance: viewOf(name, valid),
+      }),
     );
     const sessionDocs = wholeSession
       ? [...entries.values()].filter((doc) => doc.scope === Scope.SESSION && doc.scopeId === valid.sessionId)

@@ -1,4 +1,4 @@
-import { CallEvaluation } from '../../domain/call-evaluation';
+import { CallEvaluation, whyOf } from '../../domain/call-evaluation';
 import { explainCascade } from '../../domain/cascade-trace';
 import { isPinned, isRetesting } from '../../domain/health-entry';
 import { ToolHealthDocument } from '../../domain/tool-health-document';
@@ -80,7 +80,7 @@ export function toEffectiveHealthView(effective: CallEvaluation, now: Date, sign
     winner: effective.winner,
     considered: effective.considered.map((d) => summary(d, now)),
     shadowed: effective.shadowed.map((d) => summary(d, now)),
-    trace: toCascadeTraceView(explainCascade(effective, effective.why)),
+    trace: toCascadeTraceView(explainCascade(effective, whyOf(effective))),
     backAt: effective.backAt.at,
     blocked: effective.backAt.blocked,
     maintenance: effective.maintenance ? toMaintenanceSummaryView(effective.maintenance, now) : null,

@@ -26,4 +26,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # `node` as PID 1 receives SIGTERM directly: Nest's shutdown hooks drain requests and flush buffers.
-CMD ["node", "dist/main.js"]
+# The flags are scripts/service-node-flags.mjs's (a larger young generation, P348).
+CMD ["node", "--max-semi-space-size=64", "dist/main.js"]

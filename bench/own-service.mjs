@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
+import { SERVICE_NODE_FLAGS } from '../scripts/service-node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_KEYS = { admin: 'own-bench-admin-key', audit: 'own-bench-audit-key', dispatcher: 'own-bench-dispatcher-key' };
@@ -36,7 +37,7 @@ export async function startOwnService(env = {}) {
   const db = await startDatabase('mongo-java-server');
   const port = await freePort();
   const spawnService = () =>
-    spawn(process.execPath, ['dist/main.js'], {
+    spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {

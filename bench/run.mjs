@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
+import { SERVICE_NODE_FLAGS } from '../scripts/service-node-flags.mjs';
 import { calendarFeedBench } from './calendar-feed.mjs';
 import { inspectorUrl, printStages, profileStages, scaleStages } from './profile-stages.mjs';
 import { webhookIsolationBench } from './webhook-isolation.mjs';
@@ -453,7 +454,7 @@ async function startService(kind, uri, { inspect = false } = {}) {
   // no session is attached outside the p rows, so the other rows pay nothing for it.
   const { child, tail } = await startChild(
     `service (${uri})`,
-    [...(inspect ? ['--inspect=127.0.0.1:0'] : []), 'dist/main.js'],
+    [...SERVICE_NODE_FLAGS, ...(inspect ? ['--inspect=127.0.0.1:0'] : []), 'dist/main.js'],
     env,
     async () => (await http(port, 'GET', '/health/ready')).status === 200,
   );

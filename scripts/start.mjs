@@ -25,6 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDatabase } from './db/servers.mjs';
 import { ensureDeps } from './ensure-deps.mjs';
+import { SERVICE_NODE_FLAGS } from './service-node-flags.mjs';
 import { buildConsole, consoleBuildNeeded } from './build-console.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -272,7 +273,7 @@ async function main() {
     superviseDatabase(database, { dataDir, port: database.port, commitIntervalMs, commitPerWrite, ownProcessGroup: true });
   }
 
-  service = spawn(process.execPath, ['--require', join(ROOT, 'scripts', 'exit-with-parent.cjs'), distMain], {
+  service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--require', join(ROOT, 'scripts', 'exit-with-parent.cjs'), distMain], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

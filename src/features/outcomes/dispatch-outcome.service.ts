@@ -56,7 +56,10 @@ export class DispatchOutcomeService {
   async reportSuccess(dto: SuccessReportDto, batch?: BatchReads, call = this.prepare(dto)): Promise<SuccessOutcomeView> {
     const { toolName, context, cascade } = call;
     const now = this.clock.now();
-    const [entries, maintenance] = await Promise.all([this.readCascade(cascade, batch), this.maintenance.viewFor(toolName, context, now)]);
+    // A batch item finds its cascade in the batch's one read; a single report reads it beside the windows.
+    const [entries, maintenance] = batch
+      ? [batch.cascade(cascade.ids), await this.maintenance.viewFor(toolName, context, now)]
+      : await Promise.all([this.repository.findManyByIds(cascade.ids), this.maintenance.viewFor(toolName, context, now)]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
     // Only the documents in the call's reach (up to a pin that shadows the rest) (D18/D20).
     const evaluation = evaluateCall({ toolName, context, entries, now, maintenance, cascade });

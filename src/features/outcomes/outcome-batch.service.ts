@@ -67,9 +67,10 @@ export class OutcomeBatchService {
       const { report, call } = item.value;
       try {
         if (report.outcome === OutcomeKind.SUCCESS) {
-          results.push({ status: 200, success: await this.outcomes.reportSuccess(withoutKind(report), reads, call) });
+          // The item is its single route's body plus `outcome`, which no report reads: it goes as it is.
+          results.push({ status: 200, success: await this.outcomes.reportSuccess(report, reads, call) });
         } else {
-          results.push({ status: 200, failure: await this.outcomes.reportFailure(withoutKind(report), reads, call) });
+          results.push({ status: 200, failure: await this.outcomes.reportFailure(report, reads, call) });
         }
       } catch (error) {
         results.push(this.refused(error));
@@ -107,10 +108,4 @@ function checkItem(item: unknown): BatchedReport {
     throw new DomainError(DomainErrorCode.INVALID_ARGUMENT, 'outcome: must be one of success, failure', 'outcome');
   }
   return VALIDATE[kind](item);
-}
-
-/** The single route's body: the item without its `outcome`. */
-function withoutKind<T extends BatchedReport>(report: T): Omit<T, 'outcome'> {
-  const { outcome: _kind, ...rest } = report;
-  return rest;
 }

@@ -79,6 +79,18 @@ describe('MaintenanceService (service tier)', () => {
     await expect(sut.cancel(aMaintenanceWindow().id, aPrincipal())).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
+  it('answers a view without waiting only while its snapshot covers now, and then as viewFor does (P347)', async () => {
+    const { sut, clock } = newTestService(MaintenanceService, { env: { MAINTENANCE_CACHE_MS: '60000' } });
+    const context = { userId: 'u', tenantId: 't' };
+    await sut.schedule(aScheduleRequest({ from: at(HOUR), until: at(2 * HOUR) }), aPrincipal());
+    const read = await sut.viewFor('example-tool', context, clock.now());
+    expect(read.upcoming).toMatchObject({ from: at(HOUR) });
+    expect(sut.viewIfFresh('example-tool', context, clock.now())).toEqual(read);
+    clock.set(at(HOUR + MINUTE)); // far past the snapshot: a read is due again
+    expect(sut.viewIfFresh('example-tool', context, clock.now())).toBeNull();
+    expect((await sut.viewFor('example-tool', context, clock.now())).inForce).toMatchObject({ from: at(HOUR), until: at(2 * HOUR) });
+  });
+
   describe('a recurring series (P190–P193)', () => {
     const DAY = 24 * HOUR;
     const series = () => aScheduleRequest({ rrule: 'FREQ=DAILY', timeZone: 'Europe/Berlin' });

@@ -55,6 +55,12 @@ interface Snapshot {
   byTool: Map<string, MaintenanceWindow[]>;
 }
 
+/** One tool's windows in one context at `now`, from a snapshot. */
+function viewIn(snapshot: Snapshot, toolName: string, context: CallContext, now: Date, lookahead: number): MaintenanceView {
+  const windows = snapshot.byTool.get(toolName);
+  return windows ? maintenanceFor(windows, toolName, context, now, lookahead) : NO_MAINTENANCE;
+}
+
 /**
  * Issue 16: maintenance windows. Writes go to maintenance_windows; calls read them from a
  * per-instance snapshot of every window not yet over (P75), re-read every MAINTENANCE_CACHE_MS
@@ -110,7 +116,17 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   /** The windows of one tool in one context at `now` (no read while the snapshot is fresh). */
   async viewFor(toolName: string, context: CallContext, now: Date): Promise<MaintenanceView> {
-    return (await this.viewsAt(now))(toolName, context);
+    return this.viewIfFresh(toolName, context, now) ?? (await this.viewsAt(now))(toolName, context);
+  }
+
+  /**
+   * viewFor's answer without waiting when the snapshot covers `now` (it nearly always does), else
+   * null: a batch's items are many reports in a row, and waiting on a ready answer cost each of
+   * them a chain of promises (P347).
+   */
+  viewIfFresh(toolName: string, context: CallContext, now: Date): MaintenanceView | null {
+    const snapshot = this.fresh(now);
+    return snapshot ? viewIn(snapshot, toolName, context, now, this.config.maintenanceLookaheadMs) : null;
   }
 
   async viewsFor(toolNames: readonly string[], context: CallContext, now: Date): Promise<MaintenanceView[]> {
@@ -123,19 +139,15 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
    * learns which tools it needs only after its own read (the manifest's departed tools, P102).
    */
   async viewsAt(now: Date): Promise<(toolName: string, context: CallContext) => MaintenanceView> {
-    const snapshot = await this.current(now);
+    const snapshot = this.fresh(now) ?? (await this.load(now));
     const lookahead = this.config.maintenanceLookaheadMs;
-    return (toolName, context) => {
-      const windows = snapshot.byTool.get(toolName);
-      return windows ? maintenanceFor(windows, toolName, context, now, lookahead) : NO_MAINTENANCE;
-    };
+    return (toolName, context) => viewIn(snapshot, toolName, context, now, lookahead);
   }
 
-  /** The snapshot when it covers `now` (a clock moved far, in tests, reads again), else a read. */
-  private current(now: Date): Snapshot | Promise<Snapshot> {
+  /** The snapshot when it covers `now` (a clock moved far, in tests, reads again), else null: a read is due. */
+  private fresh(now: Date): Snapshot | null {
     const s = this.snapshot;
-    if (s && this.config.maintenanceCacheMs > 0 && Math.abs(now.getTime() - s.now) <= MARGIN_MS) return s;
-    return this.load(now);
+    return s && this.config.maintenanceCacheMs > 0 && Math.abs(now.getTime() - s.now) <= MARGIN_MS ? s : null;
   }
 
   /** Concurrent callers share one read. */
@@ -181,7 +193,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   /** P193 (`/metrics`): how many windows (one-off or occurrences) are in force at `now`, across all tools. */
   async inForceCount(now: Date): Promise<number> {
-    const snapshot = await this.current(now);
+    const snapshot = this.fresh(now) ?? (await this.load(now));
     let count = 0;
     for (const windows of snapshot.byTool.values()) for (const w of windows) if (isInForce(w, now)) count++;
     return count;

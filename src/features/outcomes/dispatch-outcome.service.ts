@@ -58,7 +58,10 @@ export class DispatchOutcomeService {
     const now = this.clock.now();
     // A batch item finds its cascade in the batch's one read; a single report reads it beside the windows.
     const [entries, maintenance] = batch
-      ? [batch.cascade(cascade.ids), await this.maintenance.viewFor(toolName, context, now)]
+      ? [
+          batch.cascade(cascade.ids),
+          this.maintenance.viewIfFresh(toolName, context, now) ?? (await this.maintenance.viewFor(toolName, context, now)),
+        ]
       : await Promise.all([this.repository.findManyByIds(cascade.ids), this.maintenance.viewFor(toolName, context, now)]);
     const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
     // Only the documents in the call's reach (up to a pin that shadows the rest) (D18/D20).

@@ -116,7 +116,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   /** The windows of one tool in one context at `now` (no read while the snapshot is fresh). */
   async viewFor(toolName: string, context: CallContext, now: Date): Promise<MaintenanceView> {
-    return this.viewIfFresh(toolName, context, now) ?? (await this.viewsAt(now))(toolName, context);
+    return (await this.viewsAt(now))(toolName, context);
   }
 
   /**

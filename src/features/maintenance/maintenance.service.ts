@@ -139,9 +139,14 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
    * learns which tools it needs only after its own read (the manifest's departed tools, P102).
    */
   async viewsAt(now: Date): Promise<(toolName: string, context: CallContext) => MaintenanceView> {
-    const snapshot = this.fresh(now) ?? (await this.load(now));
+    const snapshot = await this.current(now);
     const lookahead = this.config.maintenanceLookaheadMs;
     return (toolName, context) => viewIn(snapshot, toolName, context, now, lookahead);
+  }
+
+  /** The snapshot when it covers `now`, else a read. */
+  private current(now: Date): Snapshot | Promise<Snapshot> {
+    return this.fresh(now) ?? this.load(now);
   }
 
   /** The snapshot when it covers `now` (a clock moved far, in tests, reads again), else null: a read is due. */
@@ -193,7 +198,7 @@ export class MaintenanceService implements OnModuleInit, OnApplicationShutdown {
 
   /** P193 (`/metrics`): how many windows (one-off or occurrences) are in force at `now`, across all tools. */
   async inForceCount(now: Date): Promise<number> {
-    const snapshot = this.fresh(now) ?? (await this.load(now));
+    const snapshot = await this.current(now);
     let count = 0;
     for (const windows of snapshot.byTool.values()) for (const w of windows) if (isInForce(w, now)) count++;
     return count;

@@ -5,7 +5,21 @@ import { Scope } from '../../src/domain/scope';
 import { storedEventsOf, withStoredEvents } from '../../src/domain/stored-events';
 import { ToolStatus } from '../../src/domain/tool-status';
 import { ToolHealthRepository } from '../../src/persistence/tool-health/tool-health.repository';
-import { MINUTE, aCallContext, aCooldownEntry, aHealthKey, aHistoryItem, aKeyAt, aToolHealthDocument, at } from '../factories';
+import fc from 'fast-check';
+import { pushHistory } from '../../src/domain/health-entry';
+import {
+  MINUTE,
+  aCallContext,
+  aCooldownEntry,
+  aDownDocument,
+  aHealthKey,
+  aHistoryItem,
+  aKeyAt,
+  aPin,
+  aStatusChange,
+  aToolHealthDocument,
+  at,
+} from '../factories';
 
 /**
  * What every ToolHealthRepository does, asserted through the port alone (P154): run against the
@@ -133,6 +147,55 @@ export function toolHealthRepositoryContract(repository: () => ToolHealthReposit
           { key, reducer: (c) => c },
         ]),
       ).rejects.toThrow(/distinct/);
+    });
+  });
+
+  describe('what is stored is exactly what the reducer returned (P349: writes send only the changed fields)', () => {
+    /** A reducer's change, as the write path's reducers make them: most keep what they do not change. */
+    const changes: ((current: ToolHealthDocument, n: number) => ToolHealthDocument)[] = [
+      // a status write: history pushed into a ring buffer of 1, 3 or 20 (D12)
+      (c, n) => ({
+        ...c,
+        status: ToolStatus.DOWN,
+        lastCheckedAt: at(n * MINUTE),
+        history: pushHistory(c.history, aHistoryItem({ at: at(n * MINUTE), note: `write ${n}` }), [1, 3, 20][n % 3]),
+      }),
+      (c, n) => ({ ...c, status: ToolStatus.OK, since: at(n), expectedRecoveryAt: null, code: null }),
+      (c, n) => ({ ...c, cooldowns: [...c.cooldowns.slice(-1), aCooldownEntry({ errorSignature: `http-${n}`, hits: n })] }),
+      (c) => ({ ...c, cooldowns: c.cooldowns.map((entry) => ({ ...entry, hits: entry.hits + 1 })) }),
+      (c, n) => ({ ...c, pin: n % 2 === 0 ? aPin({ reason: `pin ${n}` }) : null }),
+      (c) => ({ ...c, lastDiagnosis: c.lastDiagnosis && { ...c.lastDiagnosis }, description: null }),
+      (c) => ({ ...c, history: c.history.slice(1) }),
+      // the events a write commits with it (P53): appended, or all taken by the relay
+      (c, n) => {
+        const prior = storedEventsOf(c) ?? { life: 'life-1', pendingEvents: [] };
+        return withStoredEvents(c, {
+          life: prior.life,
+          pendingEvents: n % 3 === 0 ? [] : [...prior.pendingEvents, aStatusChange({ id: `e-${n}` })],
+        });
+      },
+    ];
+    const sequence = fc.array(fc.tuple(fc.nat(changes.length - 1), fc.boolean()), { minLength: 1, maxLength: 12 });
+
+    it('property: after any sequence of single and bulk writes, a read gives the document each write answered', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(sequence, async (steps) => {
+          const key = aKeyAt(Scope.PROJECT, { toolName: `seq_${run++}` });
+          let last = (await repository().mutate(key, () => aDownDocument({ ...key, history: [aHistoryItem()] }))).after!;
+          for (const [n, [change, bulk]] of steps.entries()) {
+            const reducer = (current: ToolHealthDocument | null) => changes[change](current!, n + 1);
+            const result = bulk ? (await repository().mutateMany([{ key, reducer }]))[0] : await repository().mutate(key, reducer);
+            expect(fields(result.before)).toEqual(fields(last));
+            last = result.after!;
+            const read = await repository().findById(last.id);
+            expect(fields(read)).toEqual(fields(last));
+            // A document written without events reads as the first life with none pending (toDomain).
+            expect(storedEventsOf(read!)).toEqual(storedEventsOf(last) ?? { life: '0', pendingEvents: [] });
+          }
+        }),
+        { numRuns: 25 },
+      );
     });
   });
 

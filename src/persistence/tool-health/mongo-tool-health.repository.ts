@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
+import { AnyBulkWriteOperation, Collection, MongoBulkWriteError, UpdateFilter } from 'mongodb';
 import { Model } from 'mongoose';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
 import { canonicalJson } from '../../domain/idempotency-key';
@@ -17,6 +17,7 @@ import { ReadCoalescer } from '../../database/read-coalescer';
 import { findByIds } from '../../database/find-by-ids';
 import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, ToolHealthRepository } from './tool-health.repository';
+import { recordUpdate } from './record-update';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from '../tool-presence/tool-presence';
 import { ToolPresenceRecord } from '../tool-presence/tool-presence.schema';
@@ -203,7 +204,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       before === null
         ? { insertOne: { document: toRecord(after) } }
         : // P117 (D21): the same guard as tryWrite, exactly the fields of the `version_guard` index.
-          { replaceOne: { filter: { _id: after.id, version: before.version }, replacement: toRecord(after) } },
+          { updateOne: { filter: { _id: after.id, version: before.version }, update: guardedUpdate(before, after) } },
     );
     let duplicates: Set<number>;
     let applied: number;
@@ -269,12 +270,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
 
   /** False on a lost race (version moved, or a first insert met an existing document). */
   private async tryWrite(before: ToolHealthDocument | null, after: ToolHealthDocument): Promise<boolean> {
-    const record = toRecord(after);
     if (!before) {
       // Listed before it exists (P81): a manifest read never misses a document that is there.
       await this.presence.add(after);
       try {
-        await this.records.insertOne(record);
+        await this.records.insertOne(toRecord(after));
         return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
@@ -284,7 +284,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     // Guarded on every server (P117 (D21)). Exactly the fields of the `version_guard` index, so
     // mongo-java-server answers it from that index instead of a scan (P98); a write prepared
     // before a pause finds the version moved and reads again.
-    const result = await this.records.replaceOne({ _id: after.id, version: before.version }, record);
+    const result = await this.records.updateOne({ _id: after.id, version: before.version }, guardedUpdate(before, after));
     return result.matchedCount === 1;
   }
 
@@ -304,6 +304,15 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       .toArray();
     return records.map(toDomain);
   }
+}
+
+/**
+ * The guarded write of `after` over `before` as read: the fields the reducer changed, the
+ * history's new item as a push (P349). Under the `{_id, version}` guard the stored document is
+ * the one read, so the server ends with exactly `after`, as a replacement would leave it.
+ */
+function guardedUpdate(before: ToolHealthDocument, after: ToolHealthDocument): UpdateFilter<ToolHealthRecord> {
+  return recordUpdate(toRecord(before), toRecord(after)) as UpdateFilter<ToolHealthRecord>;
 }
 
 /**

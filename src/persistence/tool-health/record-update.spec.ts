@@ -62,8 +62,12 @@ describe('recordUpdate (P349): only what the reducer changed, the history as a p
     expect(recordUpdate(before, { ...before, lastDiagnosis: { note: 'n' } })).toEqual({ $set: { lastDiagnosis: { note: 'n' } } });
   });
 
-  it('an emptied list is set, never pushed with $slice 0', () => {
+  it('a list emptied, cut without an item added, or changed in place is set whole, never pushed with $slice 0', () => {
     expect(recordUpdate(before, { ...before, history: [] })).toEqual({ $set: { history: [] } });
+    const cutOnly = before.history.slice(5);
+    expect(recordUpdate(before, { ...before, history: cutOnly })).toEqual({ $set: { history: cutOnly } });
+    const changed = [item(99), ...before.history.slice(1)];
+    expect(recordUpdate(before, { ...before, history: changed })).toEqual({ $set: { history: changed } });
   });
 
   it('a field the stored record lacks is set, even to null (a replacement would store it)', () => {

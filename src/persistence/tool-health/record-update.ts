@@ -55,16 +55,13 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The fewest items whose `$push` (with `$slice: -after.length`) turns `before` into `after`: the
- * items `after` adds at its end when the rest of it is the newest part of `before`. Found for every
- * non-empty `after` — at worst all of it, which is a `$set` by other means. Null for an empty
- * `after`: `$slice: 0` is a case some servers read differently, so that one is set.
+ * The items `after` adds at its end when the rest of it is the newest part of `before`: the
+ * fewest whose `$push` (with `$slice: -after.length`) turns `before` into `after`. Null when no
+ * item of `before` is kept (an emptied or rewritten list is set whole: `$slice: 0` is a case
+ * some servers read differently) or when `after` is not such a list (an item changed in place).
  */
 function appendedItems(before: readonly unknown[], after: readonly unknown[]): unknown[] | null {
-  if (after.length === 0) return null;
-  for (let added = 1; added <= after.length; added++) {
-    const kept = after.length - added;
-    if (kept > before.length) continue;
+  for (let kept = Math.min(after.length - 1, before.length); kept > 0; kept--) {
     const from = before.length - kept;
     let same = true;
     for (let i = 0; i < kept && same; i++) same = after[i] === before[from + i];

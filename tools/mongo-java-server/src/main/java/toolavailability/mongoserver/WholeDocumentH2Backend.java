@@ -4,11 +4,15 @@ import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.QueryParameters;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.backend.h2.H2UniqueIndexes;
 import de.bwaldvogel.mongo.bson.Document;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
@@ -45,6 +49,17 @@ class WholeDocumentH2Backend extends H2Backend {
     private static final class Database extends H2Database {
         Database(String databaseName, MVStore mvStore, CursorRegistry cursorRegistry) {
             super(databaseName, mvStore, cursorRegistry);
+        }
+
+        /**
+         * The index map as H2Database opens it (its name, 1.47.0: mapNameForIndex is private), with a
+         * key type that finds the same order without serialising every key it compares (P350).
+         */
+        @Override
+        protected Index<Object> openOrCreateUniqueIndex(String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
+            String name = getFullCollectionNamespace(collectionName) + "._index_" + indexName;
+            MVMap<KeyValue, Object> map = store.openMap(name, new MVMap.Builder<KeyValue, Object>().keyType(new IndexKeyOrder()));
+            return H2UniqueIndexes.on(map, indexName, keys, sparse);
         }
 
         @Override

@@ -22,7 +22,8 @@ import java.util.List;
 /**
  * The H2 backend whose reads return whole documents ({@link WholeDocuments}): MVMap hands out
  * the object it caches, which an update mutates in place before it puts it back, so the H2
- * backend has the memory backend's torn reads too.
+ * backend has the memory backend's torn reads too. Its unique indexes compare keys with
+ * {@link IndexKeyOrder}, in the order they have on disk.
  */
 class WholeDocumentH2Backend extends H2Backend {
 

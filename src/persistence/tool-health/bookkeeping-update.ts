@@ -36,7 +36,7 @@ export const APPLIED_FLUSH_IDS = 32;
  * on mongo-java-server a filter with any field besides `_id` scans the collection, P98). Only the bookkeeping fields are touched ($inc/$max/$push): fields
  * other writers keep on the document stay as they are. Entries gone meanwhile (sweep, cap, admin)
  * match no array filter and are left alone; a deleted document matches nothing (no upsert), so
- * bookkeeping never recreates one. `version` moves, so a concurrent version-guarded replace
+ * bookkeeping never recreates one. `version` moves, so a concurrent version-guarded write
  * (D3, another instance) reads again instead of overwriting the counts; `updatedAt` does not
  * (bookkeeping is no change of health, D13).
  */

@@ -222,10 +222,10 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     }
     for (const i of duplicates) results[writes[i].index] = null;
     if (applied + duplicates.size === writes.length) return results;
-    // Some guarded replace matched nothing, and the server does not say which: read them again.
-    const replaced = writes.filter((w, i) => w.before !== null && !duplicates.has(i));
-    const now = await this.coalescer.read(replaced.map((w) => w.after.id));
-    for (const w of replaced) {
+    // Some guarded update matched nothing, and the server does not say which: read them again.
+    const updated = writes.filter((w, i) => w.before !== null && !duplicates.has(i));
+    const now = await this.coalescer.read(updated.map((w) => w.after.id));
+    for (const w of updated) {
       const record = now.get(w.after.id);
       if (!record || !holdsWrite(toDomain(record), w.after)) results[w.index] = null;
     }
@@ -240,11 +240,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     // In chunks, one after the other, so reads interleave with a large flush (P113).
     for (let start = 0; start < operations.length; start += FLUSH_CHUNK) {
       const chunk = operations.slice(start, start + FLUSH_CHUNK);
-      // Across instances every replace is version-guarded and this update moves `version`,
-      // so a replace built before it reads again instead of overwriting the counts it adds, and
+      // Across instances every write is version-guarded and this update moves `version`,
+      // so a write built before it reads again instead of overwriting the counts it adds, and
       // these updates ($inc/$max/$push by flush id) commute with each other (P117). Within this process
       // the chunk still holds its documents' locks (D3: writes to one key in one process are
-      // serialised), which keeps one instance exact on a server whose guarded replace is not
+      // serialised), which keeps one instance exact on a server whose guarded write is not
       // atomic (FerretDB, P29).
       await this.mutex.runAll(
         chunk.map((op) => op.updateOne.filter._id),

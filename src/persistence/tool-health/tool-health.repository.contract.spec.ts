@@ -17,7 +17,7 @@ describe('ToolHealthRepository contract: InMemoryToolHealthRepository', () => {
     const seen: number[] = [];
     const result = await repository.mutate(doc, (current) => {
       seen.push(current!.version);
-      // Another instance writes between this read and the guarded replace.
+      // Another instance writes between this read and the guarded write.
       if (seen.length === 1) repository.seed({ ...current!, version: 4, description: 'theirs' });
       return { ...current!, status: ToolStatus.DOWN };
     });

@@ -92,6 +92,12 @@ class WholeDocumentH2Backend extends H2Backend {
         }
 
         @Override
+        protected boolean documentMatchesQuery(Document document, Document query) {
+            Boolean byId = IdFilter.matches(document, query);
+            return byId != null ? byId : super.documentMatchesQuery(document, query);
+        }
+
+        @Override
         protected QueryResult createQueryResult(List<Document> matchedDocuments, int batchSize) {
             return super.createQueryResult(whole.results(matchedDocuments), batchSize);
         }

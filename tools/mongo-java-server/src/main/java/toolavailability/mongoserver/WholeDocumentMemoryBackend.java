@@ -49,6 +49,12 @@ final class WholeDocumentMemoryBackend extends MemoryBackend {
         }
 
         @Override
+        protected boolean documentMatchesQuery(Document document, Document query) {
+            Boolean byId = IdFilter.matches(document, query);
+            return byId != null ? byId : super.documentMatchesQuery(document, query);
+        }
+
+        @Override
         protected QueryResult createQueryResult(List<Document> matchedDocuments, int batchSize) {
             return super.createQueryResult(whole.results(matchedDocuments), batchSize);
         }

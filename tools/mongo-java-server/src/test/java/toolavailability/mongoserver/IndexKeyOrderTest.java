@@ -63,6 +63,53 @@ class IndexKeyOrderTest {
         }
     }
 
+    private double number() {
+        switch (random.nextInt(6)) {
+            case 0: return random.nextInt(3);
+            case 1: return -random.nextInt(3);
+            case 2: return random.nextBoolean() ? 0.0 : -0.0;
+            case 3: return random.nextBoolean() ? Double.NaN : Double.POSITIVE_INFINITY;
+            case 4: return Double.longBitsToDouble(random.nextLong());
+            default: return random.nextDouble() * 1e6;
+        }
+    }
+
+    @Test
+    void anAsciiStringAndADoubleOrderAsTheirSerialisedBytes() {
+        // The version guard's keys as the index holds them: numbers normalised to Doubles.
+        for (int i = 0; i < 20_000; i++) {
+            String s = id(4, 'a', 'b');
+            KeyValue a = new KeyValue(s, number());
+            KeyValue b = new KeyValue(random.nextBoolean() ? s : id(4, 'a', 'b'), number());
+            assertTrue(IndexKeyOrder.compareKnown(a, b) != IndexKeyOrder.UNKNOWN);
+            assertEquals(serialisedOrder(a, b), fast.compare(a, b), () -> a + " vs " + b);
+        }
+    }
+
+    /** A scope key's part: often null (GLOBAL's scopeId), often short and shared. */
+    private String part() {
+        int pick = random.nextInt(4);
+        return pick == 0 ? null : id(pick == 1 ? 2 : 5, 'a', 'c');
+    }
+
+    @Test
+    void asciiStringsAndNullsOrderAsTheirSerialisedBytes() {
+        for (int size = 1; size <= 4; size++) {
+            for (int i = 0; i < 10_000; i++) {
+                Object[] x = new Object[size];
+                Object[] y = new Object[size];
+                for (int k = 0; k < size; k++) {
+                    x[k] = part();
+                    // Often equal (a copy, never the same object), so later parts decide.
+                    y[k] = random.nextInt(3) > 0 && x[k] != null ? new String((String) x[k]) : part();
+                }
+                KeyValue a = new KeyValue(x);
+                KeyValue b = new KeyValue(y);
+                assertEquals(serialisedOrder(a, b), fast.compare(a, b), () -> a + " vs " + b);
+            }
+        }
+    }
+
     @Test
     void otherKeysAreLeftToH2() {
         Object[][] pairs = {
@@ -70,10 +117,14 @@ class IndexKeyOrderTest {
             {new KeyValue("a\u0000b"), new KeyValue("a")},
             {new KeyValue("x".repeat(70_000)), new KeyValue("x")},
             {new KeyValue("a", 1L), new KeyValue("a", 1)},
-            {new KeyValue("a", 1.5), new KeyValue("a", 2.0)},
+            {new KeyValue("a", 1.5), new KeyValue("a", 2)},
+            {new KeyValue("a", 1.5f), new KeyValue("a", 2.0f)},
             {new KeyValue(7), new KeyValue(8)},
             {new KeyValue("a", 1, "b"), new KeyValue("a", 1, "c")},
             {new KeyValue("a"), new KeyValue("a", 1)},
+            {new KeyValue("a", 1), new KeyValue("a", "b")},
+            // One object twice in a key is written the second time as a reference to the first.
+            {new KeyValue("GLOBAL", null, "GLOBAL"), new KeyValue("GLOBAL", null, new String("GLOBAL"))},
         };
         for (Object[] pair : pairs) {
             KeyValue a = (KeyValue) pair[0];

@@ -77,9 +77,10 @@ final class IndexKeyOrder extends ObjectDataType {
     }
 
     /**
-     * Plain ASCII strings and nulls, with at most one number, an Integer or a Double, last and
-     * after a string (the version guard: the index holds its numbers as Doubles). The same object twice in one key would be written the second time as a
-     * reference to the first, so such a key is left to H2.
+     * Plain ASCII strings and nulls, with at most one number, an Integer or a Double, last of two
+     * or more parts (the version guard: the index holds its numbers as Doubles). The same object
+     * twice in one key would be written the second time as a reference to the first, so such a
+     * key is left to H2.
      */
     private static boolean knownShape(KeyValue key) {
         int size = key.size();

@@ -11,7 +11,7 @@ import java.util.Set;
  * {@code {_id: {$in: [s, ...]}}}, with strings only (P351). mongo-java-server matches each document
  * its {@code _id} index found against the whole filter again, normalising both sides of every
  * comparison it makes (a copy of the document, a stream per value): for a list of n keys that is
- * up to n normalisations per document, a third of the embedded server's CPU under the bench's
+ * up to n normalisations per document: 29 % of the H2 server's CPU in a profile under the bench's
  * failure reports and batches. For these filters a match is string equality, as it is for
  * mongo-java-server (a string normalises to itself; no collation); any other filter, or a
  * document whose {@code _id} is not a string, is left to it.

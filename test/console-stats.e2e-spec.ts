@@ -140,7 +140,7 @@ describe('operator console: how each tool has been doing (issue 39)', () => {
     const bar = (offset: number) => page.getByTestId('uptime-30').locator(`li[data-day="${day(offset)}"]`);
     await expect(bar(3).getAttribute('aria-label')).resolves.toBe(`${day(3)}: usable 75 %, down 25 %; no calls`);
     await expect(bar(2).getAttribute('aria-label')).resolves.toBe(`${day(2)}: usable 91.7 %, maintenance 8.3 %; no calls`);
-    // The usual calls of two hours ago fall on yesterday's bar between 00:00 and 02:00 UTC.
+    // The usual calls of two hours ago fall on yesterday's bar between 00:00 and 02:00 UTC (P352).
     const yesterdaysCalls = now.getTime() - 2 * HOUR < today ? '40 calls, 100 % worked' : 'no calls';
     await expect(bar(1).getAttribute('aria-label')).resolves.toBe(`${day(1)}: usable 100 %; ${yesterdaysCalls}`);
     const colour = (offset: number) =>

@@ -92,8 +92,9 @@ describe('operator console: how each tool has been doing (issue 39)', () => {
       until: new Date(today - 2 * DAY + 12 * HOUR).toISOString(),
       reason: 'Jira upgrade',
     });
-    // The usual: an hour ago, 40 calls of ~1 s; now, 25 calls of ~9 s and 5 failures.
-    clock.set(new Date(now.getTime() - 2 * HOUR));
+    // The usual: two hours ago (outside the last hour), 40 calls of ~1 s; now, 25 calls of ~9 s and 5 failures.
+    const usualAt = now.getTime() - 2 * HOUR;
+    clock.set(new Date(usualAt));
     await calls(40, 1000);
     clock.set(now);
     await calls(25, 9000);
@@ -140,8 +141,8 @@ describe('operator console: how each tool has been doing (issue 39)', () => {
     const bar = (offset: number) => page.getByTestId('uptime-30').locator(`li[data-day="${day(offset)}"]`);
     await expect(bar(3).getAttribute('aria-label')).resolves.toBe(`${day(3)}: usable 75 %, down 25 %; no calls`);
     await expect(bar(2).getAttribute('aria-label')).resolves.toBe(`${day(2)}: usable 91.7 %, maintenance 8.3 %; no calls`);
-    // The usual calls of two hours ago fall on yesterday's bar between 00:00 and 02:00 UTC (P352).
-    const yesterdaysCalls = now.getTime() - 2 * HOUR < today ? '40 calls, 100 % worked' : 'no calls';
+    // The usual calls fall on yesterday's bar when they were made before midnight UTC (P352).
+    const yesterdaysCalls = usualAt < today ? '40 calls, 100 % worked' : 'no calls';
     await expect(bar(1).getAttribute('aria-label')).resolves.toBe(`${day(1)}: usable 100 %; ${yesterdaysCalls}`);
     const colour = (offset: number) =>
       page.evaluate(`getComputedStyle(document.querySelector('[data-testid="uptime-30"] li[data-day="${day(offset)}"]')).backgroundColor`);

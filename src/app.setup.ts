@@ -15,6 +15,7 @@ import { mcpUnreadableBody, registerMcpEdge } from './mcp/mcp-edge.hook';
 import { registerIdempotency } from './idempotency/idempotency.hook';
 import { CloseOnShutdownResponse } from './ops/close-on-shutdown.response';
 import { boundRoutesByDeadline } from './ops/request-deadline.hook';
+import { registerAnswerWriters } from './shapes/answer-written-by';
 
 /** Everything main.ts and the e2e tests both apply to the Nest application. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
@@ -26,6 +27,7 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   registerKeyBeforeBody(app); // P135: no body is read for a request without a known key
   registerIdempotency(app); // D21: Idempotency-Key on every write route, REST, GraphQL and MCP
   boundRoutesByDeadline(app); // P41: every REST route answers within the request deadline
+  registerAnswerWriters(app); // P353: answers of many entries written by compiled code
   answerMethodNotAllowed(app.getHttpAdapter().getInstance()); // P144: a known path, another method → 405 + Allow
   refuseRawSlashInPathParams(app.getHttpAdapter().getInstance()); // P243: `/` unencoded in an id of the path → 400 naming it
   refuseStrayUpgrades(app.getHttpServer()); // P60: a WebSocket handshake elsewhere → 404, never a hung socket

@@ -1,5 +1,7 @@
 import { CommandStartedEvent } from 'mongodb';
 import { EventRelay } from '../src/write-path/event-relay.service';
+import { ToolHealthView } from '../src/shapes/tool-health.view';
+import { viewFieldsOf } from '../src/shapes/view-field';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand } from './support/test-app';
 
 /**
@@ -96,6 +98,41 @@ describe('bulk system writes (issue 27, D22)', () => {
         'OK',
       ]);
     }
+  });
+
+  it('answers each entry as JSON, in the very text its own lookup answers, whatever the entry holds', async () => {
+    // P353: the entries of both answers are written by the compiled writer of ToolHealthView, so
+    // the bulk write's account of a tool and a later read of it are the same bytes.
+    const tools = TOOLS.slice(0, 3);
+    const down = {
+      ...PROJECT,
+      toolNames: tools,
+      code: 'BACKEND_UNREACHABLE',
+      source: 'mcp-router',
+      note: 'quote " backslash \\ ünïcode \u0001',
+    };
+    await post(t, '/v1/health/bulk/mark-unavailable', down).expect(200);
+    await post(t, '/v1/cooldowns', {
+      ...PROJECT,
+      toolName: tools[1],
+      errorSignature: 'http-502',
+      classification: 'TECHNICALLY_BROKEN',
+    }).expect(200);
+    const marked = await post(t, '/v1/health/bulk/mark-intermittent', { ...down, code: null }).expect(200);
+    expect(marked.headers['content-type']).toBe('application/json; charset=utf-8');
+    for (const [i, tool] of tools.entries()) {
+      const read = await t.http.get(`/v1/entries?scope=PROJECT&scopeId=p1&toolName=${tool}`).set('x-api-key', KEYS.audit).expect(200);
+      expect(read.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.stringify(marked.body.results[i].entry)).toBe(read.text);
+      // Exactly the properties the contract declares, in its order.
+      expect(Object.keys(read.body)).toEqual(viewFieldsOf(ToolHealthView).map((field) => field.name));
+      expect(read.body).toMatchObject({
+        status: 'DEGRADED',
+        version: i === 1 ? 3 : 2,
+        history: [{ note: down.note }, { note: down.note }],
+      });
+    }
+    expect(JSON.parse(marked.text).results[1].entry.cooldowns).toEqual([expect.objectContaining({ errorSignature: 'http-502', hits: 0 })]);
   });
 
   it('answers a tool with nothing stored 404 alone; the others are written', async () => {

@@ -2,6 +2,8 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
+import { AnswerWrittenBy } from '../../shapes/answer-written-by';
+import { viewJson } from '../../shapes/answer-json';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CooldownService } from './cooldown.service';
 import { ChangeCooldownWindowDto, ClearCooldownDto, SetCooldownDto, SweepResultView } from './cooldown.dto';
@@ -17,6 +19,7 @@ export class CooldownController {
   @HttpCode(200)
   @Roles(Role.DISPATCHER)
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'setCooldown',
     'Start or renew a cooldown of one error signature',
@@ -30,6 +33,7 @@ export class CooldownController {
   @HttpCode(200)
   @Roles(Role.ADMIN)
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'clearCooldown',
     'Forget one cooldown',
@@ -43,6 +47,7 @@ export class CooldownController {
   @HttpCode(200)
   @Roles(Role.ADMIN)
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'changeCooldownWindow',
     "Change a cooldown's window without restarting it",

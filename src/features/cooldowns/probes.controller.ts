@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { ApiContract } from '../../errors/openapi-errors';
+import { AnswerWrittenBy } from '../../shapes/answer-written-by';
+import { answerJson, arrayPart, viewPart } from '../../shapes/answer-json';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CooldownService } from './cooldown.service';
 import { DueForProbeQueryDto } from './cooldown.dto';
@@ -17,6 +19,7 @@ export class ProbesController {
   @Get('probes/due')
   @Roles(Role.TOOL_HEALTH_WRITER, Role.AUDIT_READER)
   @ApiOkResponse({ type: [ToolHealthView] })
+  @AnswerWrittenBy(answerJson(arrayPart(viewPart(ToolHealthView))))
   @ApiContract(
     'listToolsDueForProbe',
     'List down tools due for a probe',

@@ -4,6 +4,8 @@ import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import { Principal } from '../../auth/principal';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
+import { AnswerWrittenBy } from '../../shapes/answer-written-by';
+import { viewJson } from '../../shapes/answer-json';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { AGRAJAG_TOOLS, AgrajagToolName } from './agrajag-tools';
 import { DiagnosisService } from './diagnosis.service';
@@ -33,6 +35,7 @@ export class DiagnosisController {
       },
     },
   })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'recordDiagnosis',
     'Record a diagnosis verdict',

@@ -6,9 +6,17 @@ import { ToolHealthView } from '../../shapes/tool-health.view';
 import { ClientDisconnectDto, ClientReconnectDto, SessionToolsResultView } from './client-session.dto';
 import { MarkAvailableDto, MarkIntermittentDto, MarkUnavailableDto } from './system-write.dto';
 import { SystemWritesService } from './system-writes.service';
-import { BulkMarkAvailableDto, BulkMarkIntermittentDto, BulkMarkUnavailableDto, BulkSystemWriteView } from './bulk-system-write.dto';
+import {
+  BulkMarkAvailableDto,
+  BulkMarkIntermittentDto,
+  BulkMarkUnavailableDto,
+  BulkSystemWriteView,
+  bulkSystemWriteJson,
+} from './bulk-system-write.dto';
 import { ApiContract } from '../../errors/openapi-errors';
 import { ID_PATTERN } from '../../domain/health-key';
+import { AnswerWrittenBy } from '../../shapes/answer-written-by';
+import { viewJson } from '../../shapes/answer-json';
 
 /** §7 first row: system writes from the dispatch layer. */
 @ApiTags('system writes')
@@ -21,6 +29,7 @@ export class SystemWritesController {
   @Post('health/mark-unavailable')
   @HttpCode(200)
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'markToolUnavailable',
     'Mark a tool down at one scope',
@@ -33,6 +42,7 @@ export class SystemWritesController {
   @Post('health/mark-intermittent')
   @HttpCode(200)
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'markToolIntermittent',
     'Mark a tool intermittent at one scope',
@@ -45,6 +55,7 @@ export class SystemWritesController {
   @Post('health/mark-available')
   @HttpCode(200)
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'markToolAvailable',
     'Mark a tool available again at one scope',
@@ -57,6 +68,7 @@ export class SystemWritesController {
   @Post('health/bulk/mark-unavailable')
   @HttpCode(200)
   @ApiOkResponse({ type: BulkSystemWriteView })
+  @AnswerWrittenBy(bulkSystemWriteJson)
   @ApiContract(
     'markToolsUnavailable',
     'Mark many tools down at one scope',
@@ -69,6 +81,7 @@ export class SystemWritesController {
   @Post('health/bulk/mark-intermittent')
   @HttpCode(200)
   @ApiOkResponse({ type: BulkSystemWriteView })
+  @AnswerWrittenBy(bulkSystemWriteJson)
   @ApiContract(
     'markToolsIntermittent',
     'Mark many tools intermittent at one scope',
@@ -81,6 +94,7 @@ export class SystemWritesController {
   @Post('health/bulk/mark-available')
   @HttpCode(200)
   @ApiOkResponse({ type: BulkSystemWriteView })
+  @AnswerWrittenBy(bulkSystemWriteJson)
   @ApiContract(
     'markToolsAvailable',
     'Mark many tools available again at one scope',

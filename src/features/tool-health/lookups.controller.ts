@@ -4,6 +4,8 @@ import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../domain/role';
 import { CallContextDto } from '../../shapes/call-context.dto';
 import { HealthKeyQueryDto } from '../../shapes/health-key.dto';
+import { AnswerWrittenBy } from '../../shapes/answer-written-by';
+import { viewJson } from '../../shapes/answer-json';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CascadeService } from './cascade.service';
 import { EffectiveHealthView } from './effective-health.view';
@@ -21,6 +23,7 @@ export class LookupsController {
 
   @Get('entries')
   @ApiOkResponse({ type: ToolHealthView })
+  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'getHealthEntry',
     'Read one stored entry',

@@ -1,0 +1,38 @@
+import { NestFastifyApplication, RouteSchema } from '@nestjs/platform-fastify';
+import { AnswerJson } from './answer-json';
+
+/**
+ * What a route declares as its 200 answer's schema to fastify: not JSON Schema but the answer's
+ * compiled writer (P353). Being a class instance, fastify leaves it as it is until it asks the
+ * serializer compiler registered below for the route's serializer.
+ */
+class WrittenAnswer {
+  constructor(readonly write: AnswerJson<unknown>) {}
+}
+
+/**
+ * The route's 200 answer is written by `write`, inside fastify's own reply, as a response schema's
+ * serializer is. Only the 200 answer: an error is written by the exception filter as before, and
+ * what a handler sends after its request's deadline is kept as the object it is (P123). Not a Nest
+ * interceptor: one puts an rxjs chain and two AsyncResource bindings on every request (P343).
+ */
+export function AnswerWrittenBy<T>(write: AnswerJson<T>): MethodDecorator {
+  return RouteSchema({ response: { 200: new WrittenAnswer(write as AnswerJson<unknown>) } }) as MethodDecorator;
+}
+
+interface SerializerHost {
+  setSerializerCompiler(compile: (route: { schema: unknown; method: string; url: string }) => (payload: unknown) => string): unknown;
+}
+
+/**
+ * fastify's serializer compiler, before any route is added (app.setup.ts): a declared answer's
+ * writer. No route declares a JSON Schema for an answer; one that did would stop the service at
+ * start-up here rather than be written by a serializer nobody chose.
+ */
+export function registerAnswerWriters(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance() as unknown as SerializerHost;
+  fastify.setSerializerCompiler(({ schema, method, url }) => {
+    if (schema instanceof WrittenAnswer) return schema.write;
+    throw new Error(`${method} ${url}: a response schema that is not an AnswerWrittenBy writer`);
+  });
+}

@@ -42,7 +42,10 @@ function stageOfFrame({ functionName, url }) {
     if (functionName === 'writePayload' || functionName === 'onSendEnd') return 'transport';
     return 'routing';
   }
-  if (has(url, 'fast-json-stringify', '/fastify/lib/error-serializer') || own(url, 'openapi') || has(url, '/dist/shapes/view-json-schema'))
+  if (
+    has(url, 'fast-json-stringify', '/fastify/lib/error-serializer', '/dist/shapes/view-json-schema', '/dist/shapes/answer-json', '/dist/shapes/instant-json') ||
+    own(url, 'openapi')
+  )
     return 'serialise';
   if (has(url, 'node:_http_outgoing', 'node:_http_server', 'node:_http_common')) return 'transport';
   if (own(url, 'auth') || has(url, '/dist/config/api-keys')) return 'key';

@@ -1,8 +1,9 @@
 /**
  * What `date.toJSON()` gives — the ISO text `JSON.stringify` writes for an instant
- * (`2026-05-23T14:30:00.000Z`), or null for an invalid Date — in a tenth of the time. V8's `toISOString` costs ~0.4 µs, and an
- * entry's answer holds two instants per history item: for a bulk write's 200 entries of 20 items
- * each, formatting them was two thirds of the answer's JSON (docs/performance.md, P353).
+ * (`2026-05-23T14:30:00.000Z`), or null for an invalid Date — in a tenth of the time. V8's
+ * `toISOString` costs ~0.4 µs, and an entry's answer holds an instant per history item and five
+ * more: for a bulk write's 200 entries of 20 items each, ~5 000 of them, formatting them was two
+ * thirds of the answer's JSON (docs/performance.md, P353).
  *
  * The day part (`2026-05-23T`) is remembered for the last day formatted, since the instants of one
  * answer mostly share a day; the time of day is plain arithmetic. Years outside 0000–9999, which

@@ -1,5 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { NestFastifyApplication, RouteSchema } from '@nestjs/platform-fastify';
-import { AnswerJson } from './answer-json';
+import { ApiOkResponse, ApiResponseOptions } from '@nestjs/swagger';
+import { AnswerJson, answerJson, arrayPart, viewJson, viewPart } from './answer-json';
 
 /**
  * What a route declares as its 200 answer's schema to fastify: not JSON Schema but the answer's
@@ -10,14 +12,28 @@ class WrittenAnswer {
   constructor(readonly write: AnswerJson<unknown>) {}
 }
 
+type View = new () => unknown;
+
 /**
- * The route's 200 answer is written by `write`, inside fastify's own reply, as a response schema's
- * serializer is. Only the 200 answer: an error is written by the exception filter as before, and
- * what a handler sends after its request's deadline is kept as the object it is (P123). Not a Nest
- * interceptor: one puts an rxjs chain and two AsyncResource bindings on every request (P343).
+ * The route's 200 answer: its type in the OpenAPI document and its compiled writer, declared in
+ * one place so the two cannot part. A view class (or a list of one) is written by the writer built
+ * from its ViewFields; an answer of another class names its writer (`write`).
+ *
+ * The writer runs inside fastify's own reply, as a response schema's serializer does. Only the 200
+ * answer: an error is written by the exception filter as before, and what a handler sends after its
+ * request's deadline is kept as the object it is (P123). Not a Nest interceptor: one puts an rxjs
+ * chain and two AsyncResource bindings on every request (P343).
  */
-export function AnswerWrittenBy<T>(write: AnswerJson<T>): MethodDecorator {
-  return RouteSchema({ response: { 200: new WrittenAnswer(write as AnswerJson<unknown>) } }) as MethodDecorator;
+export function OkAnswer(
+  type: View | [View],
+  options: { write?: AnswerJson<never>; headers?: ApiResponseOptions['headers'] } = {},
+): MethodDecorator {
+  const { write, headers } = options;
+  const writer = write ?? (Array.isArray(type) ? answerJson(arrayPart(viewPart(type[0]))) : viewJson(type));
+  return applyDecorators(
+    ApiOkResponse({ type, ...(headers ? { headers } : {}) }),
+    RouteSchema({ response: { 200: new WrittenAnswer(writer as AnswerJson<unknown>) } }),
+  );
 }
 
 interface SerializerHost {
@@ -33,6 +49,6 @@ export function registerAnswerWriters(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as unknown as SerializerHost;
   fastify.setSerializerCompiler(({ schema, method, url }) => {
     if (schema instanceof WrittenAnswer) return schema.write;
-    throw new Error(`${method} ${url}: a response schema that is not an AnswerWrittenBy writer`);
+    throw new Error(`${method} ${url}: a response schema that is not an OkAnswer writer`);
   });
 }

@@ -2,8 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
-import { AnswerWrittenBy } from '../../shapes/answer-written-by';
-import { viewJson } from '../../shapes/answer-json';
+import { OkAnswer } from '../../shapes/answer-written-by';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CooldownService } from './cooldown.service';
 import { ChangeCooldownWindowDto, ClearCooldownDto, SetCooldownDto, SweepResultView } from './cooldown.dto';
@@ -18,8 +17,7 @@ export class CooldownController {
   @Post('cooldowns')
   @HttpCode(200)
   @Roles(Role.DISPATCHER)
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'setCooldown',
     'Start or renew a cooldown of one error signature',
@@ -32,8 +30,7 @@ export class CooldownController {
   @Post('cooldowns/clear')
   @HttpCode(200)
   @Roles(Role.ADMIN)
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'clearCooldown',
     'Forget one cooldown',
@@ -46,8 +43,7 @@ export class CooldownController {
   @Post('cooldowns/window')
   @HttpCode(200)
   @Roles(Role.ADMIN)
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'changeCooldownWindow',
     "Change a cooldown's window without restarting it",

@@ -1,10 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
 import { ApiContract } from '../../errors/openapi-errors';
-import { AnswerWrittenBy } from '../../shapes/answer-written-by';
-import { answerJson, arrayPart, viewPart } from '../../shapes/answer-json';
+import { OkAnswer } from '../../shapes/answer-written-by';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CooldownService } from './cooldown.service';
 import { DueForProbeQueryDto } from './cooldown.dto';
@@ -18,8 +17,7 @@ export class ProbesController {
 
   @Get('probes/due')
   @Roles(Role.TOOL_HEALTH_WRITER, Role.AUDIT_READER)
-  @ApiOkResponse({ type: [ToolHealthView] })
-  @AnswerWrittenBy(answerJson(arrayPart(viewPart(ToolHealthView))))
+  @OkAnswer([ToolHealthView])
   @ApiContract(
     'listToolsDueForProbe',
     'List down tools due for a probe',

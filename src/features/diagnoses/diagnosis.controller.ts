@@ -4,8 +4,7 @@ import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import { Principal } from '../../auth/principal';
 import { Role } from '../../domain/role';
 import { Roles } from '../../auth/roles.decorator';
-import { AnswerWrittenBy } from '../../shapes/answer-written-by';
-import { viewJson } from '../../shapes/answer-json';
+import { OkAnswer } from '../../shapes/answer-written-by';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { AGRAJAG_TOOLS, AgrajagToolName } from './agrajag-tools';
 import { DiagnosisService } from './diagnosis.service';
@@ -25,8 +24,7 @@ export class DiagnosisController {
 
   @Post('diagnoses')
   @HttpCode(200)
-  @ApiOkResponse({
-    type: ToolHealthView,
+  @OkAnswer(ToolHealthView, {
     headers: {
       [COOLDOWN_REFUSED_HEADER]: {
         description:
@@ -35,7 +33,6 @@ export class DiagnosisController {
       },
     },
   })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
   @ApiContract(
     'recordDiagnosis',
     'Record a diagnosis verdict',

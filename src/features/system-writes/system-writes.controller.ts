@@ -15,8 +15,7 @@ import {
 } from './bulk-system-write.dto';
 import { ApiContract } from '../../errors/openapi-errors';
 import { ID_PATTERN } from '../../domain/health-key';
-import { AnswerWrittenBy } from '../../shapes/answer-written-by';
-import { viewJson } from '../../shapes/answer-json';
+import { OkAnswer } from '../../shapes/answer-written-by';
 
 /** §7 first row: system writes from the dispatch layer. */
 @ApiTags('system writes')
@@ -28,8 +27,7 @@ export class SystemWritesController {
 
   @Post('health/mark-unavailable')
   @HttpCode(200)
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'markToolUnavailable',
     'Mark a tool down at one scope',
@@ -41,8 +39,7 @@ export class SystemWritesController {
 
   @Post('health/mark-intermittent')
   @HttpCode(200)
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'markToolIntermittent',
     'Mark a tool intermittent at one scope',
@@ -54,8 +51,7 @@ export class SystemWritesController {
 
   @Post('health/mark-available')
   @HttpCode(200)
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'markToolAvailable',
     'Mark a tool available again at one scope',
@@ -67,8 +63,7 @@ export class SystemWritesController {
 
   @Post('health/bulk/mark-unavailable')
   @HttpCode(200)
-  @ApiOkResponse({ type: BulkSystemWriteView })
-  @AnswerWrittenBy(bulkSystemWriteJson)
+  @OkAnswer(BulkSystemWriteView, { write: bulkSystemWriteJson })
   @ApiContract(
     'markToolsUnavailable',
     'Mark many tools down at one scope',
@@ -80,8 +75,7 @@ export class SystemWritesController {
 
   @Post('health/bulk/mark-intermittent')
   @HttpCode(200)
-  @ApiOkResponse({ type: BulkSystemWriteView })
-  @AnswerWrittenBy(bulkSystemWriteJson)
+  @OkAnswer(BulkSystemWriteView, { write: bulkSystemWriteJson })
   @ApiContract(
     'markToolsIntermittent',
     'Mark many tools intermittent at one scope',
@@ -93,8 +87,7 @@ export class SystemWritesController {
 
   @Post('health/bulk/mark-available')
   @HttpCode(200)
-  @ApiOkResponse({ type: BulkSystemWriteView })
-  @AnswerWrittenBy(bulkSystemWriteJson)
+  @OkAnswer(BulkSystemWriteView, { write: bulkSystemWriteJson })
   @ApiContract(
     'markToolsAvailable',
     'Mark many tools available again at one scope',

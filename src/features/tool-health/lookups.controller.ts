@@ -4,8 +4,7 @@ import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../domain/role';
 import { CallContextDto } from '../../shapes/call-context.dto';
 import { HealthKeyQueryDto } from '../../shapes/health-key.dto';
-import { AnswerWrittenBy } from '../../shapes/answer-written-by';
-import { viewJson } from '../../shapes/answer-json';
+import { OkAnswer } from '../../shapes/answer-written-by';
 import { ToolHealthView } from '../../shapes/tool-health.view';
 import { CascadeService } from './cascade.service';
 import { EffectiveHealthView } from './effective-health.view';
@@ -22,8 +21,7 @@ export class LookupsController {
   constructor(private readonly service: CascadeService) {}
 
   @Get('entries')
-  @ApiOkResponse({ type: ToolHealthView })
-  @AnswerWrittenBy(viewJson(ToolHealthView))
+  @OkAnswer(ToolHealthView)
   @ApiContract(
     'getHealthEntry',
     'Read one stored entry',

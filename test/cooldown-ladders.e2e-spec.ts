@@ -65,9 +65,13 @@ describe('cooldown ladders (D9) through the checker path', () => {
 
   it('editing a stored windowMs changes the next step', async () => {
     const first = await set('INTERMITTENT');
+    // By hand, moving the version as every edit of a document must (D3, P354).
     await t.connection
       .db!.collection('tool_health')
-      .updateOne({ scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search' }, { $set: { 'cooldowns.0.windowMs': 10 * MIN } });
+      .updateOne(
+        { scope: 'PROJECT', scopeId: 'p-1', toolName: 'mcp_search' },
+        { $set: { 'cooldowns.0.windowMs': 10 * MIN }, $inc: { version: 1 } },
+      );
     t.clock.set(new Date(new Date(first.nextSpawnAllowedAt).getTime() + S));
     expect((await set('INTERMITTENT')).windowMs).toBe(40 * MIN);
   });

@@ -149,7 +149,7 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
       // As a writer before this rule left it: the same entry without its user.
       await t.connection
         .db!.collection('tool_health')
-        .updateOne({ scope: 'PROJECT', scopeId: 'p-1' }, { $set: { 'cooldowns.0.userId': null } });
+        .updateOne({ scope: 'PROJECT', scopeId: 'p-1' }, { $set: { 'cooldowns.0.userId': null }, $inc: { version: 1 } });
       const bob = await failure({ toolName: 'jira', context: { userId: 'bob', projectId: 'p-1' }, errorSignature: 'http-403' }).expect(200);
       expect(bob.body).toMatchObject({ spawn: true, reason: 'ELIGIBLE', cooldown: null });
     });
@@ -296,7 +296,9 @@ describe('evidence stays in its scope (issue 11, sequences 1–6)', () => {
         .expect(200);
       const template = (await records.findOne({ scope: 'PROJECT' }))!.cooldowns[0];
       const full = Array.from({ length: 200 }, (_, i) => ({ ...template, errorSignature: `s-${i}` }));
-      await records.updateOne({ scope: 'PROJECT' }, { $set: { cooldowns: full } });
+      // By hand, so moving the version as every writer of a document must (D3): the instance that
+      // wrote the entry builds its next write on what it kept until the version moves (P354).
+      await records.updateOne({ scope: 'PROJECT' }, { $set: { cooldowns: full }, $inc: { version: 1 } });
 
       const context = { userId: 'alice', projectId: 'p-1' };
       const res = await failure({ toolName: 'jira', context, errorSignature: 's-5', classification: 'TECHNICALLY_BROKEN' }).expect(200);

@@ -21,6 +21,7 @@ import { recordUpdate } from './record-update';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from '../tool-presence/tool-presence';
 import { ToolPresenceRecord } from '../tool-presence/tool-presence.schema';
+import { DocumentStamp, WrittenDocuments } from './written-documents';
 
 /** Another instance wrote the same key between our read and our write: read again. */
 const MAX_ATTEMPTS = 16;
@@ -40,6 +41,16 @@ type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
  */
 const FLUSH_CHUNK = 25;
 
+/**
+ * Documents a process keeps as it last wrote them (P354): ~4 KB each with full histories, so at
+ * most ~80 MB. A write to one of them reads its stamp instead of the whole document.
+ */
+const WRITTEN_DOCUMENTS = 20_000;
+
+/** The stamp read of a write to a document this process knows (written-documents.ts). */
+type StampRecord = DocumentStamp & Pick<ToolHealthRecord, '_id'>;
+const STAMP_PROJECTION = { version: 1, life: 1, pendingEvents: 1 };
+
 /** findTenantsByIds's read: the `_id` and the tenant the document records. */
 type TenantRecord = Pick<ToolHealthRecord, '_id' | 'tenantId'>;
 const TENANT_PROJECTION = { tenantId: 1 };
@@ -56,6 +67,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly records: Collection<ToolHealthRecord>;
   private driverCollection: Collection<ToolHealthRecord> | undefined;
   private readonly presence: ToolPresence;
+  private readonly written = new WrittenDocuments(WRITTEN_DOCUMENTS);
 
   constructor(
     @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
@@ -143,11 +155,15 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
         throw new DomainError(DomainErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE);
       try {
         for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-          const before = await this.findById(id);
+          const before = (await this.readForWrite([id])).get(id) ?? null;
           const reduced = reducer(before);
           if (reduced === before || reduced === null) return { before, after: before, written: false };
           const after: ToolHealthDocument = { ...reduced, id, version: (before?.version ?? 0) + 1 };
-          if (await this.tryWrite(before, after)) return { before, after, written: true };
+          if (await this.tryWrite(before, after)) {
+            this.written.remember(after);
+            return { before, after, written: true };
+          }
+          this.written.forget(id);
           // Lost a race with another instance: back off a random while, so two instances with
           // queued writes to one key do not lose to each other in lockstep (a 409 after 16 tries).
           await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(64, 2 ** attempt)));
@@ -181,12 +197,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
 
   /** One read, the reducers, one bulk write; null for a document whose guarded write lost a race. */
   private async writeAll(items: readonly { key: HealthKey; reducer: HealthReducer }[], ids: string[]): Promise<(MutationResult | null)[]> {
-    const stored = await this.coalescer.read(ids);
+    const stored = await this.readForWrite(ids);
     const results: (MutationResult | null)[] = [];
     const writes: { index: number; before: ToolHealthDocument | null; after: ToolHealthDocument }[] = [];
     items.forEach((item, index) => {
-      const record = stored.get(ids[index]);
-      const before = record ? toDomain(record) : null;
+      const before = stored.get(ids[index]) ?? null;
       const reduced = item.reducer(before);
       if (reduced === before || reduced === null) {
         results.push({ before, after: before, written: false });
@@ -221,13 +236,57 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       applied = error.result.insertedCount + error.result.matchedCount;
     }
     for (const i of duplicates) results[writes[i].index] = null;
-    if (applied + duplicates.size === writes.length) return results;
+    if (applied + duplicates.size === writes.length) return this.rememberWrites(writes, results);
     // Some guarded update matched nothing, and the server does not say which: read them again.
     const updated = writes.filter((w, i) => w.before !== null && !duplicates.has(i));
     const now = await this.coalescer.read(updated.map((w) => w.after.id));
     for (const w of updated) {
       const record = now.get(w.after.id);
       if (!record || !holdsWrite(toDomain(record), w.after)) results[w.index] = null;
+    }
+    return this.rememberWrites(writes, results);
+  }
+
+  /**
+   * The documents a write is about to build on, by id (absent: none stored). One it knows from
+   * its own last write costs a read of its stamp; the others, and any whose stamp shows another
+   * writer since, are read whole, and kept for the next write (P354).
+   */
+  private async readForWrite(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
+    const docs = new Map<string, ToolHealthDocument>();
+    const known = ids.filter((id) => this.written.knows(id));
+    const unknown = known.length === ids.length ? [] : ids.filter((id) => !this.written.knows(id));
+    if (known.length > 0) {
+      const stamps = await this.stampCoalescer.read(known);
+      for (const id of known) {
+        const stamp = stamps.get(id) ?? null;
+        const kept = this.written.current(id, stamp);
+        if (kept) docs.set(id, kept);
+        // Deleted since: there is nothing to read whole.
+        else if (stamp !== null) unknown.push(id);
+      }
+    }
+    if (unknown.length === 0) return docs;
+    for (const [id, record] of await this.coalescer.read(unknown)) {
+      const doc = toDomain(record);
+      this.written.remember(doc);
+      docs.set(id, doc);
+    }
+    return docs;
+  }
+
+  private readonly stampCoalescer = new ReadCoalescer<StampRecord>((ids) =>
+    findByIds(this.reader as unknown as Collection<StampRecord>, ids, STAMP_PROJECTION),
+  );
+
+  /** What a bulk write now knows: the documents it wrote as written, and forgets the ones that lost. */
+  private rememberWrites(
+    writes: readonly { index: number; after: ToolHealthDocument }[],
+    results: (MutationResult | null)[],
+  ): (MutationResult | null)[] {
+    for (const { index, after } of writes) {
+      if (results[index]) this.written.remember(after);
+      else this.written.forget(after.id);
     }
     return results;
   }
@@ -237,6 +296,8 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     for (const flush of flushes) {
       for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId, flush.resent) });
     }
+    // Their next write reads them whole at once, instead of their stamp and then the document.
+    for (const operation of operations) this.written.forget(operation.updateOne.filter._id);
     // In chunks, one after the other, so reads interleave with a large flush (P113).
     for (let start = 0; start < operations.length; start += FLUSH_CHUNK) {
       const chunk = operations.slice(start, start + FLUSH_CHUNK);

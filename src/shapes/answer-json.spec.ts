@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
 import { Scope } from '../domain/scope';
-import { AnswerJson, answerJson, arrayPart, asIs, objectPart, viewJson, viewPart } from './answer-json';
+import { AnswerJson, AnswerPart, answerJson, arrayPart, asIs, objectPart, viewJson, viewPart } from './answer-json';
+import { HistoryItemView } from './tool-health.view';
 import { ToolHealthView } from './tool-health.view';
 import { viewFieldsOf } from './view-field';
 
@@ -136,5 +137,78 @@ describe('objectPart and arrayPart', () => {
 
   it('writes an empty object as {}', () => {
     expect(answerJson(objectPart<{ a?: number }>({ a: asIs }))({})).toBe('{}');
+  });
+});
+
+describe('text kept per value of a view written once (P355)', () => {
+  const write = viewJson(ToolHealthView);
+  const item = () => ({
+    classification: null,
+    code: 'BACKEND_UNREACHABLE',
+    note: 'connection closed',
+    by: 'system:mcp-router',
+    at: new Date(Date.UTC(2026, 4, 23, 14, 30)),
+    status: ToolStatus.DOWN,
+    recoveryAt: null,
+  });
+
+  it("writes a history item's text once: the same item in a later version of its entry is written from it", () => {
+    const first = item();
+    const before = write({ id: 'e', version: 1, history: [first] } as unknown as ToolHealthView);
+    // Never done to a domain value; done here to show which text the next answer is made of.
+    (first as { note: string }).note = 'changed in place';
+    const after = write({ id: 'e', version: 2, history: [first, item()] } as unknown as ToolHealthView);
+
+    expect(JSON.parse(after).history.map((h: { note: string }) => h.note)).toEqual(['connection closed', 'connection closed']);
+    expect(write({ id: 'e', version: 1, history: [first] } as unknown as ToolHealthView)).toBe(before);
+  });
+
+  it("writes a value that is not an item, in an item's place, as JSON.stringify does", () => {
+    const items = answerJson(arrayPart(viewPart(HistoryItemView)));
+    expect(items([null, undefined, 'x', 3] as never)).toBe('[null,null,"x",3]');
+    expect(items('none' as never)).toBe('"none"');
+    expect(items(undefined as never)).toBe('null');
+  });
+});
+
+describe('an object with a property given as text', () => {
+  interface Parts {
+    a?: unknown;
+    items?: unknown;
+    b?: unknown;
+  }
+  const items = arrayPart(viewPart(HistoryItemView)) as AnswerPart<object>;
+  const cases: [string, (keyof Parts)[], AnswerJson<Parts>][] = [
+    ['between others', ['a', 'items', 'b'], answerJson(objectPart<Parts>({ a: asIs, items, b: asIs }))],
+    ['first', ['items', 'a', 'b'], answerJson(objectPart<Parts>({ items, a: asIs, b: asIs }))],
+    ['last', ['a', 'b', 'items'], answerJson(objectPart<Parts>({ a: asIs, b: asIs, items }))],
+  ];
+  const value = fc.record(
+    {
+      a: fc.oneof(fc.string(), fc.constant(undefined)),
+      items: fc.oneof(fc.constant(undefined), fc.constant(null), fc.array(fc.constant(null))),
+      b: fc.integer(),
+    },
+    { requiredKeys: [] },
+  );
+
+  it.each(cases)(
+    'writes the text JSON.stringify writes for the same properties in that order (the text property %s)',
+    (_, order, write) => {
+      fc.assert(
+        fc.property(value, (v) => {
+          const ordered = Object.fromEntries(order.filter((k) => k in v).map((k) => [k, v[k]]));
+          expect(write(v)).toBe(JSON.stringify(ordered));
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it('writes a value that is no such object as JSON.stringify does', () => {
+    const [, , write] = cases[0];
+    expect(write(null as never)).toBe('null');
+    expect(write([1] as never)).toBe('[1]');
+    expect(write({ toJSON: () => 'own' } as never)).toBe('"own"');
   });
 });

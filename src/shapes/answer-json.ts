@@ -12,8 +12,19 @@ import { View, ViewValue, viewValuesOf } from './view-value';
  */
 export type AnswerJson<T> = (value: T) => string;
 
-/** What part of an answer becomes before JSON.stringify writes it; undefined is left out, as JSON does. */
-export type AnswerPart<T> = (value: T) => unknown;
+/**
+ * What part of an answer becomes before JSON.stringify writes it; undefined is left out, as JSON
+ * does. A part that `writesText` gives its JSON text instead (or undefined, left out likewise),
+ * and the parts that hold it are written as text around it (see objectPart).
+ */
+export type AnswerPart<T> = ((value: T) => unknown) & { readonly writesText?: true };
+
+/** A part whose value is its JSON text. */
+function textPart<T>(write: (value: T) => string | undefined): AnswerPart<T> {
+  return Object.assign(write, { writesText: true as const });
+}
+
+const writesText = (part: AnswerPart<never>): boolean => part.writesText === true;
 
 /** A part written as it is: strings, numbers, enums, booleans, and parts of no declared shape. */
 export const asIs: AnswerPart<unknown> = (value) => value;
@@ -23,11 +34,18 @@ const instant: AnswerPart<unknown> = (value) => (value instanceof Date ? instant
 
 /** The JSON text of a value whose parts `plain` prepares. */
 export function answerJson<T>(plain: AnswerPart<T>): AnswerJson<T> {
+  if (writesText(plain)) return (value) => (plain(value) as string | undefined) ?? 'null';
   return (value) => JSON.stringify(plain(value)) ?? 'null';
 }
 
-/** An array, each item prepared by `item`. */
+/** An array, each item prepared by `item` (as text when the item is: a missing item as null, as JSON writes it). */
 export function arrayPart<T>(item: AnswerPart<T>): AnswerPart<readonly T[]> {
+  if (writesText(item))
+    return textPart((value) =>
+      Array.isArray(value)
+        ? `[${value.map((element: T) => (item(element) as string | undefined) ?? 'null').join(',')}]`
+        : JSON.stringify(value),
+    );
   return (value) => (Array.isArray(value) ? value.map((element: T) => item(element)) : value);
 }
 
@@ -46,15 +64,63 @@ export type PartsOf<T> = { [K in keyof T]-?: AnswerPart<NonNullable<T[K]>> };
 export function objectPart<T extends object>(parts: PartsOf<T>): AnswerPart<T> {
   const names = Object.keys(parts);
   const prepare = names.map((name) => parts[name as keyof T] as AnswerPart<unknown>);
-  const properties = names.map((name, i) => {
-    const key = JSON.stringify(name);
-    return prepare[i] === asIs ? `${key}: v[${key}]` : `${key}: p[${i}](v[${key}])`;
+  const copy = (indexes: number[]) =>
+    `{\n${indexes
+      .map((i) => {
+        const key = JSON.stringify(names[i]);
+        return prepare[i] === asIs ? `${key}: v[${key}]` : `${key}: p[${i}](v[${key}])`;
+      })
+      .join(',\n')}\n}`;
+  const notAnObject = `typeof v !== 'object' || v === null || Array.isArray(v) || typeof v.toJSON === 'function'`;
+  if (!prepare.some(writesText)) {
+    const body = `if (${notAnObject}) return v;\nreturn ${copy(names.map((_, i) => i))};`;
+    const build = new Function('p', `return function plainCopy(v) {\n${body}\n};`) as (p: AnswerPart<unknown>[]) => AnswerPart<T>;
+    return build(prepare);
+  }
+  // A property given as text is written after the ones before it and before the ones after it: each
+  // run of the others is a plain copy JSON.stringify writes, its braces taken off.
+  const steps: string[] = [];
+  let run: number[] = [];
+  const endRun = () => {
+    if (run.length > 0)
+      steps.push(`s = JSON.stringify(${copy(run)});\nif (s.length > 2) o = o === '' ? s.slice(1, -1) : o + ',' + s.slice(1, -1);`);
+    run = [];
+  };
+  prepare.forEach((part, i) => {
+    if (!writesText(part)) return void run.push(i);
+    endRun();
+    const key = JSON.stringify(names[i]);
+    const label = JSON.stringify(`${key}:`);
+    steps.push(`s = p[${i}](v[${key}]);\nif (s !== undefined) o = o === '' ? ${label} + s : o + ',' + ${label} + s;`);
   });
-  const body =
-    `if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof v.toJSON === 'function') return v;\n` +
-    `return {\n${properties.join(',\n')}\n};`;
-  const build = new Function('p', `return function plainCopy(v) {\n${body}\n};`) as (p: AnswerPart<unknown>[]) => AnswerPart<T>;
-  return build(prepare);
+  endRun();
+  const body = `if (${notAnObject}) return JSON.stringify(v);\nlet o = '', s;\n${steps.join('\n')}\nreturn '{' + o + '}';`;
+  const build = new Function('p', `return function objectText(v) {\n${body}\n};`) as (p: AnswerPart<unknown>[]) => (v: T) => string;
+  return textPart(build(prepare));
+}
+
+/**
+ * Views whose values are never changed once made, whose text is therefore kept per value (a
+ * WeakMap, so it goes with the value). A history item is made once and then carried, by identity,
+ * from version to version of its entry, and the documents a process keeps between writes (P354)
+ * keep them: a bulk write's answer writes ~4 000 of them, almost all written before.
+ */
+const writtenOnce = new WeakSet<View>();
+
+/** Marks a view whose values are never changed in place: each one's text is written once (P355). */
+export function writtenOncePerValue(view: View): void {
+  writtenOnce.add(view);
+}
+
+function keptText<T>(plain: AnswerPart<T>): AnswerPart<T> {
+  const write = answerJson(plain);
+  const texts = new WeakMap<object, string>();
+  return textPart((value: T) => {
+    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+    let text = texts.get(value);
+    if (text === undefined) texts.set(value, (text = write(value)));
+    return text;
+  });
 }
 
 const compiled = new WeakMap<View, AnswerPart<unknown>>();
@@ -66,6 +132,7 @@ export function viewPart<T>(view: new () => T): AnswerPart<T> {
     // Views are trees (as viewJsonSchema reads them too): a view's parts are built before it.
     const parts = Object.fromEntries(viewValuesOf(view).map(({ name, value }) => [name, valuePart(value)]));
     part = objectPart(parts as PartsOf<object>) as AnswerPart<unknown>;
+    if (writtenOnce.has(view)) part = keptText(part);
     compiled.set(view, part);
   }
   return part as AnswerPart<T>;

@@ -35,6 +35,8 @@ export class AppConfig {
   sweepIntervalMs: number;
   probeDueAfterMs: number;
   bookkeepingFlushMs: number;
+  /** P354: how many documents an instance keeps as it last wrote them (0 = none). */
+  writtenDocumentsMax: number;
   bodyLimitBytes: number;
   /** The host names /mcp answers under (Host and Origin); `*` = any (P136). */
   mcpAllowedHosts: string[];
@@ -220,6 +222,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.sweepIntervalMs = r.int('SWEEP_INTERVAL_MS', 0, 0);
   config.probeDueAfterMs = r.int('PROBE_DUE_AFTER_MS', 30 * 60_000, 0);
   config.bookkeepingFlushMs = r.int('BOOKKEEPING_FLUSH_MS', 250, 0, 60_000);
+  // ~15 KB of heap each with full histories and their items' answer text (P354, P355): ~290 MB at most.
+  config.writtenDocumentsMax = r.int('WRITTEN_DOCUMENTS_MAX', 20_000, 0, 1_000_000);
   // A full manifest (500 tools × 4000-character descriptions) must fit.
   config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
   config.mcpAllowedHosts = mcpAllowedHosts(r.string('MCP_ALLOWED_HOSTS', ''), config.host);

@@ -11,6 +11,7 @@ import { CallContext, CascadeEntry, HealthKey, ToolHealthDocument } from '../../
 import { ToolStatus } from '../../domain/tool-status';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../database/database-unavailable';
 import { BookkeepingFlush, bookkeepingUpdate } from './bookkeeping-update';
+import { AppConfig } from '../../config/app-config';
 import { DatabaseLiveness } from '../../database/database-liveness';
 import { KeyedMutex } from '../../database/keyed-mutex';
 import { ReadCoalescer } from '../../database/read-coalescer';
@@ -41,12 +42,6 @@ type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
  */
 const FLUSH_CHUNK = 25;
 
-/**
- * Documents a process keeps as it last wrote them (P354): ~4 KB each with full histories, so at
- * most ~80 MB. A write to one of them reads its stamp instead of the whole document.
- */
-const WRITTEN_DOCUMENTS = 20_000;
-
 /** The stamp read of a write to a document this process knows (written-documents.ts). */
 type StampRecord = DocumentStamp & Pick<ToolHealthRecord, '_id'>;
 const STAMP_PROJECTION = { version: 1, life: 1, pendingEvents: 1 };
@@ -67,14 +62,17 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly records: Collection<ToolHealthRecord>;
   private driverCollection: Collection<ToolHealthRecord> | undefined;
   private readonly presence: ToolPresence;
-  private readonly written = new WrittenDocuments(WRITTEN_DOCUMENTS);
+  /** What a write to a document this process last wrote reads: its stamp, not the document (P354). */
+  private readonly written: WrittenDocuments;
 
   constructor(
     @InjectModel(ToolHealthRecord.name) private readonly model: Model<ToolHealthRecord>,
     @InjectModel(ToolPresenceRecord.name) presenceModel: Model<ToolPresenceRecord>,
     private readonly liveness: DatabaseLiveness,
+    config: AppConfig,
   ) {
     super();
+    this.written = new WrittenDocuments(config.writtenDocumentsMax);
     this.presence = new ToolPresence(
       () =>
         presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ??

@@ -64,4 +64,11 @@ describe('WrittenDocuments (P354): a write reads only the stamp of a document th
     expect(['a', 'b', 'c', 'd'].filter((id) => known.knows(id))).toEqual(['a', 'c', 'd']);
     expect(known.current('a', { version: 2, life: 'life-a' })).toMatchObject({ version: 2 });
   });
+
+  it('keeps none with a limit of 0 (WRITTEN_DOCUMENTS_MAX=0): every write reads its document whole', () => {
+    const known = new WrittenDocuments(0);
+    known.remember(written('a', 1));
+
+    expect(known.knows('a')).toBe(false);
+  });
 });

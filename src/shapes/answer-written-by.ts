@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { NestFastifyApplication, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiOkResponse, ApiResponseOptions } from '@nestjs/swagger';
 import { AnswerJson, answerJson, arrayPart, viewJson, viewPart } from './answer-json';
+import { View } from './view-value';
 
 /**
  * What a route declares as its 200 answer's schema to fastify: not JSON Schema but the answer's
@@ -11,8 +12,6 @@ import { AnswerJson, answerJson, arrayPart, viewJson, viewPart } from './answer-
 class WrittenAnswer {
   constructor(readonly write: AnswerJson<unknown>) {}
 }
-
-type View = new () => unknown;
 
 /**
  * The route's 200 answer: its type in the OpenAPI document and its compiled writer, declared in

@@ -252,8 +252,9 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
    */
   private async readForWrite(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
     const docs = new Map<string, ToolHealthDocument>();
-    const known = ids.filter((id) => this.written.knows(id));
-    const unknown = known.length === ids.length ? [] : ids.filter((id) => !this.written.knows(id));
+    const known: string[] = [];
+    const unknown: string[] = [];
+    for (const id of ids) (this.written.knows(id) ? known : unknown).push(id);
     if (known.length > 0) {
       const stamps = await this.stampCoalescer.read(known);
       for (const id of known) {

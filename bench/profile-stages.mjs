@@ -43,7 +43,15 @@ function stageOfFrame({ functionName, url }) {
     return 'routing';
   }
   if (
-    has(url, 'fast-json-stringify', '/fastify/lib/error-serializer', '/dist/shapes/view-json-schema', '/dist/shapes/answer-json', '/dist/shapes/instant-json') ||
+    has(
+      url,
+      'fast-json-stringify',
+      '/fastify/lib/error-serializer',
+      '/dist/shapes/view-json-schema',
+      '/dist/shapes/answer-json',
+      '/dist/shapes/carried-array-text',
+      '/dist/shapes/instant-json',
+    ) ||
     own(url, 'openapi')
   )
     return 'serialise';

@@ -1,3 +1,4 @@
+import { carriedArrayText } from './carried-array-text';
 import { instantToJson } from './instant-json';
 import { View, ViewValue, viewValuesOf } from './view-value';
 
@@ -17,7 +18,7 @@ export type AnswerJson<T> = (value: T) => string;
  * does. A part that `writesText` gives its JSON text instead (or undefined, left out likewise),
  * and the parts that hold it are written as text around it (see objectPart).
  */
-export type AnswerPart<T> = ((value: T) => unknown) & { readonly writesText?: true };
+export type AnswerPart<T> = ((value: T) => unknown) & { readonly writesText?: true; readonly valuesWrittenOnce?: true };
 
 /** A part whose value is its JSON text. */
 function textPart<T>(write: (value: T) => string | undefined): AnswerPart<T> {
@@ -40,6 +41,10 @@ export function answerJson<T>(plain: AnswerPart<T>): AnswerJson<T> {
 
 /** An array, each item prepared by `item` (as text when the item is: a missing item as null, as JSON writes it). */
 export function arrayPart<T>(item: AnswerPart<T>): AnswerPart<readonly T[]> {
+  if (item.valuesWrittenOnce) {
+    const write = carriedArrayText(answerJson(item));
+    return textPart((value) => (Array.isArray(value) ? write(value) : JSON.stringify(value)));
+  }
   if (writesText(item))
     return textPart((value) =>
       Array.isArray(value)
@@ -100,27 +105,21 @@ export function objectPart<T extends object>(parts: PartsOf<T>): AnswerPart<T> {
 }
 
 /**
- * Views whose values are never changed once made, whose text is therefore kept per value (a
- * WeakMap, so it goes with the value). A history item is made once and then carried, by identity,
- * from version to version of its entry, and the documents a process keeps between writes (P354)
- * keep them: a bulk write's answer writes ~4 000 of them, almost all written before.
+ * Views whose values are never changed once made. A history item is made once and then carried, by
+ * identity, from version to version of its entry (P355), and the documents a process keeps between
+ * writes (P354) keep them: an array of such values is written from the text of the array it was
+ * made from (P356).
  */
 const writtenOnce = new WeakSet<View>();
 
-/** Marks a view whose values are never changed in place: each one's text is written once (P355). */
+/** Marks a view whose values are never changed in place: arrays of them are written from earlier text (P356). */
 export function writtenOncePerValue(view: View): void {
   writtenOnce.add(view);
 }
 
-function keptText<T>(plain: AnswerPart<T>): AnswerPart<T> {
-  const write = answerJson(plain);
-  const texts = new WeakMap<object, string>();
-  return textPart((value: T) => {
-    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = write(value)));
-    return text;
-  });
+/** A part whose values are never changed in place. */
+function valuesWrittenOnce<T>(part: AnswerPart<T>): AnswerPart<T> {
+  return Object.assign(part, { valuesWrittenOnce: true as const });
 }
 
 const compiled = new WeakMap<View, AnswerPart<unknown>>();
@@ -132,7 +131,7 @@ export function viewPart<T>(view: new () => T): AnswerPart<T> {
     // Views are trees (as viewJsonSchema reads them too): a view's parts are built before it.
     const parts = Object.fromEntries(viewValuesOf(view).map(({ name, value }) => [name, valuePart(value)]));
     part = objectPart(parts as PartsOf<object>) as AnswerPart<unknown>;
-    if (writtenOnce.has(view)) part = keptText(part);
+    if (writtenOnce.has(view)) part = valuesWrittenOnce(part);
     compiled.set(view, part);
   }
   return part as AnswerPart<T>;

@@ -16,9 +16,8 @@ import { DatabaseLiveness } from '../../database/database-liveness';
 import { KeyedMutex } from '../../database/keyed-mutex';
 import { ReadCoalescer } from '../../database/read-coalescer';
 import { findByIds } from '../../database/find-by-ids';
-import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
+import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, documentUpdate, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, ToolHealthRepository } from './tool-health.repository';
-import { recordUpdate } from './record-update';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from '../tool-presence/tool-presence';
 import { ToolPresenceRecord } from '../tool-presence/tool-presence.schema';
@@ -372,7 +371,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
  * the one read, so the server ends with exactly `after`, as a replacement would leave it.
  */
 function guardedUpdate(before: ToolHealthDocument, after: ToolHealthDocument): UpdateFilter<ToolHealthRecord> {
-  return recordUpdate(toRecord(before), toRecord(after)) as UpdateFilter<ToolHealthRecord>;
+  return documentUpdate(before, after) as UpdateFilter<ToolHealthRecord>;
 }
 
 /**

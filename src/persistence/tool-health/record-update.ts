@@ -21,22 +21,21 @@ type StoredRecord = Record<string, unknown>;
  *   its length) is a `$push` of the new items, with `$slice` when the list was cut;
  * - a field `after` lacks is unset, as a replacement would drop it; any other change is a `$set`
  *   of the whole field.
- * `_id` never changes. The reading of an unchanged field is by identity, never deep comparison:
+ * `_id` (or the `idField` named) never changes. Fields are added to `update` when one is given. The reading of an unchanged field is by identity, never deep comparison:
  * a field rebuilt with equal content is sent again, which is only bytes, never a wrong document.
  */
-export function recordUpdate(before: object, after: object): RecordUpdate {
+export function recordUpdate(before: object, after: object, update: RecordUpdate = {}, idField = '_id'): RecordUpdate {
   const was = before as StoredRecord;
   const now = after as StoredRecord;
-  const update: RecordUpdate = {};
   for (const field of Object.keys(now)) {
-    if (field === '_id' || (field in was && sameValue(was[field], now[field]))) continue;
+    if (field === idField || (field in was && sameValue(was[field], now[field]))) continue;
     const [from, to] = [was[field], now[field]];
     const added = Array.isArray(from) && Array.isArray(to) ? appendedItems(from, to) : null;
     if (!added) (update.$set ??= {})[field] = to;
     else (update.$push ??= {})[field] = cut(from as unknown[], added, (to as unknown[]).length);
   }
   for (const field of Object.keys(was)) {
-    if (field !== '_id' && !(field in now)) (update.$unset ??= {})[field] = '';
+    if (field !== idField && !(field in now)) (update.$unset ??= {})[field] = '';
   }
   return update;
 }

@@ -1,9 +1,21 @@
-import { aDiagnosis, aToolHealthDocument } from '../../../test/factories';
+import fc from 'fast-check';
+import { aDiagnosis, aHistoryItem, aToolHealthDocument } from '../../../test/factories';
+import { STORED_EVENTS, withStoredEvents } from '../../domain/stored-events';
+import { ToolHealthDocument } from '../../domain/tool-health-document';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 import { Scope } from '../../domain/scope';
 import { ToolHealthRecord } from './tool-health.schema';
-import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
+import { recordUpdate } from './record-update';
+import {
+  APPLIED_FLUSH_IDS_KEY,
+  CASCADE_ENTRY_FIELDS,
+  CascadeEntryRecord,
+  documentUpdate,
+  toCascadeEntry,
+  toDomain,
+  toRecord,
+} from './tool-health.mapper';
 
 const record = {
   ...toRecord(aToolHealthDocument({ scope: Scope.PROJECT, scopeId: 'p', toolName: 't', version: 3 })),
@@ -76,5 +88,53 @@ describe('tool-health mapper: the manifest read’s entries (P116)', () => {
 
   it('the projection names every field of an entry but its id', () => {
     expect([...CASCADE_ENTRY_FIELDS, 'id'].sort()).toEqual(Object.keys(toCascadeEntry(projected)).sort());
+  });
+});
+
+describe('tool-health mapper: the update from one document to the next (P357)', () => {
+  type Doc = ToolHealthDocument & { [STORED_EVENTS]?: unknown; [APPLIED_FLUSH_IDS_KEY]?: string[] };
+  const history = Array.from({ length: 4 }, (_, i) => aHistoryItem({ note: `item ${i}` }));
+  const events = { life: 'l1', pendingEvents: [] };
+  // What a write may do to a document: each step a change reducers, the flush or the relay make.
+  const steps: Record<string, (doc: Doc) => Doc> = {
+    status: (d) => ({ ...d, status: ToolStatus.DOWN, code: ToolErrorCode.BACKEND_UNREACHABLE }),
+    equalInstant: (d) => ({ ...d, since: new Date(d.since.getTime()) }),
+    newInstant: (d) => ({ ...d, lastCheckedAt: new Date(d.since.getTime() + 1000) }),
+    push: (d) => ({ ...d, history: [...d.history, aHistoryItem({ note: `new ${d.history.length}` })].slice(-3) }),
+    rebuilt: (d) => ({ ...d, history: d.history.map((h) => ({ ...h })) }),
+    cooldowns: (d) => ({ ...d, cooldowns: [] }),
+    diagnosis: (d) => ({ ...d, lastDiagnosis: aDiagnosis({ note: 'seen' }) }),
+    dropField: (d) => {
+      const { description: _dropped, ...rest } = d;
+      return rest as Doc;
+    },
+    version: (d) => ({ ...d, version: d.version + 1 }),
+    events: (d) => withStoredEvents(d, { life: 'l1', pendingEvents: [] }) as Doc,
+    newLife: (d) => withStoredEvents(d, { life: 'l2', pendingEvents: [] }) as Doc,
+    noEvents: (d) => {
+      const copy = { ...d };
+      delete copy[STORED_EVENTS];
+      return copy;
+    },
+    flushIds: (d) => ({ ...d, [APPLIED_FLUSH_IDS_KEY]: [...(d[APPLIED_FLUSH_IDS_KEY] ?? []), 'f.1'] }),
+    noFlushIds: (d) => {
+      const copy = { ...d };
+      delete copy[APPLIED_FLUSH_IDS_KEY];
+      return copy;
+    },
+  };
+  const names = Object.keys(steps);
+  const changes = fc.array(fc.constantFrom(...names), { maxLength: 6 });
+
+  it('is the update between their records, for any changes from any document', () => {
+    fc.assert(
+      fc.property(changes, changes, (made, changed) => {
+        const start: Doc = { ...aToolHealthDocument({ version: 3 }), history, [STORED_EVENTS]: events };
+        const before = made.reduce((doc, step) => steps[step](doc), start);
+        const after = changed.reduce((doc, step) => steps[step](doc), before);
+        expect(documentUpdate(before, after)).toEqual(recordUpdate(toRecord(before), toRecord(after)));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

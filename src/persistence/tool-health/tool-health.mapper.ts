@@ -1,5 +1,6 @@
 import { STORED_EVENTS, storedEventsOf } from '../../domain/stored-events';
 import { CascadeEntry, ToolHealthDocument, blankFields } from '../../domain/tool-health-document';
+import { RecordUpdate, recordUpdate } from './record-update';
 import { ToolHealthRecord } from './tool-health.schema';
 
 /** The fields of a record that make a CascadeEntry: the manifest read's projection (P116). */
@@ -81,6 +82,27 @@ export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
   };
   if (appliedFlushIds) record.appliedFlushIds = appliedFlushIds;
   return record;
+}
+
+/**
+ * The update that turns the stored record of `before` into that of `after`: exactly
+ * `recordUpdate(toRecord(before), toRecord(after))`, read from the documents themselves (P357).
+ * Copying both documents into records only to compare them took about half of a guarded update's
+ * preparation: ~2 µs of service CPU per tool of a bulk write.
+ */
+export function documentUpdate(before: ToolHealthDocument, after: ToolHealthDocument): RecordUpdate {
+  // The document's own fields; the id is the record's `_id`, which never changes.
+  const update = recordUpdate(before, after, {}, 'id');
+  // The write path's own, which the document carries under symbols (toRecord stores them as fields).
+  return recordUpdate(writePathFields(before), writePathFields(after), update);
+}
+
+function writePathFields(doc: ToolHealthDocument): Record<string, unknown> {
+  const stored = storedEventsOf(doc);
+  const appliedFlushIds = (doc as ToolHealthDocument & WithFlushIds)[APPLIED_FLUSH_IDS_KEY];
+  const fields: Record<string, unknown> = stored ? { life: stored.life, pendingEvents: stored.pendingEvents } : {};
+  if (appliedFlushIds) fields.appliedFlushIds = appliedFlushIds;
+  return fields;
 }
 
 /**

@@ -15,14 +15,30 @@ export type AnswerJson<T> = (value: T) => string;
 
 /**
  * What part of an answer becomes before JSON.stringify writes it; undefined is left out, as JSON
- * does. A part that `writesText` gives its JSON text instead (or undefined, left out likewise),
- * and the parts that hold it are written as text around it (see objectPart).
+ * does. A part that `writesText` writes its JSON text instead (see TextWriter), and the parts that
+ * hold it are written as text around it (see objectPart).
  */
-export type AnswerPart<T> = ((value: T) => unknown) & { readonly writesText?: true; readonly valuesWrittenOnce?: true };
+export type AnswerPart<T> = ((value: T, out: string[]) => unknown) & { readonly writesText?: true; readonly valuesWrittenOnce?: true };
 
-/** A part whose value is its JSON text. */
-function textPart<T>(write: (value: T) => string | undefined): AnswerPart<T> {
+/**
+ * Writes a value's JSON text as pieces pushed onto `out`, joined once for the whole answer (P358):
+ * texts put together by concatenation are trees that V8 copies into one run again at each step up
+ * and once more when the answer's length is taken. False, with nothing pushed, for a value JSON
+ * leaves out.
+ */
+type TextWriter<T> = (value: T, out: string[]) => boolean;
+
+/** A part whose value is written as JSON text. */
+function textPart<T>(write: TextWriter<T>): AnswerPart<T> {
   return Object.assign(write, { writesText: true as const });
+}
+
+/** The text JSON.stringify writes, as one piece. */
+function pushJson(value: unknown, out: string[]): boolean {
+  const text = JSON.stringify(value);
+  if (text === undefined) return false;
+  out.push(text);
+  return true;
 }
 
 const writesText = (part: AnswerPart<never>): boolean => part.writesText === true;
@@ -35,23 +51,40 @@ const instant: AnswerPart<unknown> = (value) => (value instanceof Date ? instant
 
 /** The JSON text of a value whose parts `plain` prepares. */
 export function answerJson<T>(plain: AnswerPart<T>): AnswerJson<T> {
-  if (writesText(plain)) return (value) => (plain(value) as string | undefined) ?? 'null';
-  return (value) => JSON.stringify(plain(value)) ?? 'null';
+  if (writesText(plain)) {
+    const write = plain as TextWriter<T>;
+    return (value) => {
+      const out: string[] = [];
+      return write(value, out) ? out.join('') : 'null';
+    };
+  }
+  return (value) => JSON.stringify(plain(value, [])) ?? 'null';
 }
 
 /** An array, each item prepared by `item` (as text when the item is: a missing item as null, as JSON writes it). */
 export function arrayPart<T>(item: AnswerPart<T>): AnswerPart<readonly T[]> {
   if (item.valuesWrittenOnce) {
     const write = carriedArrayText(answerJson(item));
-    return textPart((value) => (Array.isArray(value) ? write(value) : JSON.stringify(value)));
+    return textPart((value: readonly T[], out) => {
+      if (!Array.isArray(value)) return pushJson(value, out);
+      out.push(write(value));
+      return true;
+    });
   }
-  if (writesText(item))
-    return textPart((value) =>
-      Array.isArray(value)
-        ? `[${value.map((element: T) => (item(element) as string | undefined) ?? 'null').join(',')}]`
-        : JSON.stringify(value),
-    );
-  return (value) => (Array.isArray(value) ? value.map((element: T) => item(element)) : value);
+  if (writesText(item)) {
+    const write = item as TextWriter<T>;
+    return textPart((value: readonly T[], out) => {
+      if (!Array.isArray(value)) return pushJson(value, out);
+      out.push('[');
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) out.push(',');
+        if (!write(value[i], out)) out.push('null');
+      }
+      out.push(']');
+      return true;
+    });
+  }
+  return (value, out) => (Array.isArray(value) ? value.map((element: T) => item(element, out)) : value);
 }
 
 /** Every property of T, each with how it is prepared: the compiler names one left out. */
@@ -73,22 +106,23 @@ export function objectPart<T extends object>(parts: PartsOf<T>): AnswerPart<T> {
     `{\n${indexes
       .map((i) => {
         const key = JSON.stringify(names[i]);
-        return prepare[i] === asIs ? `${key}: v[${key}]` : `${key}: p[${i}](v[${key}])`;
+        return prepare[i] === asIs ? `${key}: v[${key}]` : `${key}: p[${i}](v[${key}], out)`;
       })
       .join(',\n')}\n}`;
   const notAnObject = `typeof v !== 'object' || v === null || Array.isArray(v) || typeof v.toJSON === 'function'`;
   if (!prepare.some(writesText)) {
     const body = `if (${notAnObject}) return v;\nreturn ${copy(names.map((_, i) => i))};`;
-    const build = new Function('p', `return function plainCopy(v) {\n${body}\n};`) as (p: AnswerPart<unknown>[]) => AnswerPart<T>;
+    const build = new Function('p', `return function plainCopy(v, out) {\n${body}\n};`) as (p: AnswerPart<unknown>[]) => AnswerPart<T>;
     return build(prepare);
   }
   // A property given as text is written after the ones before it and before the ones after it: each
-  // run of the others is a plain copy JSON.stringify writes, its braces taken off.
+  // run of the others is a plain copy JSON.stringify writes, its braces taken off. `any` tells
+  // whether a property has been written, so the next one is preceded by a comma.
   const steps: string[] = [];
   let run: number[] = [];
   const endRun = () => {
     if (run.length > 0)
-      steps.push(`s = JSON.stringify(${copy(run)});\nif (s.length > 2) o = o === '' ? s.slice(1, -1) : o + ',' + s.slice(1, -1);`);
+      steps.push(`s = JSON.stringify(${copy(run)});\nif (s.length > 2) { if (any) out.push(','); out.push(s.slice(1, -1)); any = true; }`);
     run = [];
   };
   prepare.forEach((part, i) => {
@@ -96,12 +130,18 @@ export function objectPart<T extends object>(parts: PartsOf<T>): AnswerPart<T> {
     endRun();
     const key = JSON.stringify(names[i]);
     const label = JSON.stringify(`${key}:`);
-    steps.push(`s = p[${i}](v[${key}]);\nif (s !== undefined) o = o === '' ? ${label} + s : o + ',' + ${label} + s;`);
+    // Left out (undefined): what was pushed for its label is taken back.
+    steps.push(
+      `mark = out.length;\nout.push(any ? ',' + ${label} : ${label});\nif (p[${i}](v[${key}], out)) any = true; else out.length = mark;`,
+    );
   });
   endRun();
-  const body = `if (${notAnObject}) return JSON.stringify(v);\nlet o = '', s;\n${steps.join('\n')}\nreturn '{' + o + '}';`;
-  const build = new Function('p', `return function objectText(v) {\n${body}\n};`) as (p: AnswerPart<unknown>[]) => (v: T) => string;
-  return textPart(build(prepare));
+  const body = `if (${notAnObject}) return json(v, out);\nlet any = false, s, mark;\nout.push('{');\n${steps.join('\n')}\nout.push('}');\nreturn true;`;
+  const build = new Function('p', 'json', `return function objectText(v, out) {\n${body}\n};`) as (
+    p: AnswerPart<unknown>[],
+    json: typeof pushJson,
+  ) => TextWriter<T>;
+  return textPart(build(prepare, pushJson));
 }
 
 /**

@@ -26,6 +26,18 @@ describe('WrittenDocuments (P354): a write reads only the stamp of a document th
     expect(current).not.toBe(doc);
   });
 
+  it('gives the kept document itself when nothing is pending, as kept or as stored', () => {
+    const known = new WrittenDocuments(10);
+    const doc = written('a', 3);
+    known.remember(doc);
+
+    expect(known.current('a', { version: 3, life: 'life-a', pendingEvents: [] })).toBe(doc);
+    // Whatever the stamp shows pending is what the document gets, on a copy: the kept one stays as it was.
+    const withEvents = known.current('a', { version: 3, life: 'life-a', pendingEvents: [event('e9')] });
+    expect(storedEventsOf(withEvents!)).toEqual({ life: 'life-a', pendingEvents: [{ id: 'e9' }] });
+    expect(storedEventsOf(doc)?.pendingEvents).toEqual([]);
+  });
+
   it.each([
     ['another writer moved the version', { version: 4, life: 'life-a' }],
     ['the document was deleted and made again (a new life)', { version: 3, life: 'life-b' }],

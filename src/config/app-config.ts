@@ -222,7 +222,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.sweepIntervalMs = r.int('SWEEP_INTERVAL_MS', 0, 0);
   config.probeDueAfterMs = r.int('PROBE_DUE_AFTER_MS', 30 * 60_000, 0);
   config.bookkeepingFlushMs = r.int('BOOKKEEPING_FLUSH_MS', 250, 0, 60_000);
-  // ~15 KB of heap each with full histories and their items' answer text (P354, P355): ~290 MB at most.
+  // ~12.5 KB of heap each with full histories and their history's answer text (P354, P356): ~250 MB at most.
   config.writtenDocumentsMax = r.int('WRITTEN_DOCUMENTS_MAX', 20_000, 0, 1_000_000);
   // A full manifest (500 tools × 4000-character descriptions) must fit.
   config.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);

@@ -21,8 +21,9 @@ type StoredRecord = Record<string, unknown>;
  *   its length) is a `$push` of the new items, with `$slice` when the list was cut;
  * - a field `after` lacks is unset, as a replacement would drop it; any other change is a `$set`
  *   of the whole field.
- * `_id` (or the `idField` named) never changes. Fields are added to `update` when one is given. The reading of an unchanged field is by identity, never deep comparison:
- * a field rebuilt with equal content is sent again, which is only bytes, never a wrong document.
+ * `_id` (or the `idField` named) never changes; the fields go into `update` when one is given. The
+ * reading of an unchanged field is by identity, never deep comparison: a field rebuilt with equal
+ * content is sent again, which is only bytes, never a wrong document.
  */
 export function recordUpdate(before: object, after: object, update: RecordUpdate = {}, idField = '_id'): RecordUpdate {
   const was = before as StoredRecord;

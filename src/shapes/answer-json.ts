@@ -18,7 +18,7 @@ export type AnswerJson<T> = (value: T) => string;
  * does. A part that `writesText` writes its JSON text instead (see TextWriter), and the parts that
  * hold it are written as text around it (see objectPart).
  */
-export type AnswerPart<T> = ((value: T, out: string[]) => unknown) & { readonly writesText?: true; readonly valuesWrittenOnce?: true };
+export type AnswerPart<T> = ((value: T, out: string[]) => unknown) & { readonly writesText?: true; readonly neverChangedInPlace?: true };
 
 /**
  * Writes a value's JSON text as pieces pushed onto `out`, joined once for the whole answer (P358):
@@ -32,6 +32,12 @@ type TextWriter<T> = (value: T, out: string[]) => boolean;
 function textPart<T>(write: TextWriter<T>): AnswerPart<T> {
   return Object.assign(write, { writesText: true as const });
 }
+
+/**
+ * What parts of an answer with no text part are given for `out`: they never write text (a part
+ * holding one writes text itself), and frozen, a push would throw instead of going astray.
+ */
+const NO_PIECES = Object.freeze([]) as unknown as string[];
 
 /** The text JSON.stringify writes, as one piece. */
 function pushJson(value: unknown, out: string[]): boolean {
@@ -58,12 +64,12 @@ export function answerJson<T>(plain: AnswerPart<T>): AnswerJson<T> {
       return write(value, out) ? out.join('') : 'null';
     };
   }
-  return (value) => JSON.stringify(plain(value, [])) ?? 'null';
+  return (value) => JSON.stringify(plain(value, NO_PIECES)) ?? 'null';
 }
 
 /** An array, each item prepared by `item` (as text when the item is: a missing item as null, as JSON writes it). */
 export function arrayPart<T>(item: AnswerPart<T>): AnswerPart<readonly T[]> {
-  if (item.valuesWrittenOnce) {
+  if (item.neverChangedInPlace) {
     const write = carriedArrayText(answerJson(item));
     return textPart((value: readonly T[], out) => {
       if (!Array.isArray(value)) return pushJson(value, out);
@@ -150,16 +156,16 @@ export function objectPart<T extends object>(parts: PartsOf<T>): AnswerPart<T> {
  * writes (P354) keep them: an array of such values is written from the text of the array it was
  * made from (P356).
  */
-const writtenOnce = new WeakSet<View>();
+const unchangedViews = new WeakSet<View>();
 
 /** Marks a view whose values are never changed in place: arrays of them are written from earlier text (P356). */
-export function writtenOncePerValue(view: View): void {
-  writtenOnce.add(view);
+export function valuesNeverChangedInPlace(view: View): void {
+  unchangedViews.add(view);
 }
 
 /** A part whose values are never changed in place. */
-function valuesWrittenOnce<T>(part: AnswerPart<T>): AnswerPart<T> {
-  return Object.assign(part, { valuesWrittenOnce: true as const });
+function neverChangedInPlace<T>(part: AnswerPart<T>): AnswerPart<T> {
+  return Object.assign(part, { neverChangedInPlace: true as const });
 }
 
 const compiled = new WeakMap<View, AnswerPart<unknown>>();
@@ -171,7 +177,7 @@ export function viewPart<T>(view: new () => T): AnswerPart<T> {
     // Views are trees (as viewJsonSchema reads them too): a view's parts are built before it.
     const parts = Object.fromEntries(viewValuesOf(view).map(({ name, value }) => [name, valuePart(value)]));
     part = objectPart(parts as PartsOf<object>) as AnswerPart<unknown>;
-    if (writtenOnce.has(view)) part = valuesWrittenOnce(part);
+    if (unchangedViews.has(view)) part = neverChangedInPlace(part);
     compiled.set(view, part);
   }
   return part as AnswerPart<T>;

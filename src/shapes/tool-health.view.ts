@@ -1,6 +1,6 @@
 import { Float, ID, Int } from '@nestjs/graphql';
 import { PinStatus, Scope, ToolErrorCode, ToolHealthClassification, ToolStatus } from './enums.registration';
-import { writtenOncePerValue } from './answer-json';
+import { valuesNeverChangedInPlace } from './answer-json';
 import { Node } from './node.interface';
 import { INSTANT, NULLABLE_STRING, ViewField, ViewType, enumView } from './view-field';
 
@@ -27,8 +27,8 @@ export class HistoryItemView extends DiagnosisView {
   @ViewField('The status the entry took.', STATUS) status: ToolStatus;
   @ViewField('The recovery time expected at that point, if any.', { ...INSTANT, nullable: true }) recoveryAt: Date | null;
 }
-// A history item is made once and carried by identity from version to version of its entry (P355).
-writtenOncePerValue(HistoryItemView);
+// A history item is made once and carried by identity from version to version of its entry (P355, P356).
+valuesNeverChangedInPlace(HistoryItemView);
 
 @ViewType('Cooldown', 'A cooldown of one error signature: no new diagnosis of that error until it ends.')
 export class CooldownView {

@@ -7,6 +7,7 @@ import { DocumentIdWalk } from '../database/document-id-walk';
 import { EventRelayRepository } from '../persistence/health-events/event-relay.repository';
 import { HealthEventOutbox, positionOf } from '../persistence/health-events/health-event.outbox';
 import { sweepDue, sweepSlice } from '../domain/relay-sweep';
+import { stagingInstant } from './staging-instant';
 import { EventScopeStatus } from './event-scope-status';
 
 const LEASE = 'event-relay';
@@ -144,7 +145,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       docId: STANDALONE,
       life: STANDALONE,
       events: [...events],
-      stagedAt: Date.now(),
+      stagedAt: stagingInstant(),
     });
     await this.afterDelete();
   }

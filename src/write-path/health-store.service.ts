@@ -12,6 +12,7 @@ import { storedEventsOf, withStoredEvents } from '../domain/stored-events';
 import { EventRelayRepository } from '../persistence/health-events/event-relay.repository';
 import { ToolHealthAdminRepository } from '../persistence/tool-health/tool-health-admin.repository';
 import { EventRelay } from './event-relay.service';
+import { stagingInstant } from './staging-instant';
 import { TenantSettingsRepository } from '../persistence/tenant-settings/tenant-settings.repository';
 import { MutationResult, ToolHealthRepository } from '../persistence/tool-health/tool-health.repository';
 
@@ -159,7 +160,7 @@ export class HealthStore {
         id: `${id}:${stored.life}`,
         docId: id,
         life: stored.life,
-        stagedAt: Date.now(),
+        stagedAt: stagingInstant(),
         events: [...stored.pendingEvents, deletedEvent(d, by, this.clock.now(), stored.life)],
       });
     };

@@ -101,7 +101,8 @@ export class InMemoryEventRelayRepository extends EventRelayRepository {
   }
 
   async findRetired(limit: number): Promise<RetiredEvents[]> {
-    return copy([...this.retired.values()].slice(0, limit));
+    const oldestFirst = [...this.retired.values()].sort((a, b) => a.stagedAt - b.stagedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return copy(oldestFirst.slice(0, limit));
   }
 
   async removeRetired(id: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { CommandStartedEvent, Db, Document, MongoClient } from 'mongodb';
+import { CommandStartedEvent, Document } from 'mongodb';
 import { healthEventsOf } from '../../src/domain/health-events';
 import { newDocument } from '../../src/domain/health-entry';
 import { encodeKey, scopePrefix } from '../../src/domain/health-key';
@@ -10,7 +10,8 @@ import { HealthKey } from '../../src/domain/tool-health-document';
 import { toRecord } from '../../src/persistence/tool-health/tool-health.mapper';
 import { EventRelay } from '../../src/write-path/event-relay.service';
 import { sweepSlice } from '../../src/domain/relay-sweep';
-import { TestApp, createTestApp, isBackgroundCommand, testDatabaseUri } from '../support/test-app';
+import { TestApp, createTestApp, isBackgroundCommand } from '../support/test-app';
+import { ownDatabaseClient } from '../support/test-database';
 
 /**
  * Middle tier, P114: the event relay's sweep for events whose pending marker a crash lost, with
@@ -32,17 +33,7 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
   const NOW = new Date('2026-05-23T14:00:00.000Z');
   const lost: HealthKey = { scope: Scope.USER, scopeId: 'u-1', toolName: 'tool_19' };
   let t: TestApp | undefined;
-  let client: MongoClient;
-  let db: Db;
-
-  beforeAll(async () => {
-    client = await new MongoClient(testDatabaseUri()).connect();
-    db = client.db();
-  });
-  afterAll(() => client.close());
-  beforeEach(async () => {
-    for (const collection of await db.collections()) await collection.deleteMany({});
-  });
+  const own = ownDatabaseClient();
   afterEach(async () => {
     await t?.close();
     t = undefined;
@@ -57,7 +48,7 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
     let eventIds: string[] = [];
     for (const { scope, scopeId } of SCOPES) {
       const tools = Array.from({ length: TOOLS }, (_, i) => `tool_${i}`);
-      await db
+      await own.db
         .collection('tool_health_presence')
         .updateOne({ _id: scopePrefix(scope, scopeId) as never }, { $addToSet: { tools: { $each: tools } } }, { upsert: true });
       for (const toolName of tools) {
@@ -81,17 +72,17 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
         } else {
           record = toRecord({ ...newDocument(key, NOW), version: 1 });
         }
-        await db.collection('tool_health').insertOne(record);
+        await own.db.collection('tool_health').insertOne(record);
         ids.push(encodeKey(key));
       }
     }
     expect(eventIds.length).toBeGreaterThan(0);
-    expect(await db.collection('tool_health_pending').countDocuments({})).toBe(0);
+    expect(await own.db.collection('tool_health_pending').countDocuments({})).toBe(0);
     return { ids, eventIds };
   }
 
   async function outboxIds(): Promise<string[]> {
-    return (await db.collection('health_events').find({}).toArray()).map((e) => String(e._id));
+    return (await own.db.collection('health_events').find({}).toArray()).map((e) => String(e._id));
   }
 
   /** The ids each relay read of tool_health asked for (here all of them the sweep's: nothing is marked or written). */
@@ -109,7 +100,7 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
   it('the sweep of a new lease holder relays events whose marker was lost, reading tool_health by _id alone in slices of the configured rate', async () => {
     // Another instance holds the lease: this one starts without it, so the commands of its sweep
     // are all seen, from the first one on.
-    await db.collection('leases').insertOne({ _id: 'event-relay' as never, holder: 'another-instance', until: Date.now() + 600_000 });
+    await own.db.collection('leases').insertOne({ _id: 'event-relay' as never, holder: 'another-instance', until: Date.now() + 600_000 });
     const { ids, eventIds } = await seed();
     t = await createTestApp({ env });
     expect(t.app.get(EventRelay).holdsLease()).toBe(false);
@@ -123,12 +114,12 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
     service.on('commandStarted', listener);
     try {
       // The other instance is gone: its lease is released, this one takes it and starts a sweep.
-      await db.collection('leases').deleteOne({ _id: 'event-relay' as never });
+      await own.db.collection('leases').deleteOne({ _id: 'event-relay' as never });
       // Until the lost events are in the outbox and out of their document (cleared after the
       // insert), and the sweep has read every document.
       await eventually(async () => {
         const relayed = new Set(await outboxIds());
-        const stored = await db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
+        const stored = await own.db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
         return (
           eventIds.every((id) => relayed.has(id)) &&
           stored!.pendingEvents.length === 0 &&
@@ -170,7 +161,7 @@ describe('event relay sweep by _id (medium tier, P114)', () => {
     expect(relay.holdsLease()).toBe(true);
     await relay.drain();
     expect(await outboxIds()).toEqual(expect.arrayContaining(eventIds));
-    const stored = await db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
+    const stored = await own.db.collection('tool_health').findOne({ _id: encodeKey(lost) as never });
     expect(stored!.pendingEvents).toEqual([]);
   });
 });

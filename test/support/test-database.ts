@@ -1,3 +1,5 @@
+import { Db, MongoClient } from 'mongodb';
+
 /** One database per jest worker, named so it can never be mistaken for a real one. */
 export function testDatabaseUri(): string {
   const base = process.env.TEST_MONGODB_URI;
@@ -11,4 +13,23 @@ export function testDatabaseUri(): string {
 
 export function testDbKind(): string {
   return process.env.TEST_DB_KIND ?? 'mongo-java-server';
+}
+
+/**
+ * For tests that write the database's state before the service starts: a driver client of the
+ * test's own on the worker's database, every collection emptied before each test. Call it in a
+ * describe block; `db` is there from its beforeAll on.
+ */
+export function ownDatabaseClient(): { readonly db: Db } {
+  let client: MongoClient;
+  const own = { db: undefined as unknown as Db };
+  beforeAll(async () => {
+    client = await new MongoClient(testDatabaseUri()).connect();
+    own.db = client.db();
+  });
+  afterAll(() => client.close());
+  beforeEach(async () => {
+    for (const collection of await own.db.collections()) await collection.deleteMany({});
+  });
+  return own;
 }

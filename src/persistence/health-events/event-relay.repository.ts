@@ -48,6 +48,10 @@ export abstract class EventRelayRepository {
   /** Removes exactly these events from each document's pending list (later ones stay); one round trip. */
   abstract clearPending(relayed: readonly PendingEvents[]): Promise<void>;
   abstract stageRetired(record: RetiredEvents): Promise<void>;
+  /**
+   * Staged records, oldest staged first (`stagedAt`, then id): the relay gives their events
+   * positions in that order, so events staged one after the other reach the log in that order (P359).
+   */
   abstract findRetired(limit: number): Promise<RetiredEvents[]>;
   abstract removeRetired(id: string): Promise<void>;
   /** Ids of documents whose pin has run out by `now` (P55), oldest end first, from the pin markers (P97). */

@@ -171,7 +171,9 @@ export class MongoEventRelayRepository extends EventRelayRepository {
   }
 
   async findRetired(limit: number): Promise<RetiredEvents[]> {
-    const records = await this.retired.find({}, { limit, comment: RELAY_COMMENT }).toArray();
+    // No index: the collection holds only what the relay has not moved yet (a pass empties it),
+    // so the sort reads a handful of records. Natural order is no order at all (P359).
+    const records = await this.retired.find({}, { sort: { stagedAt: 1, _id: 1 }, limit, comment: RELAY_COMMENT }).toArray();
     return records.map(({ _id, ...rest }) => ({ ...rest, id: _id }));
   }
 

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { EventRelay } from '../../src/write-path/event-relay.service';
+import { aStatusChange } from '../factories';
+import { KEYS, TestApp, createTestApp } from '../support/test-app';
+import { ownDatabaseClient } from '../support/test-database';
+
+/**
+ * Middle tier, P359: events staged apart from a document (maintenance windows, wider evidence,
+ * a hard delete's last events) wait in tool_health_retired until the lease holder moves them.
+ * When it falls behind — another instance holds the lease, a loaded machine — several records
+ * wait at once, and the log must take them in the order they were staged, whatever order the
+ * database happens to hold them in. The records are written through a client of the test's own,
+ * in an order unlike their staging order, before the service starts.
+ */
+describe('event relay: staged records reach the log in staging order (medium tier, P359)', () => {
+  const RECORDS = 24;
+  let t: TestApp | undefined;
+  const own = ownDatabaseClient();
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  /** A small deterministic generator: each run of the test holds the same states. */
+  function generator(seed: number): () => number {
+    let s = seed >>> 0;
+    return () => (s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
+  }
+
+  it.each([1, 2, 3])('seed %i: the log holds the events by stagedAt, then record id, however they were inserted', async (seed) => {
+    const random = generator(seed);
+    const base = Date.now() - 60_000;
+    // Some records share a millisecond (two instances staging at once): their ids decide.
+    const records = Array.from({ length: RECORDS }, (_, i) => {
+      const stagedAt = base + Math.floor(random() * 8);
+      const event = aStatusChange({ id: `order-test:${seed}:${i}`, at: new Date(stagedAt) });
+      return { _id: `standalone:${randomUUID()}`, docId: 'standalone', life: 'standalone', events: [event], stagedAt };
+    });
+    const expected = [...records].sort((a, b) => a.stagedAt - b.stagedAt || (a._id < b._id ? -1 : 1)).map((r) => r.events[0].id);
+    const insertion = [...records].sort(() => random() - 0.5);
+    for (const record of insertion) await own.db.collection('tool_health_retired').insertOne(record as never);
+    expect(insertion.map((r) => r.events[0].id)).not.toEqual(expected);
+
+    t = await createTestApp();
+    await t.app.get(EventRelay).drain();
+    const page = await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
+    const logged = (page.body.events as { id: string }[]).map((e) => e.id).filter((id) => id.startsWith('order-test:'));
+    expect(logged).toEqual(expected);
+    expect(await own.db.collection('tool_health_retired').countDocuments({})).toBe(0);
+  });
+});

@@ -63,6 +63,8 @@ describe('Adding an event (docs/adding-an-event.md): a generated event type reac
     const { EventRelay } = await import('../src/write-path/event-relay.service');
     // The guide's step "emit it": the code that emits hands the event to the relay.
     await t.app.get(EventRelay).publish([event]);
+    // The publish waits a bounded time for the move to the log; a loaded machine can outlast it.
+    await t.app.get(EventRelay).drain();
   });
   afterAll(() => t?.close());
 

@@ -1,3 +1,4 @@
+import { EventRelay } from '../src/write-path/event-relay.service';
 import { KEYS, TestApp, createTestApp } from './support/test-app';
 
 /**
@@ -25,12 +26,17 @@ describe('GraphQL Relay connections and cursors', () => {
     if (res.body.errors) throw new Error(`GraphQL errors: ${JSON.stringify(res.body.errors)}`);
     return res.body.data as T;
   }
-  const down = (toolName: string) =>
-    gql(
+  // A write waits a bounded time for its events to reach the log; a loaded machine can outlast
+  // it, so the tests that read the log after a write drain the relay first.
+  const down = async (toolName: string) => {
+    const data = await gql(
       'mutation($i: MarkUnavailableInput!) { markToolUnavailable(input: $i) { id } }',
       { i: { scope: 'PROJECT', scopeId: 'p-1', toolName, code: 'BACKEND_FAILED', source: 'test' } },
       KEYS.admin,
     );
+    await t.app.get(EventRelay).drain();
+    return data;
+  };
   const tools = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(2, '0')}`);
 
   type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };

@@ -1,5 +1,6 @@
 import { CommandStartedEvent } from 'mongodb';
 import { WiderEvidenceService } from '../src/features/wider-evidence/wider-evidence.service';
+import { EventRelay } from '../src/write-path/event-relay.service';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -33,8 +34,13 @@ function failing(t: TestApp) {
     ).body;
 }
 
-const widerEvents = async (t: TestApp) =>
-  (
+/**
+ * The WIDER_EVIDENCE events of the log, read on `t` once every instance's relay has drained: a
+ * flush publishes within a bounded wait, which a loaded machine can outlast.
+ */
+const widerEvents = async (t: TestApp, others: TestApp[] = []) => {
+  for (const app of [t, ...others]) await app.app.get(EventRelay).drain();
+  return (
     (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
       id: string;
       type: string;
@@ -43,6 +49,7 @@ const widerEvents = async (t: TestApp) =>
       payload: Record<string, unknown>;
     }[]
   ).filter((e) => e.type === 'WIDER_EVIDENCE');
+};
 
 describe('wider evidence (issue 16)', () => {
   let t: TestApp;
@@ -268,7 +275,7 @@ describe('wider evidence across two instances (P79)', () => {
     // A sees B's 5th user now: a repeat of u1 on A reads the same counts.
     expect((await onA('u1', 'p1')).widerEvidence).toEqual(onFifth.widerEvidence);
     await a.app.get(WiderEvidenceService).flush();
-    expect(await widerEvents(a)).toHaveLength(1);
+    expect(await widerEvents(a, [b])).toHaveLength(1);
     const stored = await a.connection.db!.collection('wider_evidence_buckets').find({ tenantId: 'acme' }).toArray();
     expect(stored.flatMap((s) => s.users).sort()).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
   });

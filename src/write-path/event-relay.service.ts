@@ -151,8 +151,9 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /**
-   * On the lease holder, relays everything pending (tests): a whole sweep at once (P114: every
-   * document by `_id`, a marker lost or not), then markers and staged deletions until none is left.
+   * On the lease holder, relays everything pending (tests): staged records, a whole sweep at once
+   * (P114: every document by `_id`, a marker lost or not), then staged records and markers until
+   * none is left.
    * The lease is taken or renewed first: on a loaded machine a lease can lapse between two ticks,
    * and a drain that then did nothing left a test reading half the log. Another instance's lease
    * still wins, as on every tick.
@@ -162,13 +163,15 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     if (!this.holdsLease()) await this.renew();
     if (!this.holdsLease()) return;
     return this.run(async () => {
+      // Staged records first, as on every tick (P359).
+      await this.relayRetired();
       const walk = this.repository.walkDocumentIds();
       try {
         while (!(await this.relaySlice(walk, BATCH)));
       } finally {
         await walk.close().catch(() => undefined);
       }
-      for (;;) if ((await this.relayDocuments()) + (await this.relayRetired()) === 0) return;
+      for (;;) if ((await this.relayRetired()) + (await this.relayDocuments()) === 0) return;
     });
   }
 
@@ -184,10 +187,12 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       }
       await this.run(async () => {
         if (this.stopped) return;
-        // The markers every pass; P114: a slice of the sweep, for a marker a crash lost (P97).
+        // Staged records before documents: a document deleted and written again since the last
+        // pass has its old life's last events (DELETED) staged, and they come before the new
+        // life's (P359). Then the markers; P114: a slice of the sweep, for a marker a crash lost (P97).
+        await this.relayRetired();
         await this.relayDocuments();
         await this.sweepStep();
-        await this.relayRetired();
       });
       if (this.failing) this.logger.log('event relay works again');
       this.failing = false;

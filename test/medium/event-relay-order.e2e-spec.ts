@@ -1,4 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { deletedEvent, healthEventsOf } from '../../src/domain/health-events';
+import { encodeKey, scopePrefix } from '../../src/domain/health-key';
+import { Scope } from '../../src/domain/scope';
+import { withStoredEvents } from '../../src/domain/stored-events';
+import { markUnavailable } from '../../src/domain/system-writes';
+import { ToolErrorCode } from '../../src/domain/tool-error-code';
+import { toRecord } from '../../src/persistence/tool-health/tool-health.mapper';
 import { EventRelay } from '../../src/write-path/event-relay.service';
 import { aStatusChange } from '../factories';
 import { KEYS, TestApp, createTestApp } from '../support/test-app';
@@ -47,5 +54,31 @@ describe('event relay: staged records reach the log in staging order (medium tie
     const logged = (page.body.events as { id: string }[]).map((e) => e.id).filter((id) => id.startsWith('order-test:'));
     expect(logged).toEqual(expected);
     expect(await own.db.collection('tool_health_retired').countDocuments({})).toBe(0);
+  });
+  it("a document deleted and written again before the next pass: its old life's DELETED comes before its new life's events", async () => {
+    // Another instance deleted the entry (its last events staged) and wrote it again at once; the
+    // lease holder's pass finds both the staged record and the new life's pending events.
+    const key = { scope: Scope.PROJECT, scopeId: 'p-1', toolName: 'jira_search' };
+    const id = encodeKey(key);
+    const mark = (at: Date, note: string) =>
+      markUnavailable({ now: at, historyLimit: 20, key, source: 'medium', code: ToolErrorCode.BACKEND_FAILED, note })(null)!;
+    const old = { ...mark(new Date(Date.now() - 120_000), 'old life'), version: 3 };
+    const gone = deletedEvent(old, 'admin:ops', new Date(Date.now() - 60_000), 'old00001');
+    await own.db
+      .collection('tool_health_retired')
+      .insertOne({ _id: `${id}:old00001`, docId: id, life: 'old00001', events: [gone], stagedAt: Date.now() - 60_000 } as never);
+    const again = { ...mark(new Date(Date.now() - 30_000), 'new life'), version: 1 };
+    const created = healthEventsOf(null, again, 'new00001');
+    await own.db
+      .collection('tool_health')
+      .insertOne(toRecord(withStoredEvents(again, { life: 'new00001', pendingEvents: created })) as never);
+    await own.db.collection('tool_health_pending').insertOne({ _id: id } as never);
+    await own.db.collection('tool_health_presence').insertOne({ _id: scopePrefix(key.scope, key.scopeId), tools: [key.toolName] } as never);
+
+    t = await createTestApp();
+    await t.app.get(EventRelay).drain();
+    const page = await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
+    const logged = (page.body.events as { id: string }[]).map((e) => e.id);
+    expect(logged).toEqual([gone.id, ...created.map((e) => e.id)]);
   });
 });

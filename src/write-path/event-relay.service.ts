@@ -47,7 +47,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private leaseUntil = 0;
   private lastRenewal = 0;
   private chain: Promise<unknown> = Promise.resolve();
-  private nextBatch: { ids: Set<string>; done: Promise<void> } | null = null;
+  /** The pass the next writes share; `created` when one of them created its document (P359). */
+  private nextBatch: { ids: Set<string>; created: boolean; done: Promise<void> } | null = null;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private failing = false;
@@ -90,23 +91,32 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
    * lease, waiting at most AFTER_WRITE_WAIT_MS — the write is already durable, and a slow or
    * unreachable outbox must not hold its answer (the fail-fast of P21); the relay goes on alone.
    */
-  async afterWrite(docId: string): Promise<boolean> {
-    return this.afterWrites([docId]);
+  async afterWrite(docId: string, write: { created: boolean }): Promise<boolean> {
+    return this.afterWrites([docId], write);
   }
 
-  /** As afterWrite, for the documents of one bulk write (P159): one pass, one bounded wait. */
-  async afterWrites(docIds: readonly string[]): Promise<boolean> {
+  /**
+   * As afterWrite, for the documents of one bulk write (P159): one pass, one bounded wait.
+   * `created`: the write created one of them. Another instance may have deleted an earlier life
+   * of it since the last pass, its last events (DELETED) still staged: the pass moves staged
+   * records first, so that life ends in the log before the new one begins (P359). Only then, so
+   * that other writes cost no read of the staged records.
+   */
+  async afterWrites(docIds: readonly string[], write: { created: boolean }): Promise<boolean> {
     if (this.stopped || !this.holdsLease()) return false;
     // Writes that land while a pass runs share the next pass: one read of all their documents.
     if (!this.nextBatch) {
-      const ids = new Set<string>();
-      const done = this.run(async () => {
-        if (this.nextBatch?.ids === ids) this.nextBatch = null;
-        if (!this.stopped) await this.relayDocuments([...ids]);
+      const batch = { ids: new Set<string>(), created: false, done: Promise.resolve() };
+      batch.done = this.run(async () => {
+        if (this.nextBatch === batch) this.nextBatch = null;
+        if (this.stopped) return;
+        if (batch.created) await this.relayRetired();
+        await this.relayDocuments([...batch.ids]);
       });
-      this.nextBatch = { ids, done };
+      this.nextBatch = batch;
     }
     for (const docId of docIds) this.nextBatch.ids.add(docId);
+    if (write.created) this.nextBatch.created = true;
     const relayed = this.nextBatch.done.then(
       () => true,
       (error) => {

@@ -101,7 +101,8 @@ export class HealthStore {
     const evented = results
       .filter((result, i) => result.written && result.after && items[i].emitted() > 0)
       .map((result) => result.after!.id);
-    if (evented.length > 0 && !(await this.relay.afterWrites(evented))) await this.relayState.markPending(evented);
+    const created = results.some((result) => result.written && result.before === null);
+    if (evented.length > 0 && !(await this.relay.afterWrites(evented, { created }))) await this.relayState.markPending(evented);
     await Promise.all(results.map((result) => this.markPin(result)));
     return results;
   }
@@ -134,7 +135,8 @@ export class HealthStore {
     if (!result.written || !result.after) return;
     // What this instance did not relay at once is marked, so the lease holder's pass
     // finds it without scanning every document; a pin is marked for the pin watch likewise (P97).
-    if (emitted > 0 && !(await this.relay.afterWrite(result.after.id))) await this.relayState.markPending([result.after.id]);
+    if (emitted > 0 && !(await this.relay.afterWrite(result.after.id, { created: result.before === null })))
+      await this.relayState.markPending([result.after.id]);
     await this.markPin(result);
   }
 

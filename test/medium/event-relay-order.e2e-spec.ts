@@ -81,4 +81,36 @@ describe('event relay: staged records reach the log in staging order (medium tie
     const logged = (page.body.events as { id: string }[]).map((e) => e.id);
     expect(logged).toEqual([gone.id, ...created.map((e) => e.id)]);
   });
+  it('on the lease holder, a write that creates a document moves the staged record of its deleted earlier life first', async () => {
+    // A long poll: no pass of the relay's own runs during the test; the lease is taken at start.
+    t = await createTestApp({
+      env: { EVENT_RELAY_POLL_MS: '60000', EVENT_RELAY_LEASE_MS: '600000', EVENT_RELAY_SWEEP_IDS_PER_SECOND: '10' },
+    });
+    expect(t.app.get(EventRelay).holdsLease()).toBe(true);
+    // Another instance has just deleted the entry: its last events are staged, the document gone.
+    const key = { scope: Scope.PROJECT, scopeId: 'p-1', toolName: 'jira_search' };
+    const id = encodeKey(key);
+    const old = {
+      ...markUnavailable({ now: new Date(), historyLimit: 20, key, source: 'medium', code: ToolErrorCode.BACKEND_FAILED, note: 'old' })(
+        null,
+      )!,
+      version: 2,
+    };
+    const gone = deletedEvent(old, 'admin:ops', new Date(), 'old00001');
+    await own.db
+      .collection('tool_health_retired')
+      .insertOne({ _id: `${id}:old00001`, docId: id, life: 'old00001', events: [gone], stagedAt: Date.now() } as never);
+
+    await t.http
+      .post('/v1/health/mark-unavailable')
+      .set('x-api-key', KEYS.admin)
+      .send({ ...key, code: 'BACKEND_FAILED', source: 'medium', note: 'new life' })
+      .expect(200);
+    // The write's own pass was queued first; the drain only waits for it and finds nothing more.
+    await t.app.get(EventRelay).drain();
+    const page = await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
+    const logged = (page.body.events as { id: string; docId: string }[]).filter((e) => e.docId === id).map((e) => e.id);
+    expect(logged[0]).toBe(gone.id);
+    expect(logged.length).toBeGreaterThan(1);
+  });
 });

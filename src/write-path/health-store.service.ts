@@ -98,10 +98,9 @@ export class HealthStore {
     );
     const results = await this.repository.mutateMany(items);
     // The relay takes the written documents in one pass; what it did not relay in time is marked in one command (P97).
-    const evented = results
-      .filter((result, i) => result.written && result.after && items[i].emitted() > 0)
-      .map((result) => result.after!.id);
-    const created = results.some((result) => result.written && result.before === null);
+    const relayed = results.filter((result, i) => result.written && result.after && items[i].emitted() > 0);
+    const evented = relayed.map((result) => result.after!.id);
+    const created = relayed.some((result) => result.before === null);
     if (evented.length > 0 && !(await this.relay.afterWrites(evented, { created }))) await this.relayState.markPending(evented);
     await Promise.all(results.map((result) => this.markPin(result)));
     return results;

@@ -19,7 +19,7 @@ import { ownDatabaseClient } from '../support/test-database';
  * database happens to hold them in. The records are written through a client of the test's own,
  * in an order unlike their staging order, before the service starts.
  */
-describe('event relay: staged records reach the log in staging order (medium tier, P359)', () => {
+describe('event relay: the order staged records reach the log in (medium tier, P359)', () => {
   const RECORDS = 24;
   let t: TestApp | undefined;
   const own = ownDatabaseClient();
@@ -55,62 +55,62 @@ describe('event relay: staged records reach the log in staging order (medium tie
     expect(logged).toEqual(expected);
     expect(await own.db.collection('tool_health_retired').countDocuments({})).toBe(0);
   });
-  it("a document deleted and written again before the next pass: its old life's DELETED comes before its new life's events", async () => {
-    // Another instance deleted the entry (its last events staged) and wrote it again at once; the
-    // lease holder's pass finds both the staged record and the new life's pending events.
+
+  describe('a document deleted and written again: its old life ends in the log before the new one begins', () => {
     const key = { scope: Scope.PROJECT, scopeId: 'p-1', toolName: 'jira_search' };
     const id = encodeKey(key);
-    const mark = (at: Date, note: string) =>
-      markUnavailable({ now: at, historyLimit: 20, key, source: 'medium', code: ToolErrorCode.BACKEND_FAILED, note })(null)!;
-    const old = { ...mark(new Date(Date.now() - 120_000), 'old life'), version: 3 };
-    const gone = deletedEvent(old, 'admin:ops', new Date(Date.now() - 60_000), 'old00001');
-    await own.db
-      .collection('tool_health_retired')
-      .insertOne({ _id: `${id}:old00001`, docId: id, life: 'old00001', events: [gone], stagedAt: Date.now() - 60_000 } as never);
-    const again = { ...mark(new Date(Date.now() - 30_000), 'new life'), version: 1 };
-    const created = healthEventsOf(null, again, 'new00001');
-    await own.db
-      .collection('tool_health')
-      .insertOne(toRecord(withStoredEvents(again, { life: 'new00001', pendingEvents: created })) as never);
-    await own.db.collection('tool_health_pending').insertOne({ _id: id } as never);
-    await own.db.collection('tool_health_presence').insertOne({ _id: scopePrefix(key.scope, key.scopeId), tools: [key.toolName] } as never);
-
-    t = await createTestApp();
-    await t.app.get(EventRelay).drain();
-    const page = await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
-    const logged = (page.body.events as { id: string }[]).map((e) => e.id);
-    expect(logged).toEqual([gone.id, ...created.map((e) => e.id)]);
-  });
-  it('on the lease holder, a write that creates a document moves the staged record of its deleted earlier life first', async () => {
-    // A long poll: no pass of the relay's own runs during the test; the lease is taken at start.
-    t = await createTestApp({
-      env: { EVENT_RELAY_POLL_MS: '60000', EVENT_RELAY_LEASE_MS: '600000', EVENT_RELAY_SWEEP_IDS_PER_SECOND: '10' },
+    const marked = (at: Date, note: string, version: number) => ({
+      ...markUnavailable({ now: at, historyLimit: 20, key, source: 'medium', code: ToolErrorCode.BACKEND_FAILED, note })(null)!,
+      version,
     });
-    expect(t.app.get(EventRelay).holdsLease()).toBe(true);
-    // Another instance has just deleted the entry: its last events are staged, the document gone.
-    const key = { scope: Scope.PROJECT, scopeId: 'p-1', toolName: 'jira_search' };
-    const id = encodeKey(key);
-    const old = {
-      ...markUnavailable({ now: new Date(), historyLimit: 20, key, source: 'medium', code: ToolErrorCode.BACKEND_FAILED, note: 'old' })(
-        null,
-      )!,
-      version: 2,
-    };
-    const gone = deletedEvent(old, 'admin:ops', new Date(), 'old00001');
-    await own.db
-      .collection('tool_health_retired')
-      .insertOne({ _id: `${id}:old00001`, docId: id, life: 'old00001', events: [gone], stagedAt: Date.now() } as never);
+    /** Another instance deleted the entry's life `old00001`: its DELETED staged, as HealthStore.delete stages it. */
+    async function stagedDeletion(at: Date): Promise<string> {
+      const gone = deletedEvent(marked(at, 'old life', 3), 'admin:ops', at, 'old00001');
+      await own.db
+        .collection('tool_health_retired')
+        .insertOne({ _id: `${id}:old00001`, docId: id, life: 'old00001', events: [gone], stagedAt: at.getTime() } as never);
+      return gone.id;
+    }
+    async function loggedFor(app: TestApp): Promise<string[]> {
+      const page = await app.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
+      return (page.body.events as { id: string; docId: string }[]).filter((e) => e.docId === id).map((e) => e.id);
+    }
 
-    await t.http
-      .post('/v1/health/mark-unavailable')
-      .set('x-api-key', KEYS.admin)
-      .send({ ...key, code: 'BACKEND_FAILED', source: 'medium', note: 'new life' })
-      .expect(200);
-    // The write's own pass was queued first; the drain only waits for it and finds nothing more.
-    await t.app.get(EventRelay).drain();
-    const page = await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
-    const logged = (page.body.events as { id: string; docId: string }[]).filter((e) => e.docId === id).map((e) => e.id);
-    expect(logged[0]).toBe(gone.id);
-    expect(logged.length).toBeGreaterThan(1);
+    it("written on another instance before the lease holder's next pass", async () => {
+      const gone = await stagedDeletion(new Date(Date.now() - 60_000));
+      // The new life, written by that instance: its events pending, its marker set.
+      const again = marked(new Date(Date.now() - 30_000), 'new life', 1);
+      const created = healthEventsOf(null, again, 'new00001');
+      await own.db
+        .collection('tool_health')
+        .insertOne(toRecord(withStoredEvents(again, { life: 'new00001', pendingEvents: created })) as never);
+      await own.db.collection('tool_health_pending').insertOne({ _id: id } as never);
+      await own.db
+        .collection('tool_health_presence')
+        .insertOne({ _id: scopePrefix(key.scope, key.scopeId), tools: [key.toolName] } as never);
+
+      t = await createTestApp();
+      await t.app.get(EventRelay).drain();
+      expect(await loggedFor(t)).toEqual([gone, ...created.map((e) => e.id)]);
+    });
+
+    it("written on the lease holder, which relays the write's events at once", async () => {
+      // A long poll: no pass of the relay's own runs during the test; the lease is taken at start.
+      t = await createTestApp({
+        env: { EVENT_RELAY_POLL_MS: '60000', EVENT_RELAY_LEASE_MS: '600000', EVENT_RELAY_SWEEP_IDS_PER_SECOND: '10' },
+      });
+      expect(t.app.get(EventRelay).holdsLease()).toBe(true);
+      const gone = await stagedDeletion(new Date());
+      await t.http
+        .post('/v1/health/mark-unavailable')
+        .set('x-api-key', KEYS.admin)
+        .send({ ...key, code: 'BACKEND_FAILED', source: 'medium', note: 'new life' })
+        .expect(200);
+      // The write's own pass was queued first; the drain waits for it and finds nothing more.
+      await t.app.get(EventRelay).drain();
+      const logged = await loggedFor(t);
+      expect(logged[0]).toBe(gone);
+      expect(logged.length).toBeGreaterThan(1);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
+import { EventRelay } from '../src/write-path/event-relay.service';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -145,10 +146,20 @@ describe('writes built on the documents an instance kept (P354), against other w
       }).expect(200);
     const degraded = (t: TestApp, note: string) =>
       post(t, '/v1/health/mark-intermittent', { scope: 'PROJECT', scopeId: PROJECT, toolName, source: 'kept', note }).expect(200);
-    await down(a, 'first'); // OK → DOWN: an event, relayed at once
-    await degraded(a, 'second'); // DOWN → DEGRADED
-    await down(b, 'third'); // DEGRADED → DOWN, by the other instance
-    await degraded(a, 'fourth');
+    // The lease holder relays each write at once, within a bounded wait a loaded machine can
+    // outlast. Each step waits for that pass, so every write after the first builds on a document
+    // whose events the relay has taken; before the pass, what is pending is the write's own alone.
+    const step = async (write: Promise<unknown>) => {
+      await write;
+      const doc = await a.connection.db!.collection('tool_health').findOne({ toolName });
+      const versions = ((doc?.pendingEvents ?? []) as { id: string }[]).map((e) => Number(e.id.split(':')[2]));
+      expect(versions.filter((v) => v !== doc!.version)).toEqual([]);
+      for (const t of [a, b]) await t.app.get(EventRelay).drain();
+    };
+    await step(down(a, 'first')); // OK → DOWN: an event
+    await step(degraded(a, 'second')); // DOWN → DEGRADED
+    await step(down(b, 'third')); // DEGRADED → DOWN, by the other instance
+    await step(degraded(a, 'fourth'));
 
     const stored = await a.connection.db!.collection('tool_health').findOne({ toolName });
     expect(stored?.pendingEvents ?? []).toEqual([]);

@@ -10,6 +10,7 @@ import { BookkeepingBuffer } from '../../src/features/outcomes/bookkeeping-buffe
 import { OutcomeStatsRecorder } from '../../src/features/tool-stats/outcome-stats-recorder.service';
 import { MaintenanceService } from '../../src/features/maintenance/maintenance.service';
 import { WiderEvidenceService } from '../../src/features/wider-evidence/wider-evidence.service';
+import { EventRelay } from '../../src/write-path/event-relay.service';
 import { HealthStore } from '../../src/write-path/health-store.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { API_KEYS_ENV, KEYS } from './api-keys';
@@ -26,9 +27,10 @@ export interface TestApp {
   connection: Connection;
   http: ReturnType<typeof request>;
   /**
-   * Between tests: writes out what the previous test left buffered in memory (D10b hits), then
-   * empties the database — flushed after the reset, old hits would land on a new test's
-   * document of the same `_id` — and has the instance read again what it caches of it.
+   * Between tests: writes out what the previous test left buffered in memory (D10b hits) and lets
+   * the event relay finish, then empties the database — flushed after the reset, old hits would
+   * land on a new test's document of the same `_id` — and has the instance read again what it
+   * caches of it.
    */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -75,6 +77,9 @@ export async function createTestApp(
       await app.get(BookkeepingBuffer).flush();
       await app.get(OutcomeStatsRecorder).flush();
       await app.get(WiderEvidenceService).flush();
+      // A relay pass still queued from the previous test would otherwise put its events into the
+      // next test's empty log: it runs now, and what it writes goes with the rest.
+      await app.get(EventRelay).drain();
       await resetDatabase(connection);
       // What the instance keeps of the database is read again from the empty one: the maintenance
       // snapshot taken when the app started would otherwise still hold the windows a previous

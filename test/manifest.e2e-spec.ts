@@ -6,6 +6,7 @@ import { Scope } from '../src/domain/scope';
 import { HealthKey } from '../src/domain/tool-health-document';
 import { ToolStatus } from '../src/domain/tool-status';
 import { ToolHealthRepository } from '../src/persistence/tool-health/tool-health.repository';
+import { EventRelay } from '../src/write-path/event-relay.service';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand } from './support/test-app';
 
 const DAY = '2026-05-23';
@@ -89,6 +90,9 @@ describe('manifest annotation and explain (REST)', () => {
    * issued while `run` is in flight.
    */
   async function toolHealthCommands<T>(run: () => Promise<T>): Promise<{ result: T; commands: CommandStartedEvent[] }> {
+    // The relay settles each event's scope status with a read of the entries (D27), shared with
+    // requests' reads: a pass still running from the set-up's writes is finished first.
+    await t.app.get(EventRelay).drain();
     const client = t.connection.getClient();
     const commands: CommandStartedEvent[] = [];
     const listener = (event: CommandStartedEvent) => {

@@ -122,6 +122,8 @@ describe('POST /v1/outcomes/batch (issue 27, D22)', () => {
         for (const item of items) {
           const path = item.outcome === 'failure' ? '/v1/outcomes/failure' : '/v1/outcomes/success';
           const res = await post(single, path, stripOutcome(item));
+          // As when the relay keeps up: each report's events are published before the next report.
+          await single.app.get(EventRelay).drain();
           one.push(res.status === 200 ? { status: 200, [item.outcome as string]: res.body } : { status: res.status, error: res.body });
         }
         expect(answer.body.results).toEqual(one);
@@ -191,6 +193,9 @@ describe('POST /v1/outcomes/batch (issue 27, D22)', () => {
   it('reads the cascades of all its reports in ONE $in, and writes only what a report changes', async () => {
     const failure = { outcome: 'failure', toolName: TOOL, context: CONTEXT, code: 'BACKEND_FAILED', errorSignature: 'http-502' };
     await post(batched, '/v1/outcomes/batch', { items: [{ ...failure, classification: 'TECHNICALLY_BROKEN' }] }).expect(200);
+    // The relay's pass for that write reads the entries too (D27), in a read shared with requests':
+    // it is finished before the batch is counted.
+    await batched.app.get(EventRelay).drain();
     const items = Array.from({ length: 100 }, (_, i) =>
       i % 20 === 0 ? failure : { outcome: 'success', toolName: `tool-${i}`, context: { ...CONTEXT, sessionId: `s-${i}` } },
     );

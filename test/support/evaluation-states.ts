@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { EventRelay } from '../../src/write-path/event-relay.service';
 import { KEYS, TestApp } from './test-app';
 
 /**
@@ -40,6 +41,9 @@ export type EvaluationState = typeof stateArb extends fc.Arbitrary<infer T> ? T 
 /** Writes `state` through the routes its writers use (system writes, the admin's pin, the checker's cooldown, maintenance). */
 export async function buildState(t: TestApp, state: EvaluationState): Promise<void> {
   const post = (key: string, path: string, body: object) => t.http.post(path).set('x-api-key', key).send(body);
+  // Each write's events reach the log before the next write, as when the relay keeps up: an event's
+  // scope status is read as the relay publishes it (D27), and a late pass would read later writes.
+  const relayed = () => t.app.get(EventRelay).drain();
   for (const [i, k] of state.keys.entries()) {
     const key = { ...KEYS_OF_CASCADE[i], toolName: TOOL };
     const expectedRecoveryAt = k.recovery === null ? null : at(k.recovery * 30);
@@ -50,8 +54,10 @@ export async function buildState(t: TestApp, state: EvaluationState): Promise<vo
         source: 'probe',
         expectedRecoveryAt,
       }).expect(200);
+      await relayed();
     } else if (k.status === 'DEGRADED') {
       await post(KEYS.dispatcher, '/v1/health/mark-intermittent', { ...key, source: 'probe', expectedRecoveryAt }).expect(200);
+      await relayed();
     }
     if (k.pin) {
       const res = await post(KEYS.admin, '/graphql', {
@@ -59,6 +65,7 @@ export async function buildState(t: TestApp, state: EvaluationState): Promise<vo
         variables: { input: { ...key, status: k.pin.status, until: at(k.pin.minutes * 30), reason: 'r' } },
       }).expect(200);
       if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+      await relayed();
     }
     if (k.cooldown) {
       const userClass = k.cooldown.classification === 'USER_PERMISSION' || k.cooldown.classification === 'USER_INPUT';
@@ -69,6 +76,7 @@ export async function buildState(t: TestApp, state: EvaluationState): Promise<vo
         durationMs: k.cooldown.minutes * 30 * MIN,
         userId: userClass ? 'alice' : null,
       }).expect(200);
+      await relayed();
     }
   }
   for (const w of state.windows) {
@@ -79,5 +87,6 @@ export async function buildState(t: TestApp, state: EvaluationState): Promise<vo
       until: at(Math.max(w.from + w.length, 1) * 30), // a window must end in the future
       reason: 'upgrade',
     }).expect(201);
+    await relayed();
   }
 }

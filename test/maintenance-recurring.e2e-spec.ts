@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { HealthEventType } from '../src/domain/health-events';
 import { MaintenanceService } from '../src/features/maintenance/maintenance.service';
-import { EventRelay } from '../src/write-path/event-relay.service';
+import { settledEventLog } from './support/event-log';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -322,18 +322,7 @@ describe('MAINTENANCE_STARTING (P192): once per occurrence, with two instances',
     const written = await Promise.all([a.app.get(MaintenanceService).emitDueEvents(), b.app.get(MaintenanceService).emitDueEvents()]);
     return written;
   };
-  // Whichever instance holds the relay's lease moves the staged events to the log; its bounded
-  // wait after a publish can run out on a loaded machine, so both drain before a read.
-  const readLog = async () => {
-    await a.app.get(EventRelay).drain();
-    await b.app.get(EventRelay).drain();
-    return (await a.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
-      id: string;
-      type: string;
-      status: string;
-      payload: Record<string, unknown>;
-    }[];
-  };
+  const readLog = () => settledEventLog(a, [a, b]);
   const maintenanceEvents = async () =>
     (await readLog()).filter((e) => e.type.startsWith('MAINTENANCE_')).map((e) => `${e.type} ${e.payload.windowId} ${e.payload.from}`);
 
@@ -379,7 +368,7 @@ describe('MAINTENANCE_STARTING (P192): once per occurrence, with two instances',
       `MAINTENANCE_ENDED ${occurrence} 2026-05-23T16:00:00.000Z`,
       `MAINTENANCE_STARTING ${next} 2026-05-30T16:00:00.000Z`,
     ]);
-    const warning = (await readLog()).find((e: { type: string }) => e.type === HealthEventType.MAINTENANCE_STARTING);
+    const warning = (await readLog()).find((e) => e.type === HealthEventType.MAINTENANCE_STARTING);
     expect(warning).toMatchObject({ id: `maintenance:${occurrence}:MAINTENANCE_STARTING`, toolName: TOOL, status: 'OK' });
   });
 

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HealthEventType } from '../src/domain/health-events';
 import { MaintenanceService } from '../src/features/maintenance/maintenance.service';
-import { EventRelay } from '../src/write-path/event-relay.service';
+import { settledEventLog } from './support/event-log';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -60,17 +60,7 @@ describe('maintenance windows (issue 16)', () => {
         .send({ tools: [{ name: TOOL, description: 'Search Jira issues.' }], context: CONTEXT, timeZone })
         .expect(200)
     ).body.tools[0];
-  // A write publishes its events within a bounded wait; on a loaded machine the relay may still
-  // be moving them, so a read of the log drains it first.
-  const events = async () => {
-    await t.app.get(EventRelay).drain();
-    return (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
-      id: string;
-      type: string;
-      status: string;
-      payload: Record<string, unknown>;
-    }[];
-  };
+  const events = () => settledEventLog(t);
   const maintenanceEvents = async () => (await events()).filter((e) => e.type.startsWith('MAINTENANCE_'));
 
   it('a window scheduled in the future is not in force, but lookups and the annotation show it coming', async () => {
@@ -455,13 +445,7 @@ describe('maintenance windows across instances (P75)', () => {
     console.log(`maintenance window visible on the second instance after ${Date.now() - started} ms (MAINTENANCE_CACHE_MS=200)`);
     // Both instances emit on their tick; the outbox keeps one start event.
     await Promise.all([a.app.get(MaintenanceService).emitDueEvents(), b.app.get(MaintenanceService).emitDueEvents()]);
-    // Whichever instance holds the relay's lease moves the staged events to the log; its bounded
-    // wait after a publish can run out on a loaded machine, so both drain before the read.
-    await a.app.get(EventRelay).drain();
-    await b.app.get(EventRelay).drain();
-    const events = (await a.http.get('/v1/events').set('x-api-key', KEYS.audit).expect(200)).body.events.filter(
-      (e: { type: string }) => e.type === 'MAINTENANCE_STARTED',
-    );
+    const events = (await settledEventLog(a, [a, b])).filter((e) => e.type === 'MAINTENANCE_STARTED');
     expect(events).toHaveLength(1);
   });
 });

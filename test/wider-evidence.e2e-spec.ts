@@ -1,6 +1,6 @@
 import { CommandStartedEvent } from 'mongodb';
 import { WiderEvidenceService } from '../src/features/wider-evidence/wider-evidence.service';
-import { EventRelay } from '../src/write-path/event-relay.service';
+import { settledEventLog } from './support/event-log';
 import { FakeClock } from './support/fake-clock';
 import { KEYS, TestApp, createTestApp, resetDatabase } from './support/test-app';
 
@@ -34,22 +34,9 @@ function failing(t: TestApp) {
     ).body;
 }
 
-/**
- * The WIDER_EVIDENCE events of the log, read on `t` once every instance's relay has drained: a
- * flush publishes within a bounded wait, which a loaded machine can outlast.
- */
-const widerEvents = async (t: TestApp, others: TestApp[] = []) => {
-  for (const app of [t, ...others]) await app.app.get(EventRelay).drain();
-  return (
-    (await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200)).body.events as {
-      id: string;
-      type: string;
-      scope: string;
-      scopeId: string | null;
-      payload: Record<string, unknown>;
-    }[]
-  ).filter((e) => e.type === 'WIDER_EVIDENCE');
-};
+/** The WIDER_EVIDENCE events of the log, read on `t` once every instance's relay has moved them. */
+const widerEvents = async (t: TestApp, others: TestApp[] = []) =>
+  (await settledEventLog(t, [t, ...others])).filter((e) => e.type === 'WIDER_EVIDENCE');
 
 describe('wider evidence (issue 16)', () => {
   let t: TestApp;

@@ -9,6 +9,7 @@ import { toRecord } from '../../src/persistence/tool-health/tool-health.mapper';
 import { EventRelay } from '../../src/write-path/event-relay.service';
 import { aStatusChange } from '../factories';
 import { KEYS, TestApp, createTestApp } from '../support/test-app';
+import { settledEventLog } from '../support/event-log';
 import { ownDatabaseClient } from '../support/test-database';
 
 /**
@@ -49,9 +50,7 @@ describe('event relay: the order staged records reach the log in (medium tier, P
     expect(insertion.map((r) => r.events[0].id)).not.toEqual(expected);
 
     t = await createTestApp();
-    await t.app.get(EventRelay).drain();
-    const page = await t.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
-    const logged = (page.body.events as { id: string }[]).map((e) => e.id).filter((id) => id.startsWith('order-test:'));
+    const logged = (await settledEventLog(t)).map((e) => e.id).filter((id) => id.startsWith('order-test:'));
     expect(logged).toEqual(expected);
     expect(await own.db.collection('tool_health_retired').countDocuments({})).toBe(0);
   });
@@ -71,10 +70,7 @@ describe('event relay: the order staged records reach the log in (medium tier, P
         .insertOne({ _id: `${id}:old00001`, docId: id, life: 'old00001', events: [gone], stagedAt: at.getTime() } as never);
       return gone.id;
     }
-    async function loggedFor(app: TestApp): Promise<string[]> {
-      const page = await app.http.get('/v1/events?limit=500').set('x-api-key', KEYS.audit).expect(200);
-      return (page.body.events as { id: string; docId: string }[]).filter((e) => e.docId === id).map((e) => e.id);
-    }
+    const loggedFor = async (app: TestApp) => (await settledEventLog(app)).filter((e) => e.docId === id).map((e) => e.id);
 
     it("written on another instance before the lease holder's next pass", async () => {
       const gone = await stagedDeletion(new Date(Date.now() - 60_000));
@@ -90,7 +86,6 @@ describe('event relay: the order staged records reach the log in (medium tier, P
         .insertOne({ _id: scopePrefix(key.scope, key.scopeId), tools: [key.toolName] } as never);
 
       t = await createTestApp();
-      await t.app.get(EventRelay).drain();
       expect(await loggedFor(t)).toEqual([gone, ...created.map((e) => e.id)]);
     });
 
@@ -106,8 +101,7 @@ describe('event relay: the order staged records reach the log in (medium tier, P
         .set('x-api-key', KEYS.admin)
         .send({ ...key, code: 'BACKEND_FAILED', source: 'medium', note: 'new life' })
         .expect(200);
-      // The write's own pass was queued first; the drain waits for it and finds nothing more.
-      await t.app.get(EventRelay).drain();
+      // The write's own pass was queued first; the read's drain waits for it and finds nothing more.
       const logged = await loggedFor(t);
       expect(logged[0]).toBe(gone);
       expect(logged.length).toBeGreaterThan(1);

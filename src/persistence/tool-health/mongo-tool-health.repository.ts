@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { AnyBulkWriteOperation, Collection, MongoBulkWriteError, UpdateFilter } from 'mongodb';
+import { Collection, MongoBulkWriteError, MongoServerError, UpdateFilter } from 'mongodb';
 import { Model } from 'mongoose';
 import { DomainError, DomainErrorCode } from '../../domain/domain-error';
 import { canonicalJson } from '../../domain/idempotency-key';
@@ -16,6 +16,7 @@ import { DatabaseLiveness } from '../../database/database-liveness';
 import { KeyedMutex } from '../../database/keyed-mutex';
 import { ReadCoalescer } from '../../database/read-coalescer';
 import { findByIds } from '../../database/find-by-ids';
+import { updateEach } from '../../database/update-each';
 import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, documentUpdate, toCascadeEntry, toDomain, toRecord } from './tool-health.mapper';
 import { MutationResult, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
@@ -212,36 +213,52 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     const created = writes.filter((w) => w.before === null);
     // Listed before they exist (P81), as one insert would be.
     if (created.length > 0) await this.presence.addMany(created.map((w) => w.after));
-    const operations: AnyBulkWriteOperation<ToolHealthRecord>[] = writes.map(({ before, after }) =>
-      before === null
-        ? { insertOne: { document: toRecord(after) } }
-        : // P117 (D21): the same guard as tryWrite, exactly the fields of the `version_guard` index.
-          { updateOne: { filter: { _id: after.id, version: before.version }, update: guardedUpdate(before, after) } },
-    );
-    let duplicates: Set<number>;
-    let applied: number;
-    try {
-      const result = await this.records.bulkWrite(operations, { ordered: false });
-      duplicates = new Set();
-      applied = result.insertedCount + result.matchedCount;
-    } catch (error) {
-      if (!(error instanceof MongoBulkWriteError) || isDatabaseUnavailable(error)) throw error;
-      const failed = [error.writeErrors].flat();
-      if (failed.some((e) => e.code !== 11000)) throw error;
-      // An insert that met a document created meanwhile: that one lost a race.
-      duplicates = new Set(failed.map((e) => e.index));
-      applied = error.result.insertedCount + error.result.matchedCount;
-    }
-    for (const i of duplicates) results[writes[i].index] = null;
-    if (applied + duplicates.size === writes.length) return this.rememberWrites(writes, results);
+    const updates = writes.filter((w) => w.before !== null);
+    // One after the other: both at once would save a round trip only for a bulk that creates some
+    // documents and updates others, and a failed one would leave the other in flight past the locks.
+    const lost = await this.insertFirstVersions(created);
+    const matched = await this.updateGuarded(updates);
+    for (const i of lost) results[created[i].index] = null;
+    if (matched === updates.length) return this.rememberWrites(writes, results);
     // Some guarded update matched nothing, and the server does not say which: read them again.
-    const updated = writes.filter((w, i) => w.before !== null && !duplicates.has(i));
-    const now = await this.coalescer.read(updated.map((w) => w.after.id));
-    for (const w of updated) {
+    const now = await this.coalescer.read(updates.map((w) => w.after.id));
+    for (const w of updates) {
       const record = now.get(w.after.id);
       if (!record || !holdsWrite(toDomain(record), w.after)) results[w.index] = null;
     }
     return this.rememberWrites(writes, results);
+  }
+
+  /** The first versions of documents, inserted at once; the places of those that met a document created meanwhile (a lost race). */
+  private async insertFirstVersions(writes: readonly { after: ToolHealthDocument }[]): Promise<number[]> {
+    if (writes.length === 0) return [];
+    try {
+      await this.records.bulkWrite(
+        writes.map((w) => ({ insertOne: { document: toRecord(w.after) } })),
+        { ordered: false },
+      );
+      return [];
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError) || isDatabaseUnavailable(error)) throw error;
+      const failed = [error.writeErrors].flat();
+      if (failed.some((e) => e.code !== 11000)) throw error;
+      return failed.map((e) => e.index);
+    }
+  }
+
+  /**
+   * The guarded updates of documents read before, in one command (P360); how many found their
+   * document at the version read. P117 (D21): the same guard as tryWrite, exactly the fields of
+   * the `version_guard` index.
+   */
+  private async updateGuarded(writes: readonly { before: ToolHealthDocument | null; after: ToolHealthDocument }[]): Promise<number> {
+    const applied = await updateEach(
+      this.reader,
+      writes.map(({ before, after }) => ({ q: { _id: after.id, version: before!.version }, u: guardedUpdate(before!, after) })),
+    );
+    // A guarded update changes only fields a document already has room for: a refusal is the server's fault.
+    if (applied.refused.length > 0) throw new MongoServerError({ ...applied.refused[0] });
+    return applied.matched;
   }
 
   /**
@@ -313,18 +330,15 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   }
 
   private async sendBookkeeping(operations: BookkeepingOperation[]): Promise<void> {
-    try {
-      await this.records.bulkWrite(operations as AnyBulkWriteOperation<ToolHealthRecord>[], { ordered: false });
-    } catch (error) {
-      // The database answered and refused some updates (each on its own document): the others
-      // are applied, and resending would be refused again.
-      const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
-      if (refused.length > 0 && !isDatabaseUnavailable(error)) {
-        this.logger.warn(`bookkeeping: ${refused.length} of ${operations.length} updates refused, dropped: ${refused[0].errmsg}`);
-        return;
-      }
-      throw error;
-    }
+    const applied = await updateEach(
+      this.reader,
+      operations.map(({ updateOne: { filter, update, ...options } }) => ({ q: filter, u: update, ...options })),
+    );
+    // The database answered and refused some updates (each on its own document): the others
+    // are applied, and resending would be refused again.
+    const refused = applied.refused;
+    if (refused.length > 0)
+      this.logger.warn(`bookkeeping: ${refused.length} of ${operations.length} updates refused, dropped: ${refused[0].errmsg}`);
   }
 
   /** False on a lost race (version moved, or a first insert met an existing document). */

@@ -52,10 +52,9 @@ interface UpdateReply {
  * it.
  *
  * The command carries the collection's write concern, as `bulkWrite` would, and a write concern
- * error is thrown. Unlike `bulkWrite` on a replica set, the driver does not
- * retry the command after a network error: every caller's statements are guarded (a version, a
- * flush id), so the caller's own retry (a request answered 503, a flush resent) applies each at
- * most once.
+ * error is thrown. Unlike `bulkWrite` on a replica set, the driver does not retry the command after
+ * a network error: every caller's statements are guarded (a version, a flush id), so the caller's
+ * own retry (a request answered 503, a flush resent) applies each at most once.
  */
 export async function updateEach<R extends Document>(
   collection: Collection<R>,
@@ -87,7 +86,8 @@ const BSON_OBJECT_TOO_LARGE = 10334;
 /**
  * A command that could not be encoded (the encoder's 17 MB buffer overflowed: a RangeError, as
  * Node's buffers raise it) or that the server refused for its size. Either way no statement was
- * applied. The error is told by its name, not its class: Node raises it from its own realm.
+ * applied. The error is told by its name, not its class: Node raises it with its own RangeError,
+ * which is not the one code run in another realm (a test runner's sandbox) compares with.
  */
 function tooLargeForOneCommand(error: unknown): boolean {
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };

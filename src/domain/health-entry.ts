@@ -67,22 +67,21 @@ export function applyStatus(current: ToolHealthDocument, write: StatusWrite): To
   const status = write.status;
   const changed = status !== current.status;
   const problem = status !== ToolStatus.OK;
-  return {
-    ...current,
-    // A stored document's tenant is fixed at creation (version 0 = being created now) (D20).
-    tenantId: current.version === 0 ? (current.tenantId ?? write.tenantId ?? null) : current.tenantId,
-    status,
-    since: changed ? (write.since ?? write.now) : current.since,
-    lastCheckedAt: write.now,
-    expectedRecoveryAt: problem ? write.expectedRecoveryAt : null,
-    code: problem ? write.code : null,
-    description: write.description ?? current.description,
-    lastDiagnosis: write.diagnosis,
-    history: pushHistory(
-      current.history,
-      { ...write.diagnosis, status, recoveryAt: problem ? write.expectedRecoveryAt : null },
-      write.historyLimit,
-    ),
-    updatedAt: write.now,
-  };
+  // A copy, then its fields set: the same document as `{ ...current, status, … }`, which V8 builds
+  // three times slower (each property after a spread goes through the runtime; P361).
+  const next = { ...current };
+  // A stored document's tenant is fixed at creation (version 0 = being created now) (D20).
+  next.tenantId = current.version === 0 ? (current.tenantId ?? write.tenantId ?? null) : current.tenantId;
+  next.status = status;
+  next.since = changed ? (write.since ?? write.now) : current.since;
+  next.lastCheckedAt = write.now;
+  next.expectedRecoveryAt = problem ? write.expectedRecoveryAt : null;
+  next.code = problem ? write.code : null;
+  next.description = write.description ?? current.description;
+  next.lastDiagnosis = write.diagnosis;
+  const { classification, code, note, by, at } = write.diagnosis;
+  const item: HistoryItem = { classification, code, note, by, at, status, recoveryAt: problem ? write.expectedRecoveryAt : null };
+  next.history = pushHistory(current.history, item, write.historyLimit);
+  next.updatedAt = write.now;
+  return next;
 }

@@ -22,5 +22,8 @@ export function storedEventsOf(doc: ToolHealthDocument): StoredEvents | undefine
 }
 
 export function withStoredEvents<T extends ToolHealthDocument>(doc: T, stored: StoredEvents): T {
-  return { ...doc, [STORED_EVENTS]: stored };
+  // A copy, then the key set: V8 builds `{ ...doc, [STORED_EVENTS]: stored }` through the runtime (P361).
+  const next = { ...doc };
+  (next as WithStored)[STORED_EVENTS] = stored;
+  return next;
 }

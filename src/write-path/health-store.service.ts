@@ -123,7 +123,10 @@ export class HealthStore {
         // the relay moves to the outbox (D19 / P53). A new document starts a new life (P54): ids never repeat.
         const prior = current ? storedEventsOf(current) : undefined;
         const life = prior?.life ?? newLife();
-        const events = healthEventsOf(current, { ...owned, version: (current?.version ?? 0) + 1 }, life);
+        // The document as it will be stored, at its next version (a copy, then the version set: P361).
+        const stored = { ...owned };
+        stored.version = (current?.version ?? 0) + 1;
+        const events = healthEventsOf(current, stored, life);
         emitted = events.length;
         return withStoredEvents(owned, { life, pendingEvents: [...(prior?.pendingEvents ?? []), ...events] });
       },

@@ -89,7 +89,8 @@ export class SystemWritesService {
         const tool = dto.tools[index];
         const result = await this.store.write(key, tenantId, (env) =>
           markUnavailable({
-            ...env,
+            now: env.now,
+            historyLimit: env.historyLimit,
             key,
             source: dto.source,
             code: ToolErrorCode.BACKEND_UNREACHABLE,
@@ -111,7 +112,7 @@ export class SystemWritesService {
     const tenantId = dto.tenantId ?? null;
     const changed = await this.eachTool(sessionId, dto.tools, async (key) => {
       const result = await this.store.write(key, tenantId, (env) =>
-        markAvailable({ ...env, key, source: dto.source, note: 'client reconnected', tenantId }),
+        markAvailable({ now: env.now, historyLimit: env.historyLimit, key, source: dto.source, note: 'client reconnected', tenantId }),
       );
       return result.written;
     });
@@ -130,13 +131,19 @@ export class SystemWritesService {
   }
 }
 
-/** A system write's reducer for one key, from the fields its single and bulk bodies share. */
+/**
+ * A system write's reducer for one key, from the fields its single and bulk bodies share. The
+ * write's fields are listed, not spread from `env`: in Node 20's V8 an object literal that spreads
+ * one object and then adds properties builds each added one through the runtime, ~5 µs for this
+ * literal against ~0.05 µs listed, once per tool of a bulk write (P361).
+ */
 type ReducerOf = (env: WriteEnvironment, key: HealthKey, tenantId: string | null) => HealthReducer;
 
 function unavailable(dto: Omit<MarkUnavailableDto, 'toolName' | 'scope'>): ReducerOf {
   return (env, key, tenantId) =>
     markUnavailable({
-      ...env,
+      now: env.now,
+      historyLimit: env.historyLimit,
       key,
       source: dto.source,
       code: dto.code,
@@ -150,7 +157,8 @@ function unavailable(dto: Omit<MarkUnavailableDto, 'toolName' | 'scope'>): Reduc
 function intermittent(dto: Omit<MarkIntermittentDto, 'toolName' | 'scope'>): ReducerOf {
   return (env, key, tenantId) =>
     markIntermittent({
-      ...env,
+      now: env.now,
+      historyLimit: env.historyLimit,
       key,
       source: dto.source,
       code: dto.code,
@@ -161,5 +169,6 @@ function intermittent(dto: Omit<MarkIntermittentDto, 'toolName' | 'scope'>): Red
 }
 
 function available(dto: Omit<MarkAvailableDto, 'toolName' | 'scope'>): ReducerOf {
-  return (env, key, tenantId) => markAvailable({ ...env, key, source: dto.source, note: dto.note, tenantId });
+  return (env, key, tenantId) =>
+    markAvailable({ now: env.now, historyLimit: env.historyLimit, key, source: dto.source, note: dto.note, tenantId });
 }

@@ -205,7 +205,10 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
         results.push({ before, after: before, written: false });
         return;
       }
-      const after: ToolHealthDocument = { ...reduced, id: ids[index], version: (before?.version ?? 0) + 1 };
+      // A copy, then its id and version set: `{ ...reduced, id, version }` costs V8 a runtime call per property after the spread (P361).
+      const after: ToolHealthDocument = { ...reduced };
+      after.id = ids[index];
+      after.version = (before?.version ?? 0) + 1;
       results.push({ before, after, written: true });
       writes.push({ index, before, after });
     });

@@ -1,19 +1,12 @@
-import { CommandStartedEvent, MongoClient } from 'mongodb';
 import { findByIds } from '../src/database/find-by-ids';
-import { testDatabaseUri } from './support/test-database';
+import { commandRecordingClient } from './support/test-database';
 
 /** The hot `_id` reads (P345) on the e2e tier's real server: one `find` command, whatever the count. */
 describe('findByIds on the embedded server', () => {
-  let client: MongoClient;
-  const started: CommandStartedEvent[] = [];
-  const collection = () => client.db().collection<{ _id: string; n: number; big: string }>('find_by_ids');
+  const own = commandRecordingClient();
+  const started = own.started;
+  const collection = () => own.db.collection<{ _id: string; n: number; big: string }>('find_by_ids');
 
-  beforeAll(async () => {
-    client = new MongoClient(testDatabaseUri(), { monitorCommands: true });
-    client.on('commandStarted', (event) => started.push(event));
-    await client.connect();
-  });
-  afterAll(() => client.close());
   beforeEach(async () => {
     await collection().deleteMany({});
     await collection().insertMany(Array.from({ length: 300 }, (_, n) => ({ _id: `id-${n}`, n, big: 'x'.repeat(50) })));

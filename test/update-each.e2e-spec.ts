@@ -1,22 +1,16 @@
-import { CommandStartedEvent, MongoClient, UpdateFilter } from 'mongodb';
+import { UpdateFilter } from 'mongodb';
 import { updateEach } from '../src/database/update-each';
-import { testDatabaseUri } from './support/test-database';
+import { commandRecordingClient } from './support/test-database';
 
 type Doc = { _id: string; version: number; n: number; tags: string[]; big?: string; slots?: { k: string; c: number }[] };
 
 /** Guarded updates as one `update` command (P360), on the e2e tier's real server. */
 describe('updateEach on the embedded server', () => {
-  let client: MongoClient;
-  const started: CommandStartedEvent[] = [];
-  const collection = () => client.db().collection<Doc>('update_each');
+  const own = commandRecordingClient();
+  const started = own.started;
+  const collection = () => own.db.collection<Doc>('update_each');
   const ids = Array.from({ length: 300 }, (_, n) => `id-${n}`);
 
-  beforeAll(async () => {
-    client = new MongoClient(testDatabaseUri(), { monitorCommands: true });
-    client.on('commandStarted', (event) => started.push(event));
-    await client.connect();
-  });
-  afterAll(() => client.close());
   beforeEach(async () => {
     await collection().deleteMany({});
     await collection().insertMany(ids.map((_id, n) => ({ _id, version: 1, n, tags: ['a'], slots: [{ k: 'x', c: 0 }] })));
@@ -69,7 +63,7 @@ describe('updateEach on the embedded server', () => {
   });
 
   it('carries the write concern the collection was given', async () => {
-    await updateEach(client.db().collection<Doc>('update_each', { writeConcern: { w: 1, journal: true } }), [
+    await updateEach(own.db.collection<Doc>('update_each', { writeConcern: { w: 1, journal: true } }), [
       { q: { _id: 'id-1' }, u: { $set: { n: 1 } } },
     ]);
     expect(updateCommands()[0].command.writeConcern).toEqual({ w: 1, j: true });

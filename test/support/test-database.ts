@@ -1,4 +1,4 @@
-import { Db, MongoClient } from 'mongodb';
+import { CommandStartedEvent, Db, MongoClient } from 'mongodb';
 
 /** One database per jest worker, named so it can never be mistaken for a real one. */
 export function testDatabaseUri(): string {
@@ -31,5 +31,23 @@ export function ownDatabaseClient(): { readonly db: Db } {
   beforeEach(async () => {
     for (const collection of await own.db.collections()) await collection.deleteMany({});
   });
+  return own;
+}
+
+/**
+ * For tests that count the commands the driver sends: a driver client of the test's own that
+ * records every command it starts. Call it in a describe block; `db` is there from its beforeAll
+ * on, and the test empties `started` once its own set-up has run.
+ */
+export function commandRecordingClient(): { readonly db: Db; readonly started: CommandStartedEvent[] } {
+  let client: MongoClient;
+  const own = { db: undefined as unknown as Db, started: [] as CommandStartedEvent[] };
+  beforeAll(async () => {
+    client = new MongoClient(testDatabaseUri(), { monitorCommands: true });
+    client.on('commandStarted', (event) => own.started.push(event));
+    await client.connect();
+    own.db = client.db();
+  });
+  afterAll(() => client.close());
   return own;
 }

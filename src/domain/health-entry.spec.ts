@@ -1,5 +1,14 @@
 import { ToolHealthClassification as C } from './classification';
-import { DEFAULT_HISTORY_LIMIT, StatusWrite, applyStatus, isPinned, isRetesting, newDocument, pushHistory } from './health-entry';
+import {
+  DEFAULT_HISTORY_LIMIT,
+  StatusWrite,
+  applyStatus,
+  atNextVersion,
+  isPinned,
+  isRetesting,
+  newDocument,
+  pushHistory,
+} from './health-entry';
 import { encodeKey } from './health-key';
 import { Scope } from './scope';
 import { ToolErrorCode } from './tool-error-code';
@@ -60,6 +69,26 @@ describe('newDocument (D7)', () => {
     const b = newDocument(KEY, T0);
     expect(a.history).not.toBe(b.history);
     expect(a.cooldowns).not.toBe(b.cooldowns);
+  });
+});
+
+describe('atNextVersion', () => {
+  it("a first write stores version 1 under the given id, leaving the reducer's document as it was", () => {
+    const reduced = doc({ id: 'whatever the reducer said', status: ToolStatus.DOWN });
+    const next = atNextVersion(reduced, null, encodeKey(KEY));
+    expect(next).toEqual({ ...reduced, id: encodeKey(KEY), version: 1 });
+    expect(reduced).toMatchObject({ id: 'whatever the reducer said', version: 0 });
+  });
+
+  it('a later write stores the version after the stored one, keeping the id when none is given', () => {
+    const stored = doc({ version: 7 });
+    const next = atNextVersion(doc({ version: 3, status: ToolStatus.DOWN }), stored);
+    expect(next).toMatchObject({ id: encodeKey(KEY), version: 8, status: ToolStatus.DOWN });
+  });
+
+  it('keeps the fields in the order the reducer gave them (a stored document reads back the same)', () => {
+    const reduced = doc({ status: ToolStatus.DEGRADED });
+    expect(Object.keys(atNextVersion(reduced, doc({ version: 2 }), 'other'))).toEqual(Object.keys(reduced));
   });
 });
 

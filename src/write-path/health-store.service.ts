@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../runtime/clock';
 import { AppConfig } from '../config/app-config';
-import { HealthReducer } from '../domain/health-entry';
+import { HealthReducer, atNextVersion } from '../domain/health-entry';
 import { encodeKey, tenantOf } from '../domain/health-key';
 import { Scope } from '../domain/scope';
 import { documentTenant } from '../domain/scope-of-evidence';
@@ -123,10 +123,7 @@ export class HealthStore {
         // the relay moves to the outbox (D19 / P53). A new document starts a new life (P54): ids never repeat.
         const prior = current ? storedEventsOf(current) : undefined;
         const life = prior?.life ?? newLife();
-        // The document as it will be stored, at its next version (a copy, then the version set: P361).
-        const stored = { ...owned };
-        stored.version = (current?.version ?? 0) + 1;
-        const events = healthEventsOf(current, stored, life);
+        const events = healthEventsOf(current, atNextVersion(owned, current), life);
         emitted = events.length;
         return withStoredEvents(owned, { life, pendingEvents: [...(prior?.pendingEvents ?? []), ...events] });
       },

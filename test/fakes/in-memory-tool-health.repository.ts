@@ -1,5 +1,5 @@
 import { DomainError } from '../../src/domain/domain-error';
-import { HealthReducer } from '../../src/domain/health-entry';
+import { HealthReducer, atNextVersion } from '../../src/domain/health-entry';
 import { cascadeScopes, encodeKey, scopePrefix } from '../../src/domain/health-key';
 import { HealthEvent } from '../../src/domain/health-events';
 import { Scope } from '../../src/domain/scope';
@@ -111,7 +111,7 @@ export class InMemoryToolHealthRepository extends ToolHealthRepository {
         this.reducerRuns++;
         const reduced = reducer(current);
         if (reduced === current || reduced === null) return { before: current, after: current, written: false };
-        const after: ToolHealthDocument = { ...reduced, id, version: (current?.version ?? 0) + 1 };
+        const after = atNextVersion(reduced, current, id);
         // As the adapter: `after` is the document as written (not read back), so it holds what the reducer gave it.
         if (this.tryWrite(current, after)) return { before: current, after: copy(after), written: true };
       }

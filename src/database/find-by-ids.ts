@@ -25,13 +25,10 @@ export async function findByIds<R extends Document>(
   // Mongoose's buffering stand-in for a collection, before the connection opens, has no database to command.
   const db = (collection as { db?: Db }).db;
   if (!db) return asCursor();
-  const reply = (await db.command({
-    find: collection.collectionName,
-    filter,
-    ...(projection ? { projection } : {}),
-    batchSize,
-    singleBatch: true,
-  })) as FindReply<R>;
+  const command: Document = { find: collection.collectionName, filter, batchSize, singleBatch: true };
+  // Set, not spread into the literal: a spread followed by more properties is built through V8's runtime (P362).
+  if (projection) command.projection = projection;
+  const reply = (await db.command(command)) as FindReply<R>;
   return isZero(reply.cursor.id) ? (reply.cursor.firstBatch ?? []) : asCursor();
 }
 

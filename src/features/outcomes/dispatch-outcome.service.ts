@@ -63,10 +63,12 @@ export class DispatchOutcomeService {
           this.maintenance.viewIfFresh(toolName, context, now) ?? (await this.maintenance.viewFor(toolName, context, now)),
         ]
       : await Promise.all([this.repository.findManyByIds(cascade.ids), this.maintenance.viewFor(toolName, context, now)]);
-    const report = { userId: context.userId ?? null, errorSignatures: dto.errorSignatures, now };
+    const userId = context.userId ?? null;
+    const errorSignatures = dto.errorSignatures;
     // Only the documents in the call's reach (up to a pin that shadows the rest) (D18/D20).
     const evaluation = evaluateCall({ toolName, context, entries, now, maintenance, cascade });
-    const probe = { ...report, historyLimit: Number.MAX_SAFE_INTEGER };
+    // Which documents the success changes; the history limit does not decide that.
+    const probe = { userId, errorSignatures, now, historyLimit: Number.MAX_SAFE_INTEGER };
     const stale = evaluation.reachEntries.filter((doc) => applySuccess(doc, probe) !== doc);
 
     const changed: ChangedEntryView[] = [];
@@ -74,7 +76,8 @@ export class DispatchOutcomeService {
       const result = await this.store.write(
         doc,
         doc.tenantId,
-        (env) => (current) => (current ? applySuccess(current, { ...report, now: env.now, historyLimit: env.historyLimit }) : current),
+        (env) => (current) =>
+          current ? applySuccess(current, { userId, errorSignatures, now: env.now, historyLimit: env.historyLimit }) : current,
         { stored: doc },
       );
       if (result.written && result.after) {
@@ -152,9 +155,11 @@ export class DispatchOutcomeService {
     await this.bookkeeping.settle();
     await this.widerEvidence.settle();
 
-    let cooldown = decision.hit
-      ? { ...keyOf(decision.hit.docId), errorSignature: decision.hit.errorSignature, userId: decision.hit.userId }
-      : null;
+    const hitKey = decision.hit && keyOf(decision.hit.docId);
+    let cooldown =
+      decision.hit && hitKey
+        ? { scope: hitKey.scope, scopeId: hitKey.scopeId, errorSignature: decision.hit.errorSignature, userId: decision.hit.userId }
+        : null;
     let retryAt = decision.retryAt;
     const write = decision.cooldownWrite;
     let refused = false;
@@ -184,7 +189,8 @@ export class DispatchOutcomeService {
         // The answer agrees with the next check — the new entry and every wider block (P51).
         entries.set(result.after.id, result.after);
         batch?.wrote(result.after);
-        retryAt = spawnBlockedUntil({ ...report, entries }, context.userId ?? null).at;
+        // `report.entries` is `entries`, which now holds the new entry.
+        retryAt = spawnBlockedUntil(report, context.userId ?? null).at;
         cooldown = { scope: write.key.scope, scopeId: write.key.scopeId, errorSignature: write.errorSignature, userId: write.userId };
       }
     }
@@ -192,7 +198,7 @@ export class DispatchOutcomeService {
     if (refused) why.push(`no cooldown: the ${write!.key.scope} document holds ${MAX_COOLDOWN_ENTRIES} active cooldowns`);
 
     this.metrics.failureDecision(decision.reason, decision.spawn);
-    if (decision.hit) this.metrics.cooldownHit(keyOf(decision.hit.docId).scope);
+    if (hitKey) this.metrics.cooldownHit(hitKey.scope);
     this.stats.record(toolName, context.tenantId, false, dto.code, dto.durationMs, now.getTime());
     // Issue 39: the signals are evidence for the diagnosis, beside the decision (never part of it).
     const signals = isToolFault(dto.code) ? this.signals.signalsFor(toolName) : null;

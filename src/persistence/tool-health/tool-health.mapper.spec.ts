@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { aDiagnosis, aHistoryItem, aToolHealthDocument } from '../../../test/factories';
 import { STORED_EVENTS, withStoredEvents } from '../../domain/stored-events';
-import { ToolHealthDocument } from '../../domain/tool-health-document';
+import { ToolHealthDocument, blankFields } from '../../domain/tool-health-document';
 import { ToolErrorCode } from '../../domain/tool-error-code';
 import { ToolStatus } from '../../domain/tool-status';
 import { Scope } from '../../domain/scope';
@@ -39,6 +39,81 @@ describe('tool-health mapper: the flush ids of P42', () => {
     expect(toRecord(toDomain(plain as ToolHealthRecord))).not.toHaveProperty('appliedFlushIds');
   });
 });
+
+describe('tool-health mapper: a stored record read back (P362)', () => {
+  // As the driver reads it: string keys only (toRecord's copy also carries the document's symbols).
+  const stored = stringKeys(
+    toRecord(
+      withStoredEvents(
+        aToolHealthDocument({
+          status: ToolStatus.DOWN,
+          code: ToolErrorCode.BACKEND_FAILED,
+          lastDiagnosis: aDiagnosis({ note: 'n' }),
+          history: [aHistoryItem({ note: 'h' })],
+          description: 'd',
+          version: 5,
+        }),
+        { life: 'l1', pendingEvents: [] },
+      ),
+    ),
+  ) as unknown as ToolHealthRecord & Record<string, unknown>;
+  const blankable = Object.keys(blankFields()) as (keyof ReturnType<typeof blankFields>)[];
+  // What a stored record may be: any blankable field absent or null (stored before it existed),
+  // fields a newer build wrote, flush ids, or no write-path fields at all.
+  const variants = fc.record({
+    absent: fc.subarray(blankable),
+    nulled: fc.subarray(blankable),
+    extra: fc.dictionary(fc.constantFrom('rolloutField', 'newerMarker', 'z'), fc.oneof(fc.integer(), fc.string(), fc.constant(null))),
+    flushIds: fc.option(fc.array(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    noEvents: fc.boolean(),
+  });
+
+  it('reads every field by its name, blanks for the missing ones, and keeps fields it does not know', () => {
+    fc.assert(
+      fc.property(variants, ({ absent, nulled, extra, flushIds, noEvents }) => {
+        const record: Record<string, unknown> = { ...stored, ...extra };
+        for (const field of nulled) record[field] = null;
+        for (const field of absent) delete record[field];
+        if (flushIds) record.appliedFlushIds = flushIds;
+        if (noEvents) for (const field of ['life', 'pendingEvents']) delete record[field];
+
+        const doc = toDomain(record as unknown as ToolHealthRecord);
+        const { _id, life, pendingEvents, appliedFlushIds, ...fields } = record;
+        expect(stringKeys(doc)).toEqual({ ...fields, ...blankFields(), ...pick(fields, (v) => v !== null && v !== undefined), id: _id });
+        expect((doc as ToolHealthDocument & { [STORED_EVENTS]?: unknown })[STORED_EVENTS]).toEqual({
+          life: life ?? '0',
+          pendingEvents: pendingEvents ?? [],
+        });
+        expect((doc as ToolHealthDocument & { [APPLIED_FLUSH_IDS_KEY]?: string[] })[APPLIED_FLUSH_IDS_KEY]).toEqual(appliedFlushIds);
+        // Written back, the record is what was read, with its blanks filled and its unknown fields kept.
+        expect(stringKeys(toRecord(doc))).toEqual({
+          ...record,
+          ...blankFields(),
+          ...pick(fields, (v) => v !== null && v !== undefined),
+          life: life ?? '0',
+          pendingEvents: pendingEvents ?? [],
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives every document its own blank lists', () => {
+    const { history: _h, cooldowns: _c, ...bare } = stored;
+    const [a, b] = [toDomain(bare as unknown as ToolHealthRecord), toDomain(bare as unknown as ToolHealthRecord)];
+    expect(a.history).toEqual([]);
+    expect(a.history).not.toBe(b.history);
+    expect(a.cooldowns).not.toBe(b.cooldowns);
+  });
+});
+
+function stringKeys(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value));
+}
+
+function pick(fields: Record<string, unknown>, keep: (value: unknown) => boolean): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => keep(value)));
+}
 
 describe('tool-health mapper: the manifest read’s entries (P116)', () => {
   const since = new Date('2026-05-23T14:00:00Z');

@@ -98,6 +98,10 @@ describe('tool-health mapper: a stored record read back (P362)', () => {
     );
   });
 
+  it('takes its id from `_id`, whatever else a record holds', () => {
+    expect(toDomain({ ...stored, id: 'not the key' } as unknown as ToolHealthRecord).id).toBe(stored._id);
+  });
+
   it('gives every document its own blank lists', () => {
     const { history: _h, cooldowns: _c, ...bare } = stored;
     const [a, b] = [toDomain(bare as unknown as ToolHealthRecord), toDomain(bare as unknown as ToolHealthRecord)];

@@ -29,9 +29,13 @@ export const APPLIED_FLUSH_IDS_KEY = Symbol('appliedFlushIds');
 
 type WithFlushIds = { [APPLIED_FLUSH_IDS_KEY]?: string[] };
 
-/** The fields toDomain reads by name; any other field of a record is carried over as it is. */
+/**
+ * The fields toDomain reads by name; any other field of a record is carried over as it is. `id`
+ * is here so that a stray `id` field in a record can never stand in for its `_id`.
+ */
 const READ_FIELDS = new Set<string>([
   '_id',
+  'id',
   'scope',
   'scopeId',
   'toolName',

@@ -13,6 +13,8 @@
 // Each row prints the mean and the median of the slices per build and B/A of the medians. The
 // load generator runs in this process (8 keep-alive connections); only the services' own CPU is
 // read, from /proc, so the client's share of the two cores does not count, but it does compete.
+// Short slices are noisy: one build against itself (A/A) at 800 requests × 1 round read 0.83–0.96;
+// at the defaults (4 000 × 3 rounds) the P362 rows agreed across both backends. Run an A/A first.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,7 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freePort, startDatabase } from '../scripts/db/servers.mjs';
 import { SERVICE_NODE_FLAGS } from '../scripts/service-node-flags.mjs';
-import { BASE, contextIds, failToolOfUser, loadEncodeKey, manifestTool, seedBase, successTool } from './seed.mjs';
+import { bodies } from './bodies.mjs';
+import { loadEncodeKey, seedBase } from './seed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 8;
@@ -48,42 +51,12 @@ function options(argv) {
 const KEY = 'bench-ab-dispatcher-key';
 const sha = (s) => createHash('sha256').update(s).digest('hex');
 
-const success = (i) => ({ toolName: successTool(i), context: contextIds(i) });
-const failure = (i) => {
-  const u = i % BASE.users;
-  return {
-    toolName: failToolOfUser(u),
-    context: { ...contextIds(i), userId: `u-${u}` },
-    code: 'BACKEND_FAILED',
-    errorSignature: BASE.failSignature,
-    message: '500 Internal Server Error',
-  };
-};
-
-/** The rows: the requests of `npm run bench`'s a/f, b and c rows, `per` of them per request sent. */
+/** The rows: requests of `npm run bench`'s f, b and c rows, built by its own bodies; `per` of them per request sent. */
 const ROWS = {
-  success: { path: '/v1/outcomes/success', body: success, per: 1 },
-  failure: { path: '/v1/outcomes/failure', body: failure, per: 1 },
-  batch100: {
-    path: '/v1/outcomes/batch',
-    per: 40,
-    body: (i) => ({
-      items: Array.from({ length: 100 }, (_, j) => {
-        const k = i * 100 + j;
-        return j < 5 ? { outcome: 'failure', ...failure(k) } : { outcome: 'success', ...success(k) };
-      }),
-    }),
-  },
-  annotate1: {
-    path: '/v1/manifest/annotate',
-    per: 1,
-    body: (i) => ({
-      tools: [{ name: manifestTool(0), description: 'Tool 0: searches the issue tracker.', safety: 'SAFE_PROBE' }],
-      context: { ...contextIds(i), projectId: `p-${i % 5}` },
-      engineRoles: [],
-      timeZone: 'Europe/Berlin',
-    }),
-  },
+  success: { path: '/v1/outcomes/success', body: bodies.success, per: 1 },
+  failure: { path: '/v1/outcomes/failure', body: bodies.failureDistinct, per: 1 },
+  batch100: { path: '/v1/outcomes/batch', body: bodies.batch(100, 5), per: 40 },
+  annotate1: { path: '/v1/manifest/annotate', body: bodies.annotate(1), per: 1 },
 };
 
 /** User + system CPU of a process so far, in ms (clock ticks of 10 ms). */

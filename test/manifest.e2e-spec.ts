@@ -1,4 +1,4 @@
-import { CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
+import { CommandStartedEvent, CommandSucceededEvent, Document } from 'mongodb';
 import { BookkeepingBuffer } from '../src/features/outcomes/bookkeeping-buffer.service';
 import { AGRAJAG_TOOLS } from '../src/features/diagnoses/agrajag-tools';
 import { pinEntry } from '../src/domain/pin';
@@ -7,6 +7,7 @@ import { HealthKey } from '../src/domain/tool-health-document';
 import { ToolStatus } from '../src/domain/tool-status';
 import { ToolHealthRepository } from '../src/persistence/tool-health/tool-health.repository';
 import { EventRelay } from '../src/write-path/event-relay.service';
+import { READ_ANCHOR_COLLECTION } from '../src/persistence/tool-presence/manifest-read';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand } from './support/test-app';
 
 const DAY = '2026-05-23';
@@ -86,26 +87,38 @@ describe('manifest annotation and explain (REST)', () => {
     post(`/v1/sessions/${sessionId}/client-disconnected`, { source: 'foot', at: when, tools }).expect(200);
 
   /**
-   * Every command on tool_health and its presence lists (P81) — a getMore too: another round trip —
-   * issued while `run` is in flight.
+   * Every command on tool_health, its presence lists (P81) and the manifest read's anchor (P363)
+   * — a getMore too: another round trip — issued while `run` is in flight, with the documents
+   * each answered.
    */
-  async function toolHealthCommands<T>(run: () => Promise<T>): Promise<{ result: T; commands: CommandStartedEvent[] }> {
+  async function toolHealthCommands<T>(
+    run: () => Promise<T>,
+  ): Promise<{ result: T; commands: CommandStartedEvent[]; replies: Map<number, Document[]> }> {
     // The relay settles each event's scope status with a read of the entries (D27), shared with
     // requests' reads: a pass still running from the set-up's writes is finished first.
     await t.app.get(EventRelay).drain();
     const client = t.connection.getClient();
     const commands: CommandStartedEvent[] = [];
-    const listener = (event: CommandStartedEvent) => {
+    const replies = new Map<number, Document[]>();
+    const onStart = (event: CommandStartedEvent) => {
       const collection = event.commandName === 'getMore' ? event.command.collection : event.command[event.commandName];
-      if ((collection === 'tool_health' || collection === 'tool_health_presence') && !isBackgroundCommand(event)) commands.push(event);
+      if (WATCHED.has(collection) && !isBackgroundCommand(event)) commands.push(event);
     };
-    client.on('commandStarted', listener);
+    const onReply = (event: CommandSucceededEvent) => {
+      if (!commands.some((c) => c.requestId === event.requestId)) return;
+      const cursor = (event.reply as { cursor?: { firstBatch?: Document[]; nextBatch?: Document[] } }).cursor;
+      replies.set(event.requestId, cursor?.firstBatch ?? cursor?.nextBatch ?? []);
+    };
+    client.on('commandStarted', onStart);
+    client.on('commandSucceeded', onReply);
     try {
-      return { result: await run(), commands };
+      return { result: await run(), commands, replies };
     } finally {
-      client.off('commandStarted', listener);
+      client.off('commandStarted', onStart);
+      client.off('commandSucceeded', onReply);
     }
   }
+  const WATCHED = new Set(['tool_health', 'tool_health_presence', READ_ANCHOR_COLLECTION]);
 
   describe('§9 suffixes', () => {
     // Written at 14:00 UTC, read at 14:30 UTC (16:30 in Berlin, CEST +2).
@@ -557,11 +570,13 @@ describe('manifest annotation and explain (REST)', () => {
     });
 
     it('not on a probe turn: departed tools carry no SAFE_PROBE marker', async () => {
-      const { result, commands } = await toolHealthCommands(() =>
+      const { result, commands, replies } = await toolHealthCommands(() =>
         s1Turn({ probeTurn: true, tools: [tool('probe', { safety: 'SAFE_PROBE' })] }),
       );
       expect(result.departed).toEqual([]);
-      expect(commands).toHaveLength(1); // the session's entries are not even read
+      // The session's entries are not even read.
+      expect(commands).toHaveLength(1);
+      expect(replies.get(commands[0].requestId)!.filter((d) => d.scope === 'SESSION')).toEqual([]);
     });
 
     it('gone after the client reconnects', async () => {
@@ -785,7 +800,7 @@ describe('manifest annotation and explain (REST)', () => {
 
       for (const withSession of [false, true]) {
         const context = withSession ? { ...CONTEXT, sessionId: 's-1' } : CONTEXT;
-        const { result, commands } = await toolHealthCommands(() => annotate({ tools, context }));
+        const { result, commands, replies } = await toolHealthCommands(() => annotate({ tools, context }));
 
         expect(result.tools.map(project)).toEqual(Array.from({ length: N }, (_, i) => expected(i, withSession)));
         expect(names(result.tools)).toEqual(tools.map((x) => x.name));
@@ -796,15 +811,11 @@ describe('manifest annotation and explain (REST)', () => {
         expect(byName(result.tools).get(toolName(9))!.reason.shadowed).toEqual([{ scope: 'GLOBAL', scopeId: null, status: 'DOWN' }]);
         expect(byName(result.tools).get(toolName(8))!.reason.shadowed).toEqual([]);
 
-        // Only finds — no getMore, nothing written: the context's presence lists (one `$in` of its
-        // scope prefixes), then ONE `$in` of exactly the ids that have a document — the manifest's
-        // tools in those scopes, and with a session every entry of the session (D15b) — instead of
-        // every cascade key (180 documents match with the session: more than a default first batch).
-        expect(commands.map((c) => [c.commandName, c.command.find])).toEqual([
-          ['find', 'tool_health_presence'],
-          ['find', 'tool_health'],
-        ]);
-        expect(commands[0].command.filter._id.$in).toHaveLength(withSession ? 5 : 4);
+        // ONE command — no getMore, nothing written: the context's presence lists and, by them,
+        // exactly the documents that exist — the manifest's tools in those scopes, and with a
+        // session every entry of the session (D15b) — instead of every cascade key (180 documents
+        // match with the session: more than a default first batch).
+        expect(commands.map((c) => [c.commandName, c.command.aggregate])).toEqual([['aggregate', READ_ANCHOR_COLLECTION]]);
         const stored = await t.connection
           .collection('tool_health')
           .find({}, { projection: { _id: 1, scope: 1, scopeId: 1, toolName: 1 } })
@@ -823,7 +834,12 @@ describe('manifest annotation and explain (REST)', () => {
           .filter((d) => scopes.has(`${d.scope}|${d.scopeId}`) && (manifestNames.has(d.toolName) || (withSession && d.scope === 'SESSION')))
           .map((d) => d._id)
           .sort();
-        expect([...commands[1].command.filter._id.$in].sort()).toEqual(existing);
+        expect(
+          replies
+            .get(commands[0].requestId)!
+            .map((d) => d._id)
+            .sort(),
+        ).toEqual(existing);
         expect(existing.length).toBeLessThan(N * (withSession ? 5 : 4));
         if (withSession) {
           expect(result.departed.map((x) => [x.name, x.description])).toEqual([
@@ -862,7 +878,8 @@ describe('manifest annotation and explain (REST)', () => {
       const replies: CommandSucceededEvent[] = [];
       const started: CommandStartedEvent[] = [];
       const onStart = (event: CommandStartedEvent) => {
-        if (event.commandName === 'find' && event.command.find === 'tool_health' && !isBackgroundCommand(event)) started.push(event);
+        if (event.commandName === 'aggregate' && event.command.aggregate === READ_ANCHOR_COLLECTION && !isBackgroundCommand(event))
+          started.push(event);
       };
       const onReply = (event: CommandSucceededEvent) => {
         if (started.some((s) => s.requestId === event.requestId)) replies.push(event);

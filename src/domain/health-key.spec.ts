@@ -7,7 +7,10 @@ import {
   decodeKey,
   describeKey,
   encodeKey,
+  encodesAsItself,
+  ID_PATTERN,
   keyInScope,
+  prefixOfId,
   scopePrefix,
   validateContext,
   validateKey,
@@ -66,6 +69,28 @@ describe('encodeKey / decodeKey (D3a)', () => {
     const error = errorOf(() => decodeKey(id));
     expect(error.code).toBe(DomainErrorCode.INVALID_ARGUMENT);
     expect(error.field).toBe('id');
+  });
+
+  it('prefixOfId gives back the scope prefix of any encoded key (property)', () => {
+    fc.assert(
+      fc.property(keyArb, (key) => {
+        expect(prefixOfId(encodeKey(key))).toBe(scopePrefix(key.scope, key.scopeId));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a name of the D3a character set is its own encoding, and one the encoding escapes is not (property)', () => {
+    fc.assert(
+      fc.property(anyString, (name) => {
+        expect(encodesAsItself(name)).toBe(keyInScope('GLOBAL|%00', name) === `GLOBAL|%00|${name}`);
+        if (ID_PATTERN.test(name)) expect(encodesAsItself(name)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(encodesAsItself('mcp:search/files.read@host_1-x')).toBe(true);
+    expect(encodesAsItself('a|b')).toBe(false);
+    expect(encodesAsItself('100%')).toBe(false);
   });
 
   it('round-trips arbitrary keys (property)', () => {

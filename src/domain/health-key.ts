@@ -43,6 +43,16 @@ export function keyInScope(prefix: string, toolName: string): string {
   return `${prefix}${SEPARATOR}${escape(toolName)}`;
 }
 
+/** The scope prefix of an encoded key: everything before its last separator, which no escaped name contains. */
+export function prefixOfId(id: string): string {
+  return id.slice(0, id.lastIndexOf(SEPARATOR));
+}
+
+/** Whether a name is its own encoding (no character the encoding escapes): true of every D3a name. */
+export function encodesAsItself(name: string): boolean {
+  return escape(name) === name;
+}
+
 export function decodeKey(id: string): HealthKey {
   const parts = id.split(SEPARATOR);
   if (parts.length !== 3) {

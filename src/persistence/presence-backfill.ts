@@ -8,6 +8,7 @@ import { Scope } from '../domain/scope';
 import { ToolHealthRecord } from './tool-health/tool-health.schema';
 import { BACKFILLED_MARKER } from './tool-presence/tool-presence';
 import { ToolPresenceRecord } from './tool-presence/tool-presence.schema';
+import { ensureReadAnchor } from './tool-presence/manifest-read';
 
 const BATCH = 5_000;
 
@@ -30,6 +31,9 @@ export class PresenceBackfill implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await this.indexes.built;
+    // The manifest read starts from its anchor (P363); made here so the first turn does not pay
+    // for it. A read that finds it missing (a database emptied by hand) puts it back itself.
+    await ensureReadAnchor(this.lists.db.db!);
     const lists = this.lists.collection;
     if (await lists.findOne({ _id: BACKFILLED_MARKER } as object)) return;
     const started = Date.now();

@@ -24,7 +24,7 @@ export class InMemoryDatabase {
     tools.add(key.toolName);
   }
 
-  /** ToolPresence.candidateIds: the ids the lists of `prefixes` name that `wanted` accepts. */
+  /** The manifest read's ids (manifest-read.ts): those the lists of `prefixes` name that `wanted` accepts. */
   candidateIds(prefixes: readonly string[], wanted: (prefix: string, toolName: string) => boolean): string[] {
     const ids: string[] = [];
     for (const prefix of prefixes)

@@ -17,6 +17,8 @@ import { API_KEYS_ENV, KEYS } from './api-keys';
 import { FakeClock } from './fake-clock';
 import { servedOpenApiAnswers } from './openapi-answers';
 import { testDatabaseUri, testDbKind } from './test-database';
+import type { Document } from 'mongodb';
+import { READ_ANCHOR_COLLECTION, READ_ANCHOR_ID } from '../../src/persistence/tool-presence/manifest-read';
 
 export { testDatabaseUri, testDbKind };
 
@@ -131,10 +133,15 @@ function checkedAgainstDocument(agent: Agent): Agent {
   return checked as unknown as Agent;
 }
 
-/** Empties every collection but keeps indexes, so each test starts from nothing. */
+/**
+ * Empties every collection but keeps indexes, so each test starts from nothing — and the manifest
+ * read's anchor, which the service makes at startup as it builds its indexes (P363). A test of a
+ * missing anchor deletes it itself.
+ */
 export async function resetDatabase(connection: Connection): Promise<void> {
   const collections = await connection.db!.collections();
-  await Promise.all(collections.map((c) => c.deleteMany({})));
+  const everything = (name: string): Document => (name === READ_ANCHOR_COLLECTION ? { _id: { $ne: READ_ANCHOR_ID } } : {});
+  await Promise.all(collections.map((c) => c.deleteMany(everything(c.collectionName))));
 }
 
 /**

@@ -21,6 +21,7 @@ import { CASCADE_ENTRY_FIELDS, CascadeEntryRecord, documentUpdate, toCascadeEntr
 import { MutationResult, ToolHealthRepository } from './tool-health.repository';
 import { ToolHealthRecord } from './tool-health.schema';
 import { ToolPresence } from '../tool-presence/tool-presence';
+import { ManifestRead } from '../tool-presence/manifest-read';
 import { ToolPresenceRecord } from '../tool-presence/tool-presence.schema';
 import { DocumentStamp, WrittenDocuments } from './written-documents';
 
@@ -73,6 +74,11 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   ) {
     super();
     this.written = new WrittenDocuments(config.writtenDocumentsMax);
+    this.manifestRead = new ManifestRead<CascadeEntryRecord>(
+      async () => model.db.db ?? (await model.db.asPromise()).db!,
+      { lists: presenceModel.collection.collectionName, entries: model.collection.collectionName },
+      ENTRY_PROJECTION,
+    );
     this.presence = new ToolPresence(
       () =>
         presenceModel.db.db?.collection<ToolPresenceRecord>(presenceModel.collection.collectionName) ??
@@ -123,22 +129,18 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   }
 
   /**
-   * The manifest read's own batches (P116): the same `_id` filter, asking only for the fields a
-   * CascadeEntry holds. History and cooldowns are most of a document's bytes, and decoding them
-   * was most of the driver's work per document (~9 µs of ~600 bytes → ~5 µs projected).
+   * The manifest read (P81) as one command (P363), asking only for the fields a CascadeEntry
+   * holds (P116): history and cooldowns are most of a document's bytes, and decoding them was
+   * most of the driver's work per document (~9 µs of ~600 bytes → ~5 µs projected).
    */
-  private readonly entryCoalescer = new ReadCoalescer<CascadeEntryRecord>((ids) =>
-    findByIds(this.reader as unknown as Collection<CascadeEntryRecord>, ids, ENTRY_PROJECTION),
-  );
+  private readonly manifestRead: ManifestRead<CascadeEntryRecord>;
 
   async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, CascadeEntry>> {
     const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));
     const session = wholeSession && context.sessionId ? scopePrefix(Scope.SESSION, context.sessionId) : null;
-    const wanted = new Set(toolNames);
-    const ids = await this.presence.candidateIds(prefixes, (prefix, tool) => prefix === session || wanted.has(tool));
     const entries = new Map<string, CascadeEntry>();
-    if (ids.length === 0) return entries;
-    for (const [id, record] of await this.entryCoalescer.read(ids)) entries.set(id, toCascadeEntry(record));
+    for (const record of await this.manifestRead.read({ prefixes, session, wanted: new Set(toolNames) }))
+      entries.set(record._id, toCascadeEntry(record));
     return entries;
   }
 

@@ -1,9 +1,7 @@
 import { Collection } from 'mongodb';
-import { keyInScope, scopePrefix } from '../../domain/health-key';
+import { encodesAsItself, keyInScope, scopePrefix } from '../../domain/health-key';
 import { HealthKey } from '../../domain/tool-health-document';
 import { DocumentIdWalk } from '../../database/document-id-walk';
-import { ReadCoalescer } from '../../database/read-coalescer';
-import { findByIds } from '../../database/find-by-ids';
 import { ToolPresenceRecord } from './tool-presence.schema';
 
 /** The marker of a finished backfill; no scope prefix can take this spelling (it has no `|`). */
@@ -19,6 +17,7 @@ export class ToolPresence {
 
   /** Before the first insert of `key`'s document. */
   async add(key: HealthKey): Promise<void> {
+    assertListable(key);
     await this.lists().updateOne({ _id: scopePrefix(key.scope, key.scopeId) }, { $addToSet: { tools: key.toolName } }, { upsert: true });
   }
 
@@ -26,6 +25,7 @@ export class ToolPresence {
   async addMany(keys: readonly HealthKey[]): Promise<void> {
     const byList = new Map<string, string[]>();
     for (const key of keys) {
+      assertListable(key);
       const prefix = scopePrefix(key.scope, key.scopeId);
       byList.set(prefix, [...(byList.get(prefix) ?? []), key.toolName]);
     }
@@ -35,29 +35,6 @@ export class ToolPresence {
       ),
     );
   }
-
-  /**
-   * The `_id`s that may have a document: in each prefix's list, the names `wanted` accepts.
-   * One `$in` of ≤ 5 `_id`s, whatever the manifest's size.
-   */
-  async candidateIds(prefixes: readonly string[], wanted: (prefix: string, toolName: string) => boolean): Promise<string[]> {
-    if (prefixes.length === 0) return [];
-    const lists = await this.listReads.read(prefixes);
-    const ids: string[] = [];
-    for (const list of lists.values())
-      for (const tool of list.tools ?? []) if (wanted(list._id, tool)) ids.push(keyInScope(list._id, tool));
-    return ids;
-  }
-
-  /**
-   * The presence-list reads of the annotations that arrive in one event-loop turn, as ONE `$in`:
-   * the profile of a 1-tool annotation put half its service CPU in the driver, most of it the
-   * system call that sends each command, and this read was the one command of a turn not yet
-   * shared between concurrent requests (P323). Issued after its callers asked, so each sees
-   * lists at least as fresh as its own read would — the order P81 relies on (a name enters its
-   * list before its document exists) holds as before.
-   */
-  private readonly listReads = new ReadCoalescer<ToolPresenceRecord>((prefixes) => findByIds(this.lists(), prefixes));
 
   /**
    * Every `_id` the lists name, a slice at a time (the event relay's sweep, P114): one cursor
@@ -83,4 +60,13 @@ export class ToolPresence {
       close: () => cursor.close(),
     };
   }
+}
+
+/**
+ * The manifest read builds a listed name's `_id` on the server as `prefix|name` (P363), which is
+ * its encoding only for a name with nothing to escape. Every name that reaches a list passed the
+ * D3a character set, which has no such character; a name that did not would be read as absent.
+ */
+function assertListable(key: HealthKey): void {
+  if (!encodesAsItself(key.toolName)) throw new Error(`a presence list cannot hold the name ${JSON.stringify(key.toolName)}`);
 }

@@ -1,0 +1,191 @@
+import { Db, Document, Long } from 'mongodb';
+import { prefixOfId } from '../../domain/health-key';
+
+/**
+ * The one document the manifest read's aggregation starts from. An aggregation needs a
+ * collection to run on, and mongo-java-server runs one over its collection whole before the
+ * first stage (no index, even for a leading `$match` on `_id`), nor has it `$documents` or
+ * `$unionWith`; a collection of exactly one document makes the start cost nothing (P363).
+ */
+export const READ_ANCHOR_COLLECTION = 'read_anchor';
+export const READ_ANCHOR_ID = 'anchor';
+
+/** What one annotation asks of the manifest read (P81, D15b). */
+export interface ManifestQuery {
+  /** The encoded scope prefixes of the caller's cascade (≤ 5). */
+  readonly prefixes: readonly string[];
+  /** The caller's own session prefix when it asks for every entry of its session (D15b), else null. */
+  readonly session: string | null;
+  /** The manifest's tool names. */
+  readonly wanted: ReadonlySet<string>;
+}
+
+/** What the read returns of an entry: its `_id` and tool name, plus the projection's fields. */
+export interface ManifestRecord {
+  _id: string;
+  toolName: string;
+}
+
+export interface ManifestReadCollections {
+  /** The presence lists (P81): `_id` = scope prefix, `tools` = the names listed there. */
+  lists: string;
+  /** The documents the lists name, by `_id` = keyInScope(prefix, name). */
+  entries: string;
+}
+
+/**
+ * P81's two reads as ONE aggregation (P363): from the anchor, the lists of `prefixes` by `_id`,
+ * then the ids they name that the read wants — every name of a list in `sessions`, the names in
+ * `wanted` of any other — then those documents by `_id`, projected. Both lookups are equality
+ * matches on `_id`, which every server answers from its `_id` index. The lists are read before
+ * the documents in the one command, so P81's order holds: a name missing from a list read here
+ * had no document when the list was read.
+ *
+ * The ids are built on the server as `prefix + '|' + name`: the encoding of a name (keyInScope)
+ * is the name itself, because a listed name passed the D3a character set, which has neither of
+ * the two characters the encoding escapes (ToolPresence.add checks it).
+ *
+ * A document with `_id: null` stands for "the anchor, and no entry": the read tells an empty
+ * answer from a missing anchor, which answers nothing at all.
+ */
+export function manifestReadPipeline(
+  query: { prefixes: readonly string[]; sessions: readonly string[]; wanted: readonly string[] },
+  collections: ManifestReadCollections,
+  projection: Document,
+): Document[] {
+  // Inside $reduce, `$$this` is the list at hand; the $map names its element `name` so that
+  // `$$this` keeps meaning the list.
+  const tools = { $ifNull: ['$$this.tools', []] };
+  const named = { $cond: [{ $in: ['$$this._id', query.sessions] }, tools, { $setIntersection: [tools, query.wanted] }] };
+  const ids = {
+    $reduce: {
+      input: '$lists',
+      initialValue: [],
+      in: { $concatArrays: ['$$value', { $map: { input: named, as: 'name', in: { $concat: ['$$this._id', '|', '$$name'] } } }] },
+    },
+  };
+  return [
+    { $project: { _id: 0, lists: { $literal: query.prefixes } } },
+    { $lookup: { from: collections.lists, localField: 'lists', foreignField: '_id', as: 'lists' } },
+    { $project: { ids } },
+    { $lookup: { from: collections.entries, localField: 'ids', foreignField: '_id', as: 'entries' } },
+    { $unwind: { path: '$entries', preserveNullAndEmptyArrays: true } },
+    { $replaceRoot: { newRoot: { $ifNull: ['$entries', { _id: null }] } } },
+    { $project: projection },
+  ];
+}
+
+interface AggregateReply<R> {
+  cursor: { id: Long | number; firstBatch?: R[]; nextBatch?: R[] };
+}
+
+interface Waiter<R> {
+  query: ManifestQuery;
+  resolve: (records: R[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The manifest reads of one event-loop turn as ONE aggregation (P363, as P323 shared the list
+ * reads): the union of the callers' prefixes, sessions and names, each caller then taking the
+ * entries its own query names. Issued after its callers asked, so each sees data at least as
+ * fresh as a read of its own would.
+ */
+export class ManifestRead<R extends ManifestRecord> {
+  private open: Waiter<R>[] | null = null;
+
+  constructor(
+    private readonly db: () => Promise<Db>,
+    private readonly collections: ManifestReadCollections,
+    private readonly projection: Document,
+  ) {}
+
+  /** The entries `query` names that exist now. */
+  read(query: ManifestQuery): Promise<R[]> {
+    return new Promise((resolve, reject) => {
+      if (!this.open) {
+        const batch: Waiter<R>[] = (this.open = []);
+        setImmediate(() => void this.run(batch));
+      }
+      this.open.push({ query, resolve, reject });
+    });
+  }
+
+  private async run(batch: Waiter<R>[]): Promise<void> {
+    if (this.open === batch) this.open = null;
+    let records: R[];
+    try {
+      records = await this.aggregate(union(batch.map((waiter) => waiter.query)));
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+      return;
+    }
+    // Alone in its batch (a quiet moment): the read named exactly this caller's entries.
+    if (batch.length === 1) return batch[0].resolve(records);
+    for (const waiter of batch) waiter.resolve(records.filter((record) => names(waiter.query, record)));
+  }
+
+  private async aggregate(query: { prefixes: string[]; sessions: string[]; wanted: string[] }): Promise<R[]> {
+    const db = await this.db();
+    const pipeline = manifestReadPipeline(query, this.collections, this.projection);
+    let records = await runToEnd<R>(db, pipeline);
+    if (records.length === 0) {
+      // No anchor (a new database, or one emptied by hand): put it back, then read again.
+      await ensureReadAnchor(db);
+      records = await runToEnd<R>(db, pipeline);
+      if (records.length === 0) throw new Error(`the manifest read found no ${READ_ANCHOR_COLLECTION} document`);
+    }
+    return records.filter((record) => record._id !== null);
+  }
+}
+
+/** Creates the anchor if it is missing; a concurrent creation by another instance is the same document. */
+export async function ensureReadAnchor(db: Db): Promise<void> {
+  try {
+    await db
+      .collection<{ _id: string }>(READ_ANCHOR_COLLECTION)
+      .updateOne({ _id: READ_ANCHOR_ID }, { $set: { purpose: 'the manifest read starts here' } }, { upsert: true });
+  } catch (error) {
+    if ((error as { code?: number })?.code !== 11000) throw error;
+  }
+}
+
+/**
+ * The aggregation's whole answer. Sent as a command (as findByIds, P345); a server that keeps a
+ * cursor open (MongoDB's first batch is 101 documents) is asked for the rest.
+ */
+async function runToEnd<R>(db: Db, pipeline: Document[]): Promise<R[]> {
+  const reply = (await db.command({ aggregate: READ_ANCHOR_COLLECTION, pipeline, cursor: {} })) as AggregateReply<R>;
+  const records = reply.cursor.firstBatch ?? [];
+  let id = reply.cursor.id;
+  while (!isZero(id)) {
+    const more = (await db.command({ getMore: id, collection: READ_ANCHOR_COLLECTION })) as AggregateReply<R>;
+    records.push(...(more.cursor.nextBatch ?? []));
+    id = more.cursor.id;
+  }
+  return records;
+}
+
+const isZero = (id: Long | number): boolean => (typeof id === 'number' ? id === 0 : id.isZero());
+
+function union(queries: readonly ManifestQuery[]): { prefixes: string[]; sessions: string[]; wanted: string[] } {
+  if (queries.length === 1) {
+    const [query] = queries;
+    return { prefixes: [...query.prefixes], sessions: query.session ? [query.session] : [], wanted: [...query.wanted] };
+  }
+  const prefixes = new Set<string>();
+  const sessions = new Set<string>();
+  const wanted = new Set<string>();
+  for (const query of queries) {
+    for (const prefix of query.prefixes) prefixes.add(prefix);
+    if (query.session) sessions.add(query.session);
+    for (const name of query.wanted) wanted.add(name);
+  }
+  return { prefixes: [...prefixes], sessions: [...sessions], wanted: [...wanted] };
+}
+
+/** Whether `query` alone would have read `record`: a list of its own, and its session or one of its names. */
+function names(query: ManifestQuery, record: ManifestRecord): boolean {
+  const prefix = prefixOfId(record._id);
+  return query.prefixes.includes(prefix) && (prefix === query.session || query.wanted.has(record.toolName));
+}

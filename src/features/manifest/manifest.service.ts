@@ -83,8 +83,8 @@ export class ManifestService {
 
   /**
    * The effective entries of every visible tool and — with a session and outside a probe turn —
-   * the session's own entries (D15b), from ONE manifest read (P81: the scopes' presence lists,
-   * then only the ids that can exist), resolved in memory.
+   * the session's own entries (D15b), from ONE manifest read (P81: the scopes' presence lists
+   * and only the ids they say can exist, one command, P363), resolved in memory.
    */
   private async evaluateTurn(
     dto: Omit<AnnotateManifestDto | AnnotateChangesDto, 'tools' | 'includeReasons'>,

@@ -26,8 +26,8 @@ export abstract class ToolHealthRepository {
   /**
    * §9 manifest read: the stored entries of `toolNames` in the context's cascade and, with
    * `wholeSession`, every SESSION entry of the context's session (D15b). Asks only for the ids
-   * the scopes' presence lists say can exist (P81): two small reads instead of one `$in` of
-   * every cascade key, most of which have no document. Each entry holds only what the cascade
+   * the scopes' presence lists say can exist (P81), in one command (P363), instead of one `$in`
+   * of every cascade key, most of which have no document. Each entry holds only what the cascade
    * and the annotation read (CascadeEntry, P116), not its history or cooldowns.
    */
   abstract findManifestEntries(

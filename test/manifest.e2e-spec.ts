@@ -107,7 +107,10 @@ describe('manifest annotation and explain (REST)', () => {
     const onReply = (event: CommandSucceededEvent) => {
       if (!commands.some((c) => c.requestId === event.requestId)) return;
       const cursor = (event.reply as { cursor?: { firstBatch?: Document[]; nextBatch?: Document[] } }).cursor;
-      replies.set(event.requestId, cursor?.firstBatch ?? cursor?.nextBatch ?? []);
+      const documents = cursor?.firstBatch ?? cursor?.nextBatch ?? [];
+      // The manifest read answers one document holding the entries (P363).
+      const read = commands.find((c) => c.requestId === event.requestId)!.command.aggregate === READ_ANCHOR_COLLECTION;
+      replies.set(event.requestId, read ? documents.flatMap((d) => d.entries as Document[]) : documents);
     };
     client.on('commandStarted', onStart);
     client.on('commandSucceeded', onReply);
@@ -895,7 +898,8 @@ describe('manifest annotation and explain (REST)', () => {
       }
 
       expect(started).toHaveLength(1);
-      const documents = (replies[0].reply as { cursor: { firstBatch: Record<string, unknown>[] } }).cursor.firstBatch;
+      const [answer] = (replies[0].reply as { cursor: { firstBatch: { entries: Record<string, unknown>[] }[] } }).cursor.firstBatch;
+      const documents = answer.entries;
       expect(documents.map((d) => d._id).sort()).toEqual(
         ['GLOBAL|%00|jira', 'PROJECT|p-1|jira', 'SESSION|s-1|client_gone', 'USER|alice|github'].sort(),
       );

@@ -22,12 +22,12 @@ export function manifestReadCases(own: { readonly db: Db; readonly started: Comm
   const ENTRIES = 'manifest_read_entries';
   const lists = () => own.db.collection<{ _id: string; tools: string[] }>(LISTS);
   const entries = () => own.db.collection<Entry>(ENTRIES);
-  const newRead = () => new ManifestRead<Entry>(async () => own.db, { lists: LISTS, entries: ENTRIES }, { toolName: 1, status: 1 });
+  const newRead = () => new ManifestRead<Entry>(async () => own.db, { lists: LISTS, entries: ENTRIES }, ['toolName', 'status']);
 
   interface Entry {
     _id: string;
     toolName: string;
-    status: string;
+    status?: string | null;
     history?: string[];
   }
 
@@ -61,7 +61,12 @@ export function manifestReadCases(own: { readonly db: Db; readonly started: Comm
     const listDocs: { _id: string; tools: string[] }[] = [];
     s.scopes.forEach(({ listed, stored }, i) => {
       if (listed) listDocs.push({ _id: PREFIXES[i], tools: listed });
-      for (const toolName of stored) docs.push({ _id: keyInScope(PREFIXES[i], toolName), toolName, status: 'DOWN', history: ['big'] });
+      // Every other document lacks a field the read asks for: it must read as null.
+      stored.forEach((toolName, j) => {
+        const doc: Entry = { _id: keyInScope(PREFIXES[i], toolName), toolName, history: ['big'] };
+        if (j % 2 === 0) doc.status = 'DOWN';
+        docs.push(doc);
+      });
     });
     if (listDocs.length) await lists().insertMany(listDocs);
     if (docs.length) await entries().insertMany(docs);
@@ -88,15 +93,18 @@ export function manifestReadCases(own: { readonly db: Db; readonly started: Comm
   it('gives every caller of one turn what its own reads would have, in one command', async () => {
     await fc.assert(
       fc.asyncProperty(state, fc.array(query, { minLength: 1, maxLength: 4 }), async (s, queries) => {
-        await store(s);
+        const stored = new Map((await store(s)).map((doc) => [doc._id, doc]));
         const read = newRead();
         started.length = 0;
         const answers = await Promise.all(queries.map((q) => read.read(q)));
         expect(started.map((c) => c.commandName)).toEqual(['aggregate']);
         answers.forEach((answer, i) => {
           expect(answer.map((e) => e._id).sort()).toEqual(expected(s, queries[i]));
-          // Only the projected fields travel.
-          for (const e of answer) expect(Object.keys(e).sort()).toEqual(['_id', 'status', 'toolName']);
+          // Only the fields asked for travel, an absent one as null.
+          for (const e of answer) {
+            expect(Object.keys(e).sort()).toEqual(['_id', 'status', 'toolName']);
+            expect(e.status).toBe(stored.get(e._id)!.status ?? null);
+          }
         });
       }),
       { numRuns: 40 },
@@ -119,7 +127,7 @@ export function manifestReadCases(own: { readonly db: Db; readonly started: Comm
     expect(started.map((c) => c.commandName)).toEqual(['aggregate']);
   });
 
-  it('answers more documents than a default first batch (101), and an empty read as nothing', async () => {
+  it('answers every entry of a large session (more than a default first batch, 101), and an empty read as nothing', async () => {
     const names = Array.from({ length: 150 }, (_, i) => `tool_${i}`);
     await lists().deleteMany({});
     await entries().deleteMany({});

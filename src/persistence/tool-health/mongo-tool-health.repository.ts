@@ -51,9 +51,6 @@ const STAMP_PROJECTION = { version: 1, life: 1, pendingEvents: 1 };
 type TenantRecord = Pick<ToolHealthRecord, '_id' | 'tenantId'>;
 const TENANT_PROJECTION = { tenantId: 1 };
 
-/** An inclusion projection: a field added to the document later stays out of the manifest read. */
-const ENTRY_PROJECTION = Object.fromEntries(CASCADE_ENTRY_FIELDS.map((field) => [field, 1]));
-
 @Injectable()
 export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly logger = new Logger('ToolHealthRepository');
@@ -77,7 +74,7 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
     this.manifestRead = new ManifestRead<CascadeEntryRecord>(
       async () => model.db.db ?? (await model.db.asPromise()).db!,
       { lists: presenceModel.collection.collectionName, entries: model.collection.collectionName },
-      ENTRY_PROJECTION,
+      CASCADE_ENTRY_FIELDS,
     );
     this.presence = new ToolPresence(
       () =>

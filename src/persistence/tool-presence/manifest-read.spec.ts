@@ -2,7 +2,7 @@ import { Db, Document } from 'mongodb';
 import { ManifestRead, ManifestRecord, READ_ANCHOR_COLLECTION, READ_ANCHOR_ID } from './manifest-read';
 
 const COLLECTIONS = { lists: 'lists', entries: 'entries' };
-const PROJECTION = { toolName: 1 };
+const FIELDS = ['toolName'];
 
 /**
  * A database that answers the read's commands from a script: each `aggregate` and `getMore` takes
@@ -29,14 +29,16 @@ function scriptedDb(replies: Document[]): { db: Db; commands: Document[]; upsert
   return { db: db as unknown as Db, commands, upserts };
 }
 
-const batch = (records: Document[], id = 0) => ({ cursor: { id, firstBatch: records } });
+/** The aggregation's answer: one document holding the entries, or none when the anchor is missing. */
+const answer = (records: Document[]) => ({ cursor: { id: 0, firstBatch: [{ entries: records }] } });
+const noAnchor = { cursor: { id: 0, firstBatch: [] } };
 const record = (id: string): ManifestRecord => ({ _id: id, toolName: id.slice(id.lastIndexOf('|') + 1) });
 
 describe('ManifestRead', () => {
   it('reads the queries of one event-loop turn with one command, each caller getting what its own query names', async () => {
     const stored = ['SESSION|s-1|gone', 'USER|alice|jira', 'GLOBAL|%00|jira', 'GLOBAL|%00|github', 'USER|bob|github'].map(record);
-    const { db, commands } = scriptedDb([batch(stored)]);
-    const read = new ManifestRead(async () => db, COLLECTIONS, PROJECTION);
+    const { db, commands } = scriptedDb([answer(stored)]);
+    const read = new ManifestRead(async () => db, COLLECTIONS, FIELDS);
 
     const [alice, bob, probe] = await Promise.all([
       read.read({ prefixes: ['SESSION|s-1', 'USER|alice', 'GLOBAL|%00'], session: 'SESSION|s-1', wanted: new Set(['jira']) }),
@@ -55,18 +57,17 @@ describe('ManifestRead', () => {
   });
 
   it('answers a lone caller with everything its read returned, and reads again in a later turn', async () => {
-    const { db, commands } = scriptedDb([batch([record('GLOBAL|%00|jira')]), batch([{ _id: null }])]);
-    const read = new ManifestRead(async () => db, COLLECTIONS, PROJECTION);
+    const { db, commands } = scriptedDb([answer([record('GLOBAL|%00|jira')]), answer([])]);
+    const read = new ManifestRead(async () => db, COLLECTIONS, FIELDS);
     const query = { prefixes: ['GLOBAL|%00'], session: null, wanted: new Set(['jira']) };
     expect((await read.read(query)).map((r) => r._id)).toEqual(['GLOBAL|%00|jira']);
-    // The anchor's row without an entry is no entry.
     expect(await read.read(query)).toEqual([]);
     expect(commands).toHaveLength(2);
   });
 
   it('puts a missing anchor back and reads again; an anchor still missing is an error, never an empty answer', async () => {
-    const { db, commands, upserts } = scriptedDb([batch([]), batch([record('GLOBAL|%00|jira')])]);
-    const read = new ManifestRead(async () => db, COLLECTIONS, PROJECTION);
+    const { db, commands, upserts } = scriptedDb([noAnchor, answer([record('GLOBAL|%00|jira')])]);
+    const read = new ManifestRead(async () => db, COLLECTIONS, FIELDS);
     const query = { prefixes: ['GLOBAL|%00'], session: null, wanted: new Set(['jira']) };
     expect((await read.read(query)).map((r) => r._id)).toEqual(['GLOBAL|%00|jira']);
     expect(commands.map((c) => c.aggregate)).toEqual([READ_ANCHOR_COLLECTION, READ_ANCHOR_COLLECTION]);
@@ -74,28 +75,13 @@ describe('ManifestRead', () => {
       expect.objectContaining({ name: READ_ANCHOR_COLLECTION, filter: { _id: READ_ANCHOR_ID }, options: { upsert: true } }),
     ]);
 
-    const gone = scriptedDb([batch([]), batch([])]);
-    await expect(new ManifestRead(async () => gone.db, COLLECTIONS, PROJECTION).read(query)).rejects.toThrow(READ_ANCHOR_COLLECTION);
-  });
-
-  it('asks for the rest of an answer the server left behind an open cursor (MongoDB’s first batch holds 101)', async () => {
-    const { db, commands } = scriptedDb([
-      batch([record('GLOBAL|%00|a')], 42),
-      { cursor: { id: 42, nextBatch: [record('GLOBAL|%00|b')] } },
-      { cursor: { id: 0, nextBatch: [record('GLOBAL|%00|c')] } },
-    ]);
-    const read = new ManifestRead(async () => db, COLLECTIONS, PROJECTION);
-    const found = await read.read({ prefixes: ['GLOBAL|%00'], session: null, wanted: new Set(['a', 'b', 'c']) });
-    expect(found.map((r) => r._id)).toEqual(['GLOBAL|%00|a', 'GLOBAL|%00|b', 'GLOBAL|%00|c']);
-    expect(commands.slice(1)).toEqual([
-      { getMore: 42, collection: READ_ANCHOR_COLLECTION },
-      { getMore: 42, collection: READ_ANCHOR_COLLECTION },
-    ]);
+    const gone = scriptedDb([noAnchor, noAnchor]);
+    await expect(new ManifestRead(async () => gone.db, COLLECTIONS, FIELDS).read(query)).rejects.toThrow(READ_ANCHOR_COLLECTION);
   });
 
   it('fails every caller of a batch whose read failed', async () => {
     const { db } = scriptedDb([]);
-    const read = new ManifestRead(async () => db, COLLECTIONS, PROJECTION);
+    const read = new ManifestRead(async () => db, COLLECTIONS, FIELDS);
     const query = { prefixes: ['GLOBAL|%00'], session: null, wanted: new Set(['jira']) };
     const results = await Promise.allSettled([read.read(query), read.read(query)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);

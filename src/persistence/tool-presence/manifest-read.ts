@@ -1,4 +1,4 @@
-import { Db, Document, Long } from 'mongodb';
+import { Db, Document } from 'mongodb';
 import { prefixOfId } from '../../domain/health-key';
 
 /**
@@ -20,7 +20,7 @@ export interface ManifestQuery {
   readonly wanted: ReadonlySet<string>;
 }
 
-/** What the read returns of an entry: its `_id` and tool name, plus the projection's fields. */
+/** What the read returns of an entry: its `_id` and tool name, plus the other fields it was given. */
 export interface ManifestRecord {
   _id: string;
   toolName: string;
@@ -36,27 +36,35 @@ export interface ManifestReadCollections {
 /**
  * P81's two reads as ONE aggregation (P363): from the anchor, the lists of `prefixes` by `_id`,
  * then the ids they name that the read wants — every name of a list in `sessions`, the names in
- * `wanted` of any other — then those documents by `_id`, projected. Both lookups are equality
- * matches on `_id`, which every server answers from its `_id` index. The lists are read before
- * the documents in the one command, so P81's order holds: a name missing from a list read here
- * had no document when the list was read.
+ * `wanted` of any other — then those documents by `_id`, reduced to `fields`. Both lookups are
+ * equality matches on `_id`, which every server answers from its `_id` index. The lists are read
+ * before the documents in the one command, so P81's order holds: a name missing from a list read
+ * here had no document when the list was read.
  *
  * The ids are built on the server as `prefix + '|' + name`: the encoding of a name (keyInScope)
  * is the name itself, because a listed name passed the D3a character set, which has neither of
  * the two characters the encoding escapes (ToolPresence.add checks it).
  *
- * A document with `_id: null` stands for "the anchor, and no entry": the read tells an empty
- * answer from a missing anchor, which answers nothing at all.
+ * The answer is ONE document, `{ entries: [...] }`, and none when the anchor is missing. Its
+ * entries are reduced by `$map`, not by `$unwind` and a projection: mongo-java-server's `$unwind`
+ * copies the whole document, every entry included, for each entry (a 200-tool turn cost its
+ * database ~11 ms that way), and its `$project` of `entries.<field>` does not keep the entries
+ * apart. Every field goes through `$ifNull`, so an absent one reads null (as the mapper reads an
+ * absent field): mongo-java-server cannot encode the "missing" value a bare `$$this.<field>`
+ * gives, and drops the connection instead.
  */
 export function manifestReadPipeline(
   query: { prefixes: readonly string[]; sessions: readonly string[]; wanted: readonly string[] },
   collections: ManifestReadCollections,
-  projection: Document,
+  fields: readonly string[],
 ): Document[] {
-  // Inside $reduce, `$$this` is the list at hand; the $map names its element `name` so that
-  // `$$this` keeps meaning the list.
+  // Inside $reduce, `$$this` is the list at hand; $filter and $map name their element `name` so
+  // that `$$this` keeps meaning the list.
   const tools = { $ifNull: ['$$this.tools', []] };
-  const named = { $cond: [{ $in: ['$$this._id', query.sessions] }, tools, { $setIntersection: [tools, query.wanted] }] };
+  // `$filter` with `$in`, not `$setIntersection`: the embedded server builds an ordered set for
+  // the latter, which took it three times as long for a 200-tool manifest.
+  const wanted = { $filter: { input: tools, as: 'name', cond: { $in: ['$$name', query.wanted] } } };
+  const named = { $cond: [{ $in: ['$$this._id', query.sessions] }, tools, wanted] };
   const ids = {
     $reduce: {
       input: '$lists',
@@ -64,19 +72,19 @@ export function manifestReadPipeline(
       in: { $concatArrays: ['$$value', { $map: { input: named, as: 'name', in: { $concat: ['$$this._id', '|', '$$name'] } } }] },
     },
   };
+  const entry: Document = { _id: '$$this._id' };
+  for (const field of fields) entry[field] = { $ifNull: [`$$this.${field}`, null] };
   return [
     { $project: { _id: 0, lists: { $literal: query.prefixes } } },
     { $lookup: { from: collections.lists, localField: 'lists', foreignField: '_id', as: 'lists' } },
     { $project: { ids } },
     { $lookup: { from: collections.entries, localField: 'ids', foreignField: '_id', as: 'entries' } },
-    { $unwind: { path: '$entries', preserveNullAndEmptyArrays: true } },
-    { $replaceRoot: { newRoot: { $ifNull: ['$entries', { _id: null }] } } },
-    { $project: projection },
+    { $project: { _id: 0, entries: { $map: { input: '$entries', in: entry } } } },
   ];
 }
 
 interface AggregateReply<R> {
-  cursor: { id: Long | number; firstBatch?: R[]; nextBatch?: R[] };
+  cursor: { firstBatch?: { entries?: R[] }[] };
 }
 
 interface Waiter<R> {
@@ -97,7 +105,8 @@ export class ManifestRead<R extends ManifestRecord> {
   constructor(
     private readonly db: () => Promise<Db>,
     private readonly collections: ManifestReadCollections,
-    private readonly projection: Document,
+    /** The fields of a document the read returns beside `_id` (absent ones as null). */
+    private readonly fields: readonly string[],
   ) {}
 
   /** The entries `query` names that exist now. */
@@ -127,15 +136,15 @@ export class ManifestRead<R extends ManifestRecord> {
 
   private async aggregate(query: { prefixes: string[]; sessions: string[]; wanted: string[] }): Promise<R[]> {
     const db = await this.db();
-    const pipeline = manifestReadPipeline(query, this.collections, this.projection);
-    let records = await runToEnd<R>(db, pipeline);
-    if (records.length === 0) {
+    const command = { aggregate: READ_ANCHOR_COLLECTION, pipeline: manifestReadPipeline(query, this.collections, this.fields), cursor: {} };
+    let [answer] = ((await db.command(command)) as AggregateReply<R>).cursor.firstBatch ?? [];
+    if (!answer) {
       // No anchor (a new database, or one emptied by hand): put it back, then read again.
       await ensureReadAnchor(db);
-      records = await runToEnd<R>(db, pipeline);
-      if (records.length === 0) throw new Error(`the manifest read found no ${READ_ANCHOR_COLLECTION} document`);
+      [answer] = ((await db.command(command)) as AggregateReply<R>).cursor.firstBatch ?? [];
+      if (!answer) throw new Error(`the manifest read found no ${READ_ANCHOR_COLLECTION} document`);
     }
-    return records.filter((record) => record._id !== null);
+    return answer.entries ?? [];
   }
 }
 
@@ -149,24 +158,6 @@ export async function ensureReadAnchor(db: Db): Promise<void> {
     if ((error as { code?: number })?.code !== 11000) throw error;
   }
 }
-
-/**
- * The aggregation's whole answer. Sent as a command (as findByIds, P345); a server that keeps a
- * cursor open (MongoDB's first batch is 101 documents) is asked for the rest.
- */
-async function runToEnd<R>(db: Db, pipeline: Document[]): Promise<R[]> {
-  const reply = (await db.command({ aggregate: READ_ANCHOR_COLLECTION, pipeline, cursor: {} })) as AggregateReply<R>;
-  const records = reply.cursor.firstBatch ?? [];
-  let id = reply.cursor.id;
-  while (!isZero(id)) {
-    const more = (await db.command({ getMore: id, collection: READ_ANCHOR_COLLECTION })) as AggregateReply<R>;
-    records.push(...(more.cursor.nextBatch ?? []));
-    id = more.cursor.id;
-  }
-  return records;
-}
-
-const isZero = (id: Long | number): boolean => (typeof id === 'number' ? id === 0 : id.isZero());
 
 function union(queries: readonly ManifestQuery[]): { prefixes: string[]; sessions: string[]; wanted: string[] } {
   if (queries.length === 1) {

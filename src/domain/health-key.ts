@@ -48,11 +48,6 @@ export function prefixOfId(id: string): string {
   return id.slice(0, id.lastIndexOf(SEPARATOR));
 }
 
-/** Whether a name is its own encoding (no character the encoding escapes): true of every D3a name. */
-export function encodesAsItself(name: string): boolean {
-  return escape(name) === name;
-}
-
 export function decodeKey(id: string): HealthKey {
   const parts = id.split(SEPARATOR);
   if (parts.length !== 3) {

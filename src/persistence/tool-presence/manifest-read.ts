@@ -63,8 +63,10 @@ export function manifestReadPipeline(
   const tools = { $ifNull: ['$$this.tools', []] };
   // `$filter` with `$in`, not `$setIntersection`: the embedded server builds an ordered set for
   // the latter, which took it three times as long for a 200-tool manifest.
-  const wanted = { $filter: { input: tools, as: 'name', cond: { $in: ['$$name', query.wanted] } } };
-  const named = { $cond: [{ $in: ['$$this._id', query.sessions] }, tools, wanted] };
+  // The caller's strings go in as `$literal`s: inside an expression, a string that starts with
+  // `$` would be read as a path (D3a names cannot, but the read does not rely on that).
+  const wanted = { $filter: { input: tools, as: 'name', cond: { $in: ['$$name', { $literal: query.wanted }] } } };
+  const named = { $cond: [{ $in: ['$$this._id', { $literal: query.sessions }] }, tools, wanted] };
   const ids = {
     $reduce: {
       input: '$lists',

@@ -1,5 +1,5 @@
 import { Collection } from 'mongodb';
-import { encodesAsItself, keyInScope, scopePrefix } from '../../domain/health-key';
+import { ID_PATTERN, keyInScope, scopePrefix } from '../../domain/health-key';
 import { HealthKey } from '../../domain/tool-health-document';
 import { DocumentIdWalk } from '../../database/document-id-walk';
 import { ToolPresenceRecord } from './tool-presence.schema';
@@ -63,10 +63,12 @@ export class ToolPresence {
 }
 
 /**
- * The manifest read builds a listed name's `_id` on the server as `prefix|name` (P363), which is
- * its encoding only for a name with nothing to escape. Every name that reaches a list passed the
- * D3a character set, which has no such character; a name that did not would be read as absent.
+ * The manifest read builds a listed name's `_id` on the server as `prefix|name`, which is its
+ * encoding only for a name with nothing to escape, and the embedded server fails an aggregation
+ * over a list holding a name that starts with `$` (P363). Every name that reaches a list passed
+ * the D3a character set, which has neither; one that did not is refused before anything is
+ * written, as it would otherwise be listed and then read as absent or break every read.
  */
 function assertListable(key: HealthKey): void {
-  if (!encodesAsItself(key.toolName)) throw new Error(`a presence list cannot hold the name ${JSON.stringify(key.toolName)}`);
+  if (!ID_PATTERN.test(key.toolName)) throw new Error(`a presence list cannot hold the name ${JSON.stringify(key.toolName)}`);
 }

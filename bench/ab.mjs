@@ -57,6 +57,7 @@ const ROWS = {
   failure: { path: '/v1/outcomes/failure', body: bodies.failureDistinct, per: 1 },
   batch100: { path: '/v1/outcomes/batch', body: bodies.batch(100, 5), per: 40 },
   annotate1: { path: '/v1/manifest/annotate', body: bodies.annotate(1), per: 1 },
+  annotate200: { path: '/v1/manifest/annotate', body: bodies.annotate(200), per: 1 },
   changes200: { path: '/v1/manifest/annotate/changes', body: bodies.annotateChanges(200, 5), per: 1 },
 };
 

@@ -36,7 +36,9 @@ export function manifestReadCases(own: { readonly db: Db; readonly started: Comm
   const NAMES = ['jira', 'github', 'mcp:search', 'files/read', 'me@host', 'x.y-z_1'];
   // A manifest may ask for a name outside D3a (the edge refuses it, the read does not rely on
   // that): it is no listed name, so it matches nothing. On MongoDB the strings of an expression's
-  // array are expressions themselves, which is why the read quotes them with `$literal`.
+  // array are expressions themselves, which is why the read quotes them with `$literal`; the
+  // embedded server does not evaluate them, so here this case cannot tell a quoted read from an
+  // unquoted one — it only holds the answer right.
   const ASKED = [...NAMES, '$$name'];
 
   interface State {

@@ -1,6 +1,6 @@
-import { CommandStartedEvent, Db, MongoClient } from 'mongodb';
 import { OwnServer } from '../support/own-server';
 import { manifestReadCases } from '../support/manifest-read-cases';
+import { commandRecordingClient } from '../support/test-database';
 
 jest.setTimeout(120_000);
 
@@ -11,20 +11,10 @@ jest.setTimeout(120_000);
  */
 describe('the manifest read on the embedded server (H2 backend)', () => {
   let server: OwnServer;
-  let client: MongoClient;
-  const own = { db: undefined as unknown as Db, started: [] as CommandStartedEvent[] };
-
   beforeAll(async () => {
     server = await OwnServer.start('manifest-read');
-    client = new MongoClient(server.uri('tas_test_manifest_read'), { monitorCommands: true });
-    client.on('commandStarted', (event) => own.started.push(event));
-    await client.connect();
-    own.db = client.db();
   });
-  afterAll(async () => {
-    await client?.close();
-    await server?.destroy();
-  });
+  afterAll(() => server?.destroy());
 
-  manifestReadCases(own);
+  manifestReadCases(commandRecordingClient(() => server.uri('tas_test_manifest_read')));
 });

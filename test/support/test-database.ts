@@ -37,13 +37,14 @@ export function ownDatabaseClient(): { readonly db: Db } {
 /**
  * For tests that count the commands the driver sends: a driver client of the test's own that
  * records every command it starts. Call it in a describe block; `db` is there from its beforeAll
- * on, and the test empties `started` once its own set-up has run.
+ * on, and the test empties `started` once its own set-up has run. `uri` is read in that
+ * beforeAll, so it may name a server an earlier beforeAll of the block started.
  */
-export function commandRecordingClient(): { readonly db: Db; readonly started: CommandStartedEvent[] } {
+export function commandRecordingClient(uri: () => string = testDatabaseUri): { readonly db: Db; readonly started: CommandStartedEvent[] } {
   let client: MongoClient;
   const own = { db: undefined as unknown as Db, started: [] as CommandStartedEvent[] };
   beforeAll(async () => {
-    client = new MongoClient(testDatabaseUri(), { monitorCommands: true });
+    client = new MongoClient(uri(), { monitorCommands: true });
     client.on('commandStarted', (event) => own.started.push(event));
     await client.connect();
     own.db = client.db();

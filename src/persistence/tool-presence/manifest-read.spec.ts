@@ -5,8 +5,8 @@ const COLLECTIONS = { lists: 'lists', entries: 'entries' };
 const FIELDS = ['toolName'];
 
 /**
- * A database that answers the read's commands from a script: each `aggregate` and `getMore` takes
- * the next reply; an anchor upsert is recorded. The pipeline itself runs on the real server in
+ * A database that answers the read's commands from a script: each `aggregate` takes the next
+ * reply; an anchor upsert is recorded. The pipeline itself runs on the real server in
  * test/manifest-read.e2e-spec.ts; this covers what the class does around it.
  */
 function scriptedDb(replies: Document[]): { db: Db; commands: Document[]; upserts: Document[] } {

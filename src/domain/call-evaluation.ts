@@ -1,4 +1,4 @@
-import { CascadeReason, EffectiveHealth, isKnownDown, resolveCascade, withMaintenance } from './cascade';
+import { CascadeReason, EffectiveHealth, defaultOk, isKnownDown, resolveCascade, withMaintenance } from './cascade';
 import { isCooldownActive } from './cooldown-policy';
 import { CascadeKeyIds, cascadeKeyIds, cascadeKeys } from './health-key';
 import { isPinned } from './health-entry';
@@ -124,11 +124,14 @@ export function blockedUntil<E extends CascadeEntry>(input: CallEvaluationInput<
   const { toolName, context, now } = input;
   const byId = byIdOf(input.entries);
   const windows = windowsOf(input.maintenance ?? NO_MAINTENANCE);
+  // The cascade's ids encoded once for every step: each step encoded them twice, and this walk
+  // runs for every tool a turn lists as blocked (P364).
+  const cascade = input.cascade ?? cascadeKeyIds(toolName, context);
   let at = now;
   for (let step = 0; step < MAX_STEPS; step++) {
-    const reach = reachAt(toolName, context, byId, at);
+    const reach = reachAt(toolName, context, byId, at, cascade);
     const ends: (number | null)[] = inReachWindows(windows, reach.keys, at).map((w) => w.until.getTime());
-    const stored = resolveCascade(toolName, context, byId, at);
+    const stored = resolveCascade(toolName, context, byId, at, cascade.ids);
     if (isKnownDown(stored)) ends.push(storedBlockEnd(stored, at));
     ends.push(...extra(at, reach.entries).filter((end) => end === null || end > at.getTime()));
     if (ends.length === 0) return at === now ? NOT_BLOCKED : { blocked: true, at };
@@ -182,8 +185,6 @@ function describeKey(key: { scope: Scope; scopeId: string | null }): string {
   return key.scopeId === null ? key.scope : `${key.scope} ${key.scopeId}`;
 }
 
-const NO_IDS: readonly string[] = Object.freeze([]);
-
 /** The one evaluation (D20). */
 export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<E>): CallEvaluation<E> {
   const { toolName, context, now } = input;
@@ -198,13 +199,18 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   const reach: { keys: HealthKey[]; entries: E[]; boundary: E | null } = cascade
     ? reachAt(toolName, context, byId, now, cascade)
     : { keys: cascadeKeys(toolName, context), entries: [], boundary: null };
-  const windowsInReach = inReachWindows(windowsOf(view), reach.keys, now);
-  const stored = resolveCascade(toolName, context, byId, now, cascade?.ids ?? NO_IDS);
+  const windows = windowsOf(view);
+  const windowsInReach = windows.length === 0 ? [] : inReachWindows(windows, reach.keys, now);
+  // With nothing stored, the cascade's answer is its default OK.
+  const stored = cascade ? resolveCascade(toolName, context, byId, now, cascade.ids) : defaultOk<E>(toolName);
   const effective = withMaintenance(stored, view, now);
   const governing = effective.reason === CascadeReason.MAINTENANCE ? null : (effective.winner as E | null);
   // blockedUntil's first step at `now` is the one just taken: with no window in reach and no
   // stored block, it answers "not blocked" — so only a blocked call walks on (most calls are not).
-  const backAt = windowsInReach.length === 0 && !isKnownDown(stored) ? NOT_BLOCKED : blockedUntil(input);
+  const backAt =
+    windowsInReach.length === 0 && !isKnownDown(stored)
+      ? NOT_BLOCKED
+      : blockedUntil(input.cascade || !cascade ? input : { ...input, cascade });
 
   // Field by field, not `...effective`: the cascade answers in several shapes, and spreading them
   // was most of an evaluation's cost (~13 of ~16 µs per tool; P160). tsc names a field left out.

@@ -54,6 +54,8 @@ export function resolveCascade<E extends CascadeEntry>(
     const doc = byId.get(id);
     if (doc) considered.push(doc);
   }
+  // Nothing stored in the cascade — most tools of a turn (P347): no search below can find a winner.
+  if (considered.length === 0) return defaultOk(toolName, considered);
 
   const decisive = considered.find((doc) => isPinned(doc, now) || (doc.status !== ToolStatus.OK && !isRetesting(doc, now)));
   if (decisive) {
@@ -82,6 +84,11 @@ export function resolveCascade<E extends CascadeEntry>(
     };
   }
 
+  return defaultOk(toolName, considered);
+}
+
+/** §4's answer when no stored entry of the cascade is a problem or a pin: OK. */
+export function defaultOk<E extends CascadeEntry>(toolName: string, considered: E[] = []): EffectiveHealth<E> {
   return { toolName, status: ToolStatus.OK, retesting: false, reason: CascadeReason.DEFAULT_OK, winner: null, considered, shadowed: [] };
 }
 

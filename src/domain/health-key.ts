@@ -112,7 +112,6 @@ export function contextScopeId(scope: Scope, context: CallContext): string | nul
   }
 }
 
-/** The keys the cascade of §4 consults for one tool, narrow → wide, absent levels skipped. */
 /** The (scope, scopeId) pairs of a context's cascade, narrow → wide (D6: absent levels skipped). */
 export function cascadeScopes(context: CallContext): { scope: Scope; scopeId: string | null }[] {
   const scopes: { scope: Scope; scopeId: string | null }[] = [];
@@ -123,6 +122,7 @@ export function cascadeScopes(context: CallContext): { scope: Scope; scopeId: st
   return scopes;
 }
 
+/** The keys the cascade of §4 consults for one tool, narrow → wide, absent levels skipped. */
 export function cascadeKeys(toolName: string, context: CallContext): HealthKey[] {
   const keys: HealthKey[] = [];
   for (const scope of CASCADE_ORDER) {

@@ -1,5 +1,6 @@
 import { DomainError } from '../domain/domain-error';
-import { checkJsonCharset, decodeUtf8Body, firstInvalidByte, parseJsonBody } from './json-body';
+import fc from 'fast-check';
+import { checkJsonCharset, checkStructure, decodeUtf8Body, firstInvalidByte, parseJsonBody } from './json-body';
 
 function refusal(text: string, maxDepth?: number): { field?: string; message: string; code: string } {
   try {
@@ -112,5 +113,68 @@ describe('strict UTF-8 (P137)', () => {
     expect(refusal('{"\\ud83d":1}')).toMatchObject({ field: '\ud83d' });
     expect(refusal('"\\uDBFF"').message).toMatch(/^body: holds a lone UTF-16 surrogate/);
     expect(parseJsonBody('{"clef":"\\ud834\\udd1e"}')).toEqual({ clef: '𝄞' });
+  });
+});
+
+describe('parseJsonBody: the cheap check before the scan (P364)', () => {
+  /** JSON string texts that stress the key count: escapes, backslash runs, colons, quotes, forbidden names. */
+  const KEYS = [
+    '"a"',
+    '"\\u0061"',
+    '"k"',
+    '""',
+    '":"',
+    '"\\\\"',
+    '"\\""',
+    '"a\\\\"',
+    '"__proto__"',
+    '"\\u005f_proto__"',
+    '"constructor"',
+    '"prototype"',
+  ];
+  const SCALARS = ['1', '-2.5e3', 'true', 'null', '"s"', '":"', '"\\":"', '"\\\\"', '": x"', '"k\\":1,\\"k\\":2"'];
+  const space = fc.constantFrom('', ' ', '\n', '\t', ' \r\n ');
+  const { value } = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constantFrom(...SCALARS), tie('object'), tie('array')),
+    object: fc
+      .array(fc.tuple(fc.constantFrom(...KEYS), space, space, tie('value')), { maxLength: 4 })
+      .map((members) => `{${members.map(([key, before, after, item]) => `${key}${before}:${after}${item}`).join(',')}}`),
+    array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(', ')}]`),
+  }));
+
+  /** The body as the scan alone judged it: its value, or the message of its refusal. */
+  function byScanAlone(text: string, maxDepth: number): unknown {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed !== null && typeof parsed === 'object') checkStructure(text, maxDepth);
+      return parsed;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  function byParser(text: string, maxDepth: number): unknown {
+    try {
+      return parseJsonBody(text, maxDepth);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  it('accepts and refuses exactly what the scan alone does, with the same message', () => {
+    fc.assert(
+      fc.property(value, fc.integer({ min: 1, max: 5 }), (text, maxDepth) => {
+        expect(byParser(text, maxDepth)).toEqual(byScanAlone(text, maxDepth));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('finds a duplicate the value hides even when a string value looks like a key to the count', () => {
+    // `": x"` opens with a quote followed by a colon: the count reads one key too many, which
+    // must not make up for the duplicate JSON.parse dropped.
+    expect(refusal('{"k":": x","k":1}')).toMatchObject({ field: 'k', message: 'k: duplicate key' });
+    expect(refusal('{"k" :1, "k"\n:2}')).toMatchObject({ field: 'k' });
+    expect(parseJsonBody('{"a":": x","b":"\\":"}')).toEqual({ a: ': x', b: '":' });
   });
 });

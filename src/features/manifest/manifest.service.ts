@@ -94,7 +94,7 @@ export class ManifestService {
     assertTimeZone(timeZone);
     const context = validateContext(dto.context ?? {});
     const probeTurn = dto.probeTurn ?? false;
-    const manifest = mergeManifest(tools, dto.includeAgrajagTools ?? false);
+    const { manifest, names: inputNames } = mergeManifest(tools, dto.includeAgrajagTools ?? false);
     const { visible, filtered } = filterAudience(manifest, dto.engineRoles ?? [], probeTurn);
 
     const now = this.clock.now();
@@ -106,9 +106,8 @@ export class ManifestService {
       sessionId !== null && !probeTurn,
       now,
     );
-    // Every name the caller sent counts as present, filtered ones too: a tool hidden from this
-    // engine by its roles has not left with its client.
-    const inputNames = new Set(manifest.map((tool) => tool.name));
+    // Every name the caller sent counts as present (inputNames), filtered ones too: a tool hidden
+    // from this engine by its roles has not left with its client.
     // A departed tool reads its maintenance windows as the cascade would, from the same snapshot (P102).
     const departed = departedClientTools(sessionDocs, inputNames, now, timeZone, maintenanceOf).map((tool) => toView(tool, null));
     return { visible, effective, departed, filtered: summarise(filtered), now, timeZone };
@@ -141,10 +140,14 @@ export class ManifestService {
 }
 
 /**
- * The caller's tools in input order, then (when asked) the service's own Agrajag tools. Names
- * must be unique across both: two entries for one name leave it unclear which the LLM sees.
+ * The caller's tools in input order, then (when asked) the service's own Agrajag tools, with the
+ * set of their names (the check for duplicates builds it anyway). Names must be unique across
+ * both: two entries for one name leave it unclear which the LLM sees.
  */
-function mergeManifest(tools: readonly (ToolManifest | ManifestToolRefDto)[], includeAgrajagTools: boolean): ManifestEntry[] {
+function mergeManifest(
+  tools: readonly (ToolManifest | ManifestToolRefDto)[],
+  includeAgrajagTools: boolean,
+): { manifest: ManifestEntry[]; names: ReadonlySet<string> } {
   const merged: ManifestEntry[] = [];
   const seen = new Set<string>();
   for (const tool of tools) {
@@ -159,7 +162,7 @@ function mergeManifest(tools: readonly (ToolManifest | ManifestToolRefDto)[], in
       described: tool.description !== undefined && tool.description !== null,
     });
   }
-  if (!includeAgrajagTools) return merged;
+  if (!includeAgrajagTools) return { manifest: merged, names: seen };
   for (const tool of AGRAJAG_TOOLS) {
     if (seen.has(tool.name)) {
       throw DomainError.invalid(
@@ -176,7 +179,9 @@ function mergeManifest(tools: readonly (ToolManifest | ManifestToolRefDto)[], in
       described: true,
     });
   }
-  return merged;
+  // The Agrajag tools were checked against the caller's names only; they count as sent too.
+  for (const tool of AGRAJAG_TOOLS) seen.add(tool.name);
+  return { manifest: merged, names: seen };
 }
 
 /** Field by field rather than a spread: it runs for every tool of every turn (P116). */

@@ -207,10 +207,11 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   const governing = effective.reason === CascadeReason.MAINTENANCE ? null : (effective.winner as E | null);
   // blockedUntil's first step at `now` is the one just taken: with no window in reach and no
   // stored block, it answers "not blocked" — so only a blocked call walks on (most calls are not).
+  // The walk takes the ids encoded above instead of encoding them again.
   const backAt =
     windowsInReach.length === 0 && !isKnownDown(stored)
       ? NOT_BLOCKED
-      : blockedUntil(input.cascade || !cascade ? input : { ...input, cascade });
+      : blockedUntil(cascade && !input.cascade ? { ...input, cascade } : input);
 
   // Field by field, not `...effective`: the cascade answers in several shapes, and spreading them
   // was most of an evaluation's cost (~13 of ~16 µs per tool; P160). tsc names a field left out.

@@ -170,9 +170,9 @@ describe('parseJsonBody: the cheap check before the scan (P364)', () => {
     );
   });
 
-  it('finds a duplicate the value hides even when a string value looks like a key to the count', () => {
-    // `": x"` opens with a quote followed by a colon: the count reads one key too many, which
-    // must not make up for the duplicate JSON.parse dropped.
+  it('leaves the decision to the scan when a string value looks like a key to the count', () => {
+    // `": x"` opens with a quote followed by a colon, so the count reads one key more than the
+    // text has: the body goes to the scan, which refuses a duplicate and accepts the rest.
     expect(refusal('{"k":": x","k":1}')).toMatchObject({ field: 'k', message: 'k: duplicate key' });
     expect(refusal('{"k" :1, "k"\n:2}')).toMatchObject({ field: 'k' });
     expect(parseJsonBody('{"a":": x","b":"\\":"}')).toEqual({ a: ': x', b: '":' });

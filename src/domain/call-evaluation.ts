@@ -97,6 +97,8 @@ function reachRank(keys: readonly HealthKey[]): number {
 }
 
 function inReachWindows(windows: readonly MaintenanceWindow[], keys: readonly HealthKey[], at: Date): MaintenanceWindow[] {
+  // Most tools have no window: no rank to work out, nothing to filter.
+  if (windows.length === 0) return [];
   const rank = reachRank(keys);
   return windows.filter((w) => isInForce(w, at) && scopeRank(w.scope) <= rank);
 }
@@ -199,8 +201,7 @@ export function evaluateCall<E extends CascadeEntry>(input: CallEvaluationInput<
   const reach: { keys: HealthKey[]; entries: E[]; boundary: E | null } = cascade
     ? reachAt(toolName, context, byId, now, cascade)
     : { keys: cascadeKeys(toolName, context), entries: [], boundary: null };
-  const windows = windowsOf(view);
-  const windowsInReach = windows.length === 0 ? [] : inReachWindows(windows, reach.keys, now);
+  const windowsInReach = inReachWindows(windowsOf(view), reach.keys, now);
   // With nothing stored, the cascade's answer is its default OK.
   const stored = cascade ? resolveCascade(toolName, context, byId, now, cascade.ids) : defaultOk<E>(toolName);
   const effective = withMaintenance(stored, view, now);

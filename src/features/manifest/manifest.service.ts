@@ -170,6 +170,7 @@ function mergeManifest(
         `${tool.name} is one of the service's Agrajag tools; leave it out when includeAgrajagTools is set`,
       );
     }
+    seen.add(tool.name);
     merged.push({
       name: tool.name,
       description: tool.description,
@@ -179,8 +180,6 @@ function mergeManifest(
       described: true,
     });
   }
-  // The Agrajag tools were checked against the caller's names only; they count as sent too.
-  for (const tool of AGRAJAG_TOOLS) seen.add(tool.name);
   return { manifest: merged, names: seen };
 }
 

@@ -8,7 +8,10 @@
 //   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
 //   (cd /tmp/before && npx nest build) && npx nest build
 //   node bench/ab.mjs /tmp/before/dist dist [--server mongo-java-server-h2] [--only success,batch100]
-//                     [--requests 4000] [--rounds 3]
+//                     [--requests 4000] [--rounds 3] [--flags-a "…"] [--flags-b "…"]
+//
+// One build against itself with other Node.js flags (P365): pass `dist dist` and `--flags-b`,
+// the flags that replace SERVICE_NODE_FLAGS for B (space-separated).
 //
 // Each row prints the mean and the median of the slices per build and B/A of the medians. The
 // load generator runs in this process (8 keep-alive connections); only the services' own CPU is
@@ -32,13 +35,21 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 8;
 
 function options(argv) {
-  const o = { server: 'mongo-java-server', only: null, requests: 4000, rounds: 3, builds: [] };
+  const o = {
+    server: 'mongo-java-server',
+    only: null,
+    requests: 4000,
+    rounds: 3,
+    builds: [],
+    flags: [SERVICE_NODE_FLAGS, SERVICE_NODE_FLAGS],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--server') o.server = argv[++i];
     else if (arg === '--only') o.only = argv[++i].split(',');
     else if (arg === '--requests') o.requests = Number(argv[++i]);
     else if (arg === '--rounds') o.rounds = Number(argv[++i]);
+    else if (arg === '--flags-a' || arg === '--flags-b') o.flags[arg === '--flags-a' ? 0 : 1] = argv[++i].split(' ').filter(Boolean);
     else o.builds.push(path.resolve(arg));
   }
   if (o.builds.length !== 2)
@@ -68,9 +79,9 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function startService(dist, uri) {
+async function startService(dist, flags, uri) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(dist, 'main.js')], {
+  const child = spawn(process.execPath, [...flags, path.join(dist, 'main.js')], {
     cwd: path.dirname(dist),
     env: {
       ...process.env,
@@ -133,9 +144,11 @@ async function main() {
   const services = [];
   try {
     await seedBase(client.db('tas_bench_ab').collection('tool_health'), new Date(), loadEncodeKey());
-    for (const dist of o.builds) services.push(await startService(dist, `${db.uri}/tas_bench_ab`));
+    for (const [i, dist] of o.builds.entries()) services.push(await startService(dist, o.flags[i], `${db.uri}/tas_bench_ab`));
     const [a, b] = services;
-    console.log(`A ${o.builds[0]}\nB ${o.builds[1]}\n${o.server}, ${o.rounds} × A B B A, ms of service CPU per request`);
+    console.log(
+      `A ${o.builds[0]} ${o.flags[0].join(' ')}\nB ${o.builds[1]} ${o.flags[1].join(' ')}\n${o.server}, ${o.rounds} × A B B A, ms of service CPU per request`,
+    );
     for (const name of o.only ?? Object.keys(ROWS)) {
       const row = ROWS[name];
       if (!row) throw new Error(`no row ${name}; rows: ${Object.keys(ROWS).join(', ')}`);

@@ -26,6 +26,7 @@ import { inspectorUrl, printStages, profileStages, scaleStages } from './profile
 import { webhookIsolationBench } from './webhook-isolation.mjs';
 import { webhookResumeBench } from './webhook-resume.mjs';
 import { bodies } from './bodies.mjs';
+import { nowMs, pauseShares, serviceGc, watchOwnGc } from './tail.mjs';
 import { BASE, contextIds, growTo, loadEncodeKey, manifestTool, seedBase } from './seed.mjs';
 import { STATS_TARGETS, measureStatsRows, statsScenarios } from './stats.mjs';
 
@@ -235,11 +236,15 @@ function percentile(sorted, p) {
 }
 const round = (x, d = 2) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
 
-/** One autocannon run; latencies recorded here at full precision (autocannon's histogram has 1 ms steps). */
+/**
+ * One autocannon run; latencies recorded here at full precision (autocannon's histogram has 1 ms
+ * steps), with each answer's arrival on this process's clock (`ends`, for tail.mjs).
+ */
 function cannon(port, scenario, { duration, connections, key }) {
   return new Promise((resolve, reject) => {
     let n = 0;
     const latencies = [];
+    const ends = [];
     const statuses = {};
     const headers = { 'content-type': 'application/json', 'x-api-key': key };
     const instance = autocannon(
@@ -260,11 +265,14 @@ function cannon(port, scenario, { duration, connections, key }) {
           },
         ],
       },
-      (error, result) => (error ? reject(error) : resolve({ result, latencies, statuses })),
+      (error, result) => (error ? reject(error) : resolve({ result, latencies, ends, statuses })),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+      if (statusCode >= 200 && statusCode < 300) {
+        latencies.push(responseTime);
+        ends.push(nowMs());
+      }
     });
   });
 }
@@ -282,19 +290,39 @@ async function measureGroup(targets_, o, connections) {
   for (const t of targets) await cannon(t.port, t.scenario, { duration: o.warmup, connections, key: t.key ?? KEYS.dispatcher });
   const rounds = o.slowServer ? Math.min(2, o.rounds) : o.rounds;
   const slice = Math.max(o.slowServer ? 4 : 1, Math.round(o.duration / rounds));
-  const acc = targets.map(() => ({ latencies: [], requests: 0, seconds: 0, errors: 0, non2xx: 0, statuses: {}, cpu: 0, dbCpu: 0 }));
+  const acc = targets.map(() => ({
+    latencies: [],
+    ends: [],
+    requests: 0,
+    seconds: 0,
+    errors: 0,
+    non2xx: 0,
+    statuses: {},
+    cpu: 0,
+    dbCpu: 0,
+    serviceGc: { count: 0, seconds: 0, seen: false },
+  }));
+  const ownGc = watchOwnGc();
   for (let r = 0; r < rounds; r++) {
     const order = targets.map((_, i) => (r % 2 === 0 ? i : targets.length - 1 - i));
     for (const i of order) {
       const t = targets[i];
+      const gcBefore = await serviceGc(t.port, KEYS.audit);
       const cpuBefore = [cpuMs(t.pid), cpuMs(o.dbPid)];
-      const { result, latencies, statuses } = await cannon(t.port, t.scenario, {
+      const { result, latencies, ends, statuses } = await cannon(t.port, t.scenario, {
         duration: slice,
         connections,
         key: t.key ?? KEYS.dispatcher,
       });
       const cpuAfter = [cpuMs(t.pid), cpuMs(o.dbPid)];
+      const gcAfter = gcBefore && (await serviceGc(t.port, KEYS.audit));
       const a = acc[i];
+      if (gcBefore && gcAfter) {
+        a.serviceGc.count += gcAfter.count - gcBefore.count;
+        a.serviceGc.seconds += gcAfter.seconds - gcBefore.seconds;
+        a.serviceGc.seen = true;
+      }
+      for (const x of ends) a.ends.push(x);
       if (cpuBefore[0] !== null && cpuAfter[0] !== null) a.cpu += cpuAfter[0] - cpuBefore[0];
       if (cpuBefore[1] !== null && cpuAfter[1] !== null) a.dbCpu += cpuAfter[1] - cpuBefore[1];
       for (const x of latencies) a.latencies.push(x);
@@ -305,19 +333,22 @@ async function measureGroup(targets_, o, connections) {
       for (const [k, v] of Object.entries(statuses)) a.statuses[k] = (a.statuses[k] ?? 0) + v;
     }
   }
+  const ownPauses = ownGc.stop();
   return targets.map((t, i) => {
     const a = acc[i];
-    a.latencies.sort((x, y) => x - y);
-    const ok = a.latencies.length;
+    const sorted = Float64Array.from(a.latencies).sort();
+    const ok = sorted.length;
+    const p99 = percentile(sorted, 99);
+    const shares = pauseShares(a.latencies, a.ends, ownPauses, p99);
     const row = {
       label: t.label,
       connections,
       seconds: round(a.seconds, 1),
       requests: a.requests,
       rps: round(ok / a.seconds, 0),
-      p50: round(percentile(a.latencies, 50)),
-      p90: round(percentile(a.latencies, 90)),
-      p99: round(percentile(a.latencies, 99)),
+      p50: round(percentile(sorted, 50)),
+      p90: round(percentile(sorted, 90)),
+      p99: round(p99),
       mean: round(ok ? a.latencies.reduce((s, x) => s + x, 0) / ok : null),
       // CPU per answered request: the server process, and the database server (its background
       // work included). Robust to a noisy neighbour in a way req/s and latency are not.
@@ -326,6 +357,15 @@ async function measureGroup(targets_, o, connections) {
       errors: a.errors,
       non2xx: a.non2xx,
       statuses: a.statuses,
+      // What the slowest waited on (tail.mjs): the share of the requests above p99, and of all,
+      // whose span overlapped a GC pause of this process (the load generator); the service's
+      // own collections in the same slices, counted from its /metrics.
+      tail: {
+        slowestOverlappedLoadGeneratorGc: round(shares.slowestOverlapped, 3),
+        allOverlappedLoadGeneratorGc: round(shares.allOverlapped, 3),
+        serviceGcPerSecond: a.serviceGc.seen ? round(a.serviceGc.count / a.seconds, 1) : null,
+        serviceGcMeanMs: a.serviceGc.seen && a.serviceGc.count ? round((a.serviceGc.seconds * 1000) / a.serviceGc.count) : null,
+      },
     };
     log(
       `  ${t.label.padEnd(46)} ${String(row.rps).padStart(7)} req/s  p50 ${fmt(row.p50)}  p99 ${fmt(row.p99)} ms  cpu/req ${fmt(row.cpuMsPerRequest)} + db ${fmt(row.dbCpuMsPerRequest)} ms${row.errors || row.non2xx ? `  (errors ${row.errors}, non-2xx ${row.non2xx} ${JSON.stringify(a.statuses)})` : ''}`,
@@ -808,6 +848,12 @@ async function benchServer(kind, options, encodeKey) {
 // ---------------------------------------------------------------------------------------------
 // report
 
+const pct = (x) => (x === null || x === undefined ? '-' : `${Math.round(x * 100)} %`);
+/** Where a row's tail waited (tail.mjs): shown beside the targets on p99. */
+const tailNote = (row) =>
+  row.tail &&
+  `slowest 1 %: ${pct(row.tail.slowestOverlappedLoadGeneratorGc)} in a load-generator GC pause (all: ${pct(row.tail.allOverlappedLoadGeneratorGc)}); ` +
+    `service GC ${row.tail.serviceGcPerSecond ?? '-'}/s, mean ${row.tail.serviceGcMeanMs ?? '-'} ms`;
 const perTool = (row) => row && row.cpuMsPerRequest !== null && row.cpuMsPerRequest / 200;
 /** Per server; `cross` targets compare this server's rows with the memory backend's. */
 const TARGETS = [
@@ -822,6 +868,10 @@ const TARGETS = [
     what: 'a: service p99 ≤ 1.5× baseline p99',
     ratio: (r) => r.aService && r.aBaseline && r.aService.p99 / r.aBaseline.p99,
     ok: (x) => x <= 1.5,
+    note: (r) =>
+      r.aService?.tail &&
+      r.aBaseline?.tail &&
+      `slowest 1 % in a load-generator GC pause: baseline ${pct(r.aBaseline.tail.slowestOverlappedLoadGeneratorGc)}, service ${pct(r.aService.tail.slowestOverlappedLoadGeneratorGc)}`,
   },
   {
     id: 'b-hot',
@@ -834,6 +884,7 @@ const TARGETS = [
     what: 'b2: distinct keys in cooldown p99 ≤ 3× p50',
     ratio: (r) => r.bDistinct && r.bDistinct.p99 / r.bDistinct.p50,
     ok: (x) => x <= 3,
+    note: (r) => r.bDistinct && tailNote(r.bDistinct),
   },
   {
     id: 'c1',

@@ -9,7 +9,9 @@
 //   so the share of the slowest 1 % that overlapped one is counted, not estimated;
 // - the service's garbage collector: its pauses are on another process's clock, so only their
 //   number and total are read, from the service's /metrics (prom-client's
-//   nodejs_gc_duration_seconds), before and after each slice.
+//   nodejs_gc_duration_seconds), before and after each slice of the rows that ask for it. Not
+//   every row: a scrape also counts the stored documents, which at the large size holds the
+//   database for seconds (the first full run that scraped around every slice failed row d).
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 /** This process's GC pauses from now on, as [start, end] in performance.now() milliseconds. */

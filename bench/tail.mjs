@@ -1,8 +1,8 @@
 // What a row's slowest requests waited on, measured in the same slices as its latencies (P365).
 //
 // At 32 connections on two shared cores every row's p99 sits near 3× its p50, the bare node:http
-// baseline's too, so b2 (p99 ≤ 3× p50) has been missed and met by the machine's mood. Two things
-// stop the whole flow of answers for milliseconds at a time and can be seen from here:
+// baseline's too, so b2 (p99 ≤ 3× p50) reads just over or just under its line from run to run.
+// Two things stop the whole flow of answers for milliseconds at a time and can be seen from here:
 // - the load generator's own garbage collector: autocannon runs in this process, and while it
 //   collects no answer is read, so every request in flight reads slower. Its pauses are known
 //   exactly (a `gc` PerformanceObserver on this process's clock), and so is each request's span,
@@ -31,10 +31,11 @@ export function watchOwnGc() {
   };
 }
 
-/** Whether [start, end] overlaps one of `pauses` (sorted by start, none nested in practice). */
+/** Whether [start, end] overlaps one of `pauses` (sorted by start). */
 export function overlapsPause(pauses, start, end) {
-  // The last pause that starts before `end`, by bisection; an earlier one that reaches past
-  // `start` would also overlap, so walk back while pauses still could.
+  // The pauses of one thread follow each other, so the last one that starts before `end` (found
+  // by bisection) decides; a few before it are checked too, in case the observer reports one
+  // collection's entries nested.
   let lo = 0;
   let hi = pauses.length;
   while (lo < hi) {
@@ -47,8 +48,8 @@ export function overlapsPause(pauses, start, end) {
 }
 
 /**
- * Of requests given as parallel arrays of latency and end time (ms), the share above `threshold`
- * and the share of all that overlapped one of `pauses`.
+ * Of requests given as parallel arrays of latency and end time (ms): the share of those slower
+ * than `threshold` whose span overlapped one of `pauses`, and the same share of all of them.
  */
 export function pauseShares(latencies, ends, pauses, threshold) {
   let slow = 0;

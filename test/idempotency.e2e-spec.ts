@@ -1,6 +1,7 @@
 import { DiagnosisService } from '../src/features/diagnoses/diagnosis.service';
 import { IDEMPOTENT_OPERATIONS } from '../src/errors/idempotent-operations';
 import { EventRelay } from '../src/write-path/event-relay.service';
+import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { FakeClock } from './support/fake-clock';
 import { TcpProxy } from './support/tcp-proxy';
 import { KEYS, TestApp, createTestApp, isBackgroundCommand, resetDatabase, testDatabaseUri } from './support/test-app';
@@ -174,6 +175,70 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
     const fixed = await diagnose(b, 'k-fix');
     expect(fixed.status).toBe(200);
     expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+    expect(await historyOf(a)).toHaveLength(1);
+  });
+
+  it('a corrected request that arrives before the 400 has given the key back waits for it, then runs', async () => {
+    // The key is given back as the 400 is sent, so a fast caller can be quicker than the give-back;
+    // here the give-back is held until the corrected request has met the key still in flight.
+    const first = a.app.get(IdempotencyStore);
+    const release = first.release.bind(first);
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const held = jest.spyOn(first, 'release').mockImplementation(async (...args: Parameters<typeof release>) => {
+      await gate;
+      return release(...args);
+    });
+    const second = b.app.get(IdempotencyStore);
+    const find = second.find.bind(second);
+    let looked!: () => void;
+    const lookedUp = new Promise<void>((resolve) => (looked = resolve));
+    const seen = jest.spyOn(second, 'find').mockImplementation(async (...args: Parameters<typeof find>) => {
+      const record = await find(...args);
+      looked();
+      return record;
+    });
+    try {
+      const bad = await diagnose(a, 'k-early', { ...diagnosis(), classification: 'NOT_A_CLASS' });
+      expect(bad.status).toBe(400);
+      const fixed = diagnose(b, 'k-early').then((r) => r);
+      await lookedUp; // it has met the key still in flight
+      letGo();
+      const answered = await fixed;
+      expect(answered.status).toBe(200);
+      expect(answered.headers['idempotent-replayed']).toBeUndefined();
+    } finally {
+      letGo();
+      held.mockRestore();
+      seen.mockRestore();
+    }
+    expect(await historyOf(a)).toHaveLength(1);
+  });
+
+  it('another request under a key whose first request is still running waits, then gets 422 naming the header', async () => {
+    const service = b.app.get(DiagnosisService);
+    const original = service.recordDiagnosis.bind(service);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const reached = new Promise<void>((resolve) => (entered = resolve));
+    const spy = jest.spyOn(service, 'recordDiagnosis').mockImplementation(async (...args: Parameters<typeof original>) => {
+      entered();
+      await gate;
+      return original(...args);
+    });
+    try {
+      const slow = diagnose(b, 'k-other').then((r) => r);
+      await reached;
+      const other = await diagnose(a, 'k-other', diagnosis('another note'));
+      expect(other.status).toBe(422);
+      expect(other.body).toMatchObject({ statusCode: 422, error: 'IDEMPOTENCY_KEY_MISMATCH', field: KEY_HEADER });
+      release();
+      expect((await slow).status).toBe(200);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
     expect(await historyOf(a)).toHaveLength(1);
   });
 

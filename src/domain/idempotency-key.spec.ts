@@ -92,9 +92,13 @@ describe('claim decision with an injected clock (D21, P122)', () => {
     expect(decideClaim(record(), 'f2', at(IDEMPOTENCY_RETENTION_MS))).toBe(ClaimDecision.TAKE);
   });
 
-  it('refuses another request under a live key, finished or in flight', () => {
+  it('refuses another request under a finished key', () => {
     expect(decideClaim(record(), 'f2', at(1))).toBe(ClaimDecision.MISMATCH);
-    expect(decideClaim(record({ state: IdempotencyState.IN_FLIGHT }), 'f2', at(1))).toBe(ClaimDecision.MISMATCH);
+  });
+
+  it('makes another request under a key in flight wait for it, not refuse it yet: the first may give the key back', () => {
+    expect(decideClaim(record({ state: IdempotencyState.IN_FLIGHT }), 'f2', at(1))).toBe(ClaimDecision.OTHER_IN_FLIGHT);
+    expect(decideClaim(record({ state: IdempotencyState.IN_FLIGHT }), 'f1', at(1))).toBe(ClaimDecision.IN_FLIGHT);
   });
 
   it('holds an in-flight key until its lock ends; after that (the request crashed) the key is free, whatever the body', () => {

@@ -91,16 +91,26 @@ export enum ClaimDecision {
   MISMATCH = 'MISMATCH',
   /** The same key is still being answered: 409. */
   IN_FLIGHT = 'IN_FLIGHT',
+  /**
+   * Another body under this key is still being answered. Its answer may write nothing and give
+   * the key back, so this waits like IN_FLIGHT; a 422 if the key is still held after the wait.
+   */
+  OTHER_IN_FLIGHT = 'OTHER_IN_FLIGHT',
 }
 
 /**
  * How a request meets the record already stored under its key, at `now` (P122). An expired record
  * (past its 24 h, whether or not the database's TTL monitor removed it yet) or an in-flight one
- * past its lock (the instance died mid-request) no longer holds the key.
+ * past its lock (the instance died mid-request) no longer holds the key. A record still in flight
+ * is not yet a mismatch: a caller who was answered 400 may send the corrected request before the
+ * first request's record is given back, since it is given back as that answer is sent (P366).
  */
 export function decideClaim(record: IdempotencyRecordView | null, fingerprint: string, now: Date): ClaimDecision {
   if (!record || record.expiresAt.getTime() <= now.getTime()) return ClaimDecision.TAKE;
-  if (record.state === IdempotencyState.IN_FLIGHT && record.lockedUntil.getTime() <= now.getTime()) return ClaimDecision.TAKE;
-  if (record.fingerprint !== fingerprint) return ClaimDecision.MISMATCH;
-  return record.state === IdempotencyState.DONE ? ClaimDecision.REPLAY : ClaimDecision.IN_FLIGHT;
+  const same = record.fingerprint === fingerprint;
+  if (record.state === IdempotencyState.IN_FLIGHT) {
+    if (record.lockedUntil.getTime() <= now.getTime()) return ClaimDecision.TAKE;
+    return same ? ClaimDecision.IN_FLIGHT : ClaimDecision.OTHER_IN_FLIGHT;
+  }
+  return same ? ClaimDecision.REPLAY : ClaimDecision.MISMATCH;
 }

@@ -42,6 +42,12 @@ export interface KeyedReply {
 }
 
 const FINISH_ATTEMPTS = 5;
+const mismatch = () =>
+  new DomainError(
+    DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH,
+    `${IDEMPOTENCY_KEY_HEADER}: already used with another request (method, path, API key or body); send a new key for a new request`,
+    IDEMPOTENCY_KEY_HEADER,
+  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -103,22 +109,13 @@ export class IdempotencyService {
       const existing = await this.bounded(this.store.find(id));
       const decision = decideClaim(existing, fingerprint, now);
       if (decision === ClaimDecision.REPLAY) return this.replay(surface, reply, request.body, existing!.answer!);
-      if (decision === ClaimDecision.MISMATCH)
-        return refusal(
-          surface,
-          reply,
-          request.body,
-          new DomainError(
-            DomainErrorCode.IDEMPOTENCY_KEY_MISMATCH,
-            `${IDEMPOTENCY_KEY_HEADER}: already used with another request (method, path, API key or body); send a new key for a new request`,
-            IDEMPOTENCY_KEY_HEADER,
-          ),
-        );
-      if (decision === ClaimDecision.IN_FLIGHT) {
+      if (decision === ClaimDecision.MISMATCH) return refusal(surface, reply, request.body, mismatch());
+      if (decision === ClaimDecision.IN_FLIGHT || decision === ClaimDecision.OTHER_IN_FLIGHT) {
         if (Date.now() < waitUntil) {
           await sleep(pause);
           continue;
         }
+        if (decision === ClaimDecision.OTHER_IN_FLIGHT) return refusal(surface, reply, request.body, mismatch());
         return refusal(
           surface,
           reply,

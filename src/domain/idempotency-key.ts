@@ -92,8 +92,9 @@ export enum ClaimDecision {
   /** The same key is still being answered: 409. */
   IN_FLIGHT = 'IN_FLIGHT',
   /**
-   * Another body under this key is still being answered. Its answer may write nothing and give
-   * the key back, so this waits like IN_FLIGHT; a 422 if the key is still held after the wait.
+   * Another request (body, method or path) under this key is still being answered. Its answer
+   * may write nothing and give the key back, so this waits like IN_FLIGHT; a 422 if the key is
+   * still held after the wait.
    */
   OTHER_IN_FLIGHT = 'OTHER_IN_FLIGHT',
 }

@@ -227,17 +227,20 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
       await gate;
       return original(...args);
     });
+    const lookups = jest.spyOn(a.app.get(IdempotencyStore), 'find');
     try {
       const slow = diagnose(b, 'k-other').then((r) => r);
       await reached;
       const other = await diagnose(a, 'k-other', diagnosis('another note'));
       expect(other.status).toBe(422);
       expect(other.body).toMatchObject({ statusCode: 422, error: 'IDEMPOTENCY_KEY_MISMATCH', field: KEY_HEADER });
+      expect(lookups.mock.calls.length).toBeGreaterThan(1); // it looked again while it waited
       release();
       expect((await slow).status).toBe(200);
     } finally {
       release();
       spy.mockRestore();
+      lookups.mockRestore();
     }
     expect(await historyOf(a)).toHaveLength(1);
   });

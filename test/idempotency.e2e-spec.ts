@@ -52,6 +52,32 @@ async function historyOf(t: TestApp): Promise<{ note: string }[]> {
   return res.status === 404 ? [] : res.body.history;
 }
 
+/**
+ * Holds every call of `object[method]` until `release()`; `reached` settles when the first call
+ * arrives. `restore()` lets them all go and puts the method back.
+ */
+function hold<T extends object>(object: T, method: keyof T & string) {
+  const target = object as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const original = target[method].bind(object);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  const spy = jest.spyOn(target, method).mockImplementation(async (...args: unknown[]) => {
+    entered();
+    await gate;
+    return original(...args);
+  });
+  return {
+    reached,
+    release,
+    restore: () => {
+      release();
+      spy.mockRestore();
+    },
+  };
+}
+
 /** The events in the log once both instances' relays have moved what the writes left pending. */
 async function eventCount(): Promise<number> {
   for (const t of [a, b]) await t.app.get(EventRelay).drain();
@@ -141,30 +167,20 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
   });
 
   it('a retry while the first request is still running waits, then gets 409 naming the header; once it ends, the first answer', async () => {
-    const service = b.app.get(DiagnosisService);
-    const original = service.recordDiagnosis.bind(service);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const reached = new Promise<void>((resolve) => (entered = resolve));
-    const spy = jest.spyOn(service, 'recordDiagnosis').mockImplementation(async (...args: Parameters<typeof original>) => {
-      entered();
-      await gate;
-      return original(...args);
-    });
+    const handler = hold(b.app.get(DiagnosisService), 'recordDiagnosis');
     try {
       const slow = diagnose(b, 'k-slow').then((r) => r);
-      await reached;
+      await handler.reached;
       const meanwhile = await diagnose(a, 'k-slow');
       expect(meanwhile.status).toBe(409);
       expect(meanwhile.body).toMatchObject({ statusCode: 409, error: 'IDEMPOTENCY_KEY_IN_FLIGHT', field: KEY_HEADER });
-      release();
+      handler.release();
       const first = await slow;
       expect(first.status).toBe(200);
       const after = await diagnose(a, 'k-slow');
       expect(answer(after)).toEqual(answer(first));
     } finally {
-      spy.mockRestore();
+      handler.restore();
     }
     expect(await historyOf(a)).toHaveLength(1);
   });
@@ -181,14 +197,7 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
   it('a corrected request that arrives before the 400 has given the key back waits for it, then runs', async () => {
     // The key is given back as the 400 is sent, so a fast caller can be quicker than the give-back;
     // here the give-back is held until the corrected request has met the key still in flight.
-    const first = a.app.get(IdempotencyStore);
-    const release = first.release.bind(first);
-    let letGo!: () => void;
-    const gate = new Promise<void>((resolve) => (letGo = resolve));
-    const held = jest.spyOn(first, 'release').mockImplementation(async (...args: Parameters<typeof release>) => {
-      await gate;
-      return release(...args);
-    });
+    const giveBack = hold(a.app.get(IdempotencyStore), 'release');
     const second = b.app.get(IdempotencyStore);
     const find = second.find.bind(second);
     let looked!: () => void;
@@ -203,43 +212,31 @@ describe('Idempotency-Key across two instances on one database (D21)', () => {
       expect(bad.status).toBe(400);
       const fixed = diagnose(b, 'k-early').then((r) => r);
       await lookedUp; // it has met the key still in flight
-      letGo();
+      giveBack.release();
       const answered = await fixed;
       expect(answered.status).toBe(200);
       expect(answered.headers['idempotent-replayed']).toBeUndefined();
     } finally {
-      letGo();
-      held.mockRestore();
+      giveBack.restore();
       seen.mockRestore();
     }
     expect(await historyOf(a)).toHaveLength(1);
   });
 
   it('another request under a key whose first request is still running waits, then gets 422 naming the header', async () => {
-    const service = b.app.get(DiagnosisService);
-    const original = service.recordDiagnosis.bind(service);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const reached = new Promise<void>((resolve) => (entered = resolve));
-    const spy = jest.spyOn(service, 'recordDiagnosis').mockImplementation(async (...args: Parameters<typeof original>) => {
-      entered();
-      await gate;
-      return original(...args);
-    });
+    const handler = hold(b.app.get(DiagnosisService), 'recordDiagnosis');
     const lookups = jest.spyOn(a.app.get(IdempotencyStore), 'find');
     try {
       const slow = diagnose(b, 'k-other').then((r) => r);
-      await reached;
+      await handler.reached;
       const other = await diagnose(a, 'k-other', diagnosis('another note'));
       expect(other.status).toBe(422);
       expect(other.body).toMatchObject({ statusCode: 422, error: 'IDEMPOTENCY_KEY_MISMATCH', field: KEY_HEADER });
       expect(lookups.mock.calls.length).toBeGreaterThan(1); // it looked again while it waited
-      release();
+      handler.release();
       expect((await slow).status).toBe(200);
     } finally {
-      release();
-      spy.mockRestore();
+      handler.restore();
       lookups.mockRestore();
     }
     expect(await historyOf(a)).toHaveLength(1);

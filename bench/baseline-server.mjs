@@ -1,7 +1,13 @@
-// The naive ceilings for scenarios a and c: bare node:http + the mongodb driver.
+// The naive ceilings for scenarios a and c, and the floor of b: bare node:http + the mongodb driver.
 // a (POST /v1/outcomes/success): the same read as a clean success report — parse the JSON body,
 // build the cascade's encoded `_id`s, one `{_id: {$in: …}}` find, answer the narrowest non-OK
 // status.
+// b (POST /v1/outcomes/failure): the same read as a failure report; the narrowest document with
+// an active cooldown for the signature (scope-wide, or the caller's own) answers IN_COOLDOWN.
+// No hit is counted: this is b2's floor, the tail of this machine for these reads and answers
+// at this load, measured in the same slices. (A naive count, one unordered bulk of `$inc`s
+// every 250 ms, read 4.9× against 2.3× without: mongo-java-server holds the lookups behind a
+// large bulk, P113.)
 // c (POST /v1/manifest/annotate): the same one batched read for the same manifest — every
 // visible tool's cascade `_id`s in one `$in` — and the same annotated list (narrowest problem,
 // the §9 suffix in the description, the do-not-call hint) built with plain code.
@@ -89,14 +95,19 @@ async function annotate({ tools, context = {}, timeZone = 'UTC' }) {
   return { tools: out, departed: [], filtered: { count: 0, tools: [] } };
 }
 
-async function success({ toolName, context = {} }) {
+/** The cascade's `_id`s of one call, narrowest first, and its stored documents by `_id`. */
+async function readCascade(toolName, context) {
   const ids = [];
   for (const [scope, field] of SCOPES) {
     if (field === null) ids.push(encode(scope, null, toolName));
     else if (typeof context[field] === 'string') ids.push(encode(scope, context[field], toolName));
   }
   const docs = await collection.find({ _id: { $in: ids } }).toArray();
-  const byId = new Map(docs.map((d) => [d._id, d]));
+  return { ids, byId: new Map(docs.map((d) => [d._id, d])) };
+}
+
+async function success({ toolName, context = {} }) {
+  const { ids, byId } = await readCascade(toolName, context);
   let status = 'OK';
   for (const id of ids) {
     const doc = byId.get(id);
@@ -106,6 +117,27 @@ async function success({ toolName, context = {} }) {
     }
   }
   return { status, changed: [] };
+}
+
+async function failure({ toolName, context = {}, errorSignature }) {
+  const { ids, byId } = await readCascade(toolName, context);
+  const now = Date.now();
+  for (const id of ids) {
+    const doc = byId.get(id);
+    const entry = doc?.cooldowns?.find(
+      (c) =>
+        c.errorSignature === errorSignature && (c.userId === null || c.userId === context.userId) && c.nextSpawnAllowedAt.getTime() > now,
+    );
+    if (!entry) continue;
+    const { scope, scopeId, status } = doc;
+    return {
+      status,
+      shouldDiagnose: false,
+      reason: 'IN_COOLDOWN',
+      cooldown: { scope, scopeId, errorSignature, nextSpawnAllowedAt: entry.nextSpawnAllowedAt },
+    };
+  }
+  return { status: 'OK', shouldDiagnose: true, reason: null, cooldown: null };
 }
 
 /** The service's answers by tool count, for the c-floor. */
@@ -128,6 +160,7 @@ const floorAnnotateChanges = ({ tools }) => floorAnswer(`changes:${tools.length}
 
 const ROUTES = {
   '/v1/outcomes/success': success,
+  '/v1/outcomes/failure': failure,
   '/v1/manifest/annotate': annotate,
   '/floor/answers': storeFloorAnswers,
   '/floor/annotate': floorAnnotate,

@@ -617,8 +617,8 @@ async function benchServer(kind, options, encodeKey) {
   if (o.only.includes('b')) {
     const hotId = encodeKey({ scope: 'GLOBAL', scopeId: null, toolName: BASE.hotTool });
     const hitsBefore = (await small.findOne({ _id: hotId }))?.cooldowns?.[0]?.hits ?? 0;
-    // A bare server answers the same distinct-keys requests by the same reads, in the same slices: b2's floor on
-    // this machine at this load (P367), printed beside b2, not judged.
+    // A bare server answers the same distinct-keys requests by the same reads, in the same
+    // slices: b2's floor on this machine at this load (P367), printed beside b2, not judged.
     [out.rows.bDistinct, out.rows.bHot, out.rows.bFloor] = await measureGroup(
       [
         { label: 'b  failure, distinct keys in cooldown', port: servicePort, scenario: S.failureDistinct, serviceGc: true },

@@ -70,6 +70,9 @@ const ROWS = {
   annotate1: { path: '/v1/manifest/annotate', body: bodies.annotate(1), per: 1 },
   annotate200: { path: '/v1/manifest/annotate', body: bodies.annotate(200), per: 1 },
   changes200: { path: '/v1/manifest/annotate/changes', body: bodies.annotateChanges(200, 5), per: 1 },
+  write1: { path: '/v1/health/mark-unavailable', body: bodies.systemWrite(1), per: 1 },
+  // Warmed until every history is full (20 items: 64 scopes × 20 marks), as in a long failure storm.
+  write200: { path: '/v1/health/bulk/mark-unavailable', body: bodies.systemWrite(200), per: 50, warmup: 1300 },
 };
 
 /** User + system CPU of a process so far, in ms (clock ticks of 10 ms). */
@@ -143,8 +146,11 @@ async function main() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const services = [];
   try {
-    await seedBase(client.db('tas_bench_ab').collection('tool_health'), new Date(), loadEncodeKey());
-    for (const [i, dist] of o.builds.entries()) services.push(await startService(dist, o.flags[i], `${db.uri}/tas_bench_ab`));
+    // A database each: a write's kept documents (P354) would otherwise be moved by the other build's writes.
+    for (const [i, dist] of o.builds.entries()) {
+      await seedBase(client.db(`tas_bench_ab_${i}`).collection('tool_health'), new Date(), loadEncodeKey());
+      services.push(await startService(dist, o.flags[i], `${db.uri}/tas_bench_ab_${i}`));
+    }
     const [a, b] = services;
     console.log(
       `A ${o.builds[0]} ${o.flags[0].join(' ')}\nB ${o.builds[1]} ${o.flags[1].join(' ')}\n${o.server}, ${o.rounds} × A B B A, ms of service CPU per request`,
@@ -153,7 +159,7 @@ async function main() {
       const row = ROWS[name];
       if (!row) throw new Error(`no row ${name}; rows: ${Object.keys(ROWS).join(', ')}`);
       const count = Math.max(1, Math.round(o.requests / row.per));
-      for (const s of services) await drive(agent, s.port, row, count, 0); // JIT warm-up, untimed
+      for (const s of services) await drive(agent, s.port, row, row.warmup ?? count, 0); // JIT warm-up, untimed
       const slices = { A: [], B: [] };
       for (let round = 0; round < o.rounds; round++)
         for (const [label, s] of [

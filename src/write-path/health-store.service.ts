@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../runtime/clock';
+import { DomainError } from '../domain/domain-error';
 import { AppConfig } from '../config/app-config';
 import { HealthReducer, atNextVersion } from '../domain/health-entry';
 import { encodeKey, tenantOf } from '../domain/health-key';
-import { Scope } from '../domain/scope';
 import { documentTenant } from '../domain/scope-of-evidence';
 import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { deletedEvent, healthEventsOf } from '../domain/health-events';
@@ -24,6 +24,13 @@ export interface WriteEnvironment {
 }
 
 const TENANT_SETTINGS_TTL_MS = 5_000;
+
+/**
+ * How many times a write looks up the limit of a tenant its document turned out to record. Each
+ * round knows one more tenant; a document records another only if it was deleted and made again
+ * under another tenant in between, so a third round is already beyond what happens.
+ */
+const MAX_TENANT_ROUNDS = 4;
 
 /** A document's life id (P54): random, so no coordination is needed to keep lives apart. */
 function newLife(): string {
@@ -62,16 +69,8 @@ export class HealthStore {
     build: (env: WriteEnvironment) => HealthReducer,
     options: { stored?: ToolHealthDocument | null } = {},
   ): Promise<MutationResult> {
-    const needsStored = key.scope !== Scope.GLOBAL && key.scope !== Scope.TENANT;
-    const stored = options.stored !== undefined || !needsStored ? (options.stored ?? null) : await this.repository.findById(encodeKey(key));
-    const env: WriteEnvironment = {
-      now: this.clock.now(),
-      historyLimit: await this.historyLimitFor(documentTenant(key, stored, tenantHint)),
-      graceMs: this.config.cooldownGraceMs,
-    };
-    const owned = this.owned(key, tenantHint, build(env));
-    const result = await this.repository.mutate(key, owned.reducer);
-    await this.afterWrite(result, owned.emitted());
+    const [{ result, emitted }] = await this.writeEach([key], tenantHint, build, options.stored);
+    await this.afterWrite(result, emitted);
     return result;
   }
 
@@ -85,25 +84,64 @@ export class HealthStore {
     tenantHint: string | null,
     build: (env: WriteEnvironment, key: HealthKey) => HealthReducer,
   ): Promise<MutationResult[]> {
-    const needsStored = keys.some((key) => key.scope !== Scope.GLOBAL && key.scope !== Scope.TENANT);
-    // Only the tenants here: mutateMany reads the documents whole, under their locks (P346).
-    const tenants = needsStored ? await this.repository.findTenantsByIds(keys.map(encodeKey)) : new Map<string, string | null>();
-    const now = this.clock.now();
-    const items = await Promise.all(
-      keys.map(async (key) => {
-        const tenantId = tenants.get(encodeKey(key));
-        const historyLimit = await this.historyLimitFor(documentTenant(key, tenantId === undefined ? null : { tenantId }, tenantHint));
-        return { key, ...this.owned(key, tenantHint, build({ now, historyLimit, graceMs: this.config.cooldownGraceMs }, key)) };
-      }),
-    );
-    const results = await this.repository.mutateMany(items);
+    const written = await this.writeEach(keys, tenantHint, build);
+    const results = written.map((w) => w.result);
     // The relay takes the written documents in one pass; what it did not relay in time is marked in one command (P97).
-    const relayed = results.filter((result, i) => result.written && result.after && items[i].emitted() > 0);
+    const relayed = written.filter((w) => w.result.written && w.result.after && w.emitted > 0).map((w) => w.result);
     const evented = relayed.map((result) => result.after!.id);
     const created = relayed.some((result) => result.before === null);
     if (evented.length > 0 && !(await this.relay.afterWrites(evented, { created }))) await this.relayState.markPending(evented);
     await Promise.all(results.map((result) => this.markPin(result)));
     return results;
+  }
+
+  /**
+   * The keys' reducers run by the repository (one key: `mutate`; more: `mutateMany`), each with
+   * the history limit of the tenant its document records as read under its lock (D12, D18). The
+   * limit is looked up before the write for the tenant the document most likely records (`stored`'s
+   * when the caller read it, else the hint, with which documents are created). A reducer whose
+   * document records another tenant writes nothing, and its key is written again once that
+   * tenant's limit is known: a rare second round instead of a read of every document's tenant
+   * before every write (P368).
+   */
+  private async writeEach(
+    keys: readonly HealthKey[],
+    tenantHint: string | null,
+    build: (env: WriteEnvironment, key: HealthKey) => HealthReducer,
+    stored?: ToolHealthDocument | null,
+  ): Promise<{ result: MutationResult; emitted: number }[]> {
+    const now = this.clock.now();
+    const limits = new Map<string | null, number>();
+    const lookUp = async (tenants: Iterable<string | null>) => {
+      for (const tenant of new Set(tenants)) if (!limits.has(tenant)) limits.set(tenant, await this.historyLimitFor(tenant));
+    };
+    await lookUp(keys.map((key) => documentTenant(key, stored ?? null, tenantHint)));
+    const done: { result: MutationResult; emitted: number }[] = new Array(keys.length);
+    let pending = keys.map((_, index) => index);
+    for (let round = 0; pending.length > 0; round++) {
+      if (round === MAX_TENANT_ROUNDS)
+        throw DomainError.conflict(`the tenant recorded by ${encodeKey(keys[pending[0]])} kept changing during the write; retry`);
+      const unknown = new Map<number, string | null>();
+      const items = pending.map((index) => {
+        const key = keys[index];
+        const reducer: HealthReducer = (current) => {
+          const tenant = documentTenant(key, current, tenantHint);
+          const historyLimit = limits.get(tenant);
+          if (historyLimit !== undefined) return build({ now, historyLimit, graceMs: this.config.cooldownGraceMs }, key)(current);
+          unknown.set(index, tenant);
+          return current;
+        };
+        return { index, key, ...this.owned(key, tenantHint, reducer) };
+      });
+      const results =
+        items.length === 1 ? [await this.repository.mutate(items[0].key, items[0].reducer)] : await this.repository.mutateMany(items);
+      items.forEach((item, i) => {
+        if (!unknown.has(item.index)) done[item.index] = { result: results[i], emitted: item.emitted() };
+      });
+      pending = pending.filter((index) => unknown.has(index));
+      await lookUp(unknown.values());
+    }
+    return done;
   }
 
   /**

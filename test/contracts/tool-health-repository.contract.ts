@@ -217,19 +217,6 @@ export function toolHealthRepositoryContract(repository: () => ToolHealthReposit
       expect(await repository().findManyByIds([])).toEqual(new Map());
     });
 
-    it('findTenantsByIds answers the tenant each stored document records, null included, keyed by id', async () => {
-      const a = await stored(aToolHealthDocument({ toolName: 'a', tenantId: 'acme' }));
-      const b = await stored(aToolHealthDocument({ toolName: 'b', tenantId: null }));
-      const found = await repository().findTenantsByIds([a.id, 'GLOBAL|%00|missing', b.id]);
-      expect(found).toEqual(
-        new Map([
-          [a.id, 'acme'],
-          [b.id, null],
-        ]),
-      );
-      expect(await repository().findTenantsByIds([])).toEqual(new Map());
-    });
-
     it('findManifestEntries: the cascade entries of the tools asked for, the whole session on request, no history or cooldowns', async () => {
       const context = aCallContext();
       const projectDoc = await stored(aToolHealthDocument({ ...aKeyAt(Scope.PROJECT, { toolName: 'wanted' }), history: [aHistoryItem()] }));

@@ -73,12 +73,6 @@ export class InMemoryToolHealthRepository extends ToolHealthRepository {
     return this.read(id);
   }
 
-  async findTenantsByIds(ids: readonly string[]): Promise<Map<string, string | null>> {
-    const tenants = new Map<string, string | null>();
-    for (const [id, doc] of await this.findManyByIds(ids)) tenants.set(id, doc.tenantId);
-    return tenants;
-  }
-
   async findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>> {
     this.check();
     const docs = new Map<string, ToolHealthDocument>();

@@ -54,6 +54,52 @@ describe('write path and outcome services (medium tier)', () => {
     expect(doc.history).toHaveLength(5);
   });
 
+  it('a write reads its document once, under its lock: no read of its tenant before (P368)', async () => {
+    await store.write(project, 't-5', down(project, 'first'));
+    const reads: unknown[] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command.find === 'tool_health' && !isBackgroundCommand(e))
+        reads.push(e.command.projection ?? 'whole');
+    };
+    const client = t.connection.getClient();
+    client.on('commandStarted', listener);
+    try {
+      t.clock.advance(1000);
+      await store.write(project, 't-5', down(project, 'second'));
+      t.clock.advance(1000);
+      // Another tenant named: the document's own limit is looked up, and the write made again.
+      await store.write(project, 'someone-else', down(project, 'third'));
+    } finally {
+      client.off('commandStarted', listener);
+    }
+    // The document this instance just wrote is read by its stamp alone (P354), once per round.
+    expect(reads).toEqual([
+      { version: 1, life: 1, pendingEvents: 1 },
+      { version: 1, life: 1, pendingEvents: 1 },
+      { version: 1, life: 1, pendingEvents: 1 },
+    ]);
+    expect((await repository.findById('PROJECT|p-1|jira'))!.history.map((h) => h.note)).toEqual(['first', 'second', 'third']);
+  });
+
+  it("a bulk write gives each document its own tenant's limit, those of other tenants in a second round", async () => {
+    const settings = t.app.get(TenantSettingsRepository);
+    await settings.setHistoryLimit('t-2', 2, 'medium', t.clock.now());
+    await settings.setHistoryLimit('t-3', 3, 'medium', t.clock.now());
+    const key = (toolName: string) => ({ ...project, toolName });
+    await store.write(key('a'), 't-2', down(key('a'), 'a0'));
+    await store.write(key('b'), 't-3', down(key('b'), 'b0'));
+    for (let i = 1; i <= 4; i++) {
+      t.clock.advance(1000);
+      await store.writeMany([key('a'), key('b'), key('c')], 't-3', (env, k) => down(k as typeof project, `${k.toolName}${i}`)(env));
+    }
+    const docs = await repository.findManyByIds(['PROJECT|p-1|a', 'PROJECT|p-1|b', 'PROJECT|p-1|c']);
+    expect([...docs.values()].map((d) => [d.toolName, d.tenantId, d.history.map((h) => h.note)])).toEqual([
+      ['a', 't-2', ['a3', 'a4']],
+      ['b', 't-3', ['b2', 'b3', 'b4']],
+      ['c', 't-3', ['c2', 'c3', 'c4']],
+    ]);
+  });
+
   it('a GLOBAL document never records a tenant', async () => {
     await store.write(global, 't-5', down(global, 'outage'));
     expect((await repository.findById('GLOBAL|%00|jira'))!.tenantId).toBeNull();

@@ -60,6 +60,25 @@ describe('SystemWritesService (service tier)', () => {
     expect(fresh?.entry?.tenantId).toBe('large'); // created by this write: the request's tenant
   });
 
+  it('a write whose document records another tenant at every look gives up with a conflict and writes nothing', async () => {
+    const { sut, ports } = newTestService(SystemWritesService);
+    const key = aKeyAt(Scope.PROJECT, { toolName: 'moving' });
+    const doc = aToolHealthDocument({ ...key, tenantId: 'tenant-0' });
+    ports.toolHealth.seed(doc);
+    // Each limit the write looks up finds the document made again under yet another tenant.
+    let looks = 0;
+    const find = ports.tenantSettings.find.bind(ports.tenantSettings);
+    jest.spyOn(ports.tenantSettings, 'find').mockImplementation((tenantId) => {
+      ports.toolHealth.seed({ ...doc, tenantId: `tenant-${++looks}` });
+      return find(tenantId);
+    });
+    const write = sut.markUnavailable(aSystemWrite({ ...key, tenantId: 'asked' }));
+
+    await expect(write).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(ports.toolHealth.stored(doc.id)).toMatchObject({ version: doc.version, history: doc.history });
+    expect(looks).toBeGreaterThan(1);
+  });
+
   it('a PROJECT write records the tenant it was given; a GLOBAL one never holds a tenant', async () => {
     const { sut } = newTestService(SystemWritesService);
     expect(await sut.markUnavailable(aSystemWrite({ ...aKeyAt(Scope.PROJECT), tenantId: 'tenant-1' }))).toMatchObject({

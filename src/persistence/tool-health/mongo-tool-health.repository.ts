@@ -47,10 +47,6 @@ const FLUSH_CHUNK = 25;
 type StampRecord = DocumentStamp & Pick<ToolHealthRecord, '_id'>;
 const STAMP_PROJECTION = { version: 1, life: 1, pendingEvents: 1 };
 
-/** findTenantsByIds's read: the `_id` and the tenant the document records. */
-type TenantRecord = Pick<ToolHealthRecord, '_id' | 'tenantId'>;
-const TENANT_PROJECTION = { tenantId: 1 };
-
 @Injectable()
 export class MongoToolHealthRepository extends ToolHealthRepository {
   private readonly logger = new Logger('ToolHealthRepository');
@@ -118,12 +114,6 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   }
 
   private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => findByIds(this.reader, ids));
-
-  async findTenantsByIds(ids: readonly string[]): Promise<Map<string, string | null>> {
-    if (ids.length === 0) return new Map();
-    const records = await findByIds(this.reader as unknown as Collection<TenantRecord>, ids, TENANT_PROJECTION);
-    return new Map(records.map((record) => [record._id, record.tenantId ?? null]));
-  }
 
   /**
    * The manifest read (P81) as one command (P363), asking only for the fields a CascadeEntry

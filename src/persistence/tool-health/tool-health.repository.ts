@@ -17,13 +17,6 @@ export abstract class ToolHealthRepository {
   abstract findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>>;
 
   /**
-   * The tenant each stored document records (D18), by id; absent ids are missing. A bulk write
-   * needs only that before its locks (each key's history limit, D12), and reads the documents
-   * whole under them: their history is most of their bytes (P346).
-   */
-  abstract findTenantsByIds(ids: readonly string[]): Promise<Map<string, string | null>>;
-
-  /**
    * §9 manifest read: the stored entries of `toolNames` in the context's cascade and, with
    * `wholeSession`, every SESSION entry of the context's session (D15b). Asks only for the ids
    * the scopes' presence lists say can exist (P81), in one command (P363), instead of one `$in`

@@ -191,4 +191,21 @@ describe('bulk system writes (issue 27, D22)', () => {
       );
     }
   });
+
+  it('a large answer goes as its UTF-8 bytes: the same JSON, its length counted in bytes, replayed byte for byte (P369)', async () => {
+    const note = 'connexion fermée — ✂ 🔌';
+    const down = { ...PROJECT, toolNames: TOOLS, code: 'BACKEND_UNREACHABLE', source: 'mcp-router', note };
+    const send = () =>
+      t.http.post('/v1/health/bulk/mark-unavailable').set('x-api-key', KEYS.dispatcher).set('Idempotency-Key', 'bulk-bytes-1').send(down);
+    const first = await send().expect(200);
+    expect(first.headers['content-type']).toMatch(/^application\/json/);
+    // Well beyond the size from which an answer is sent as bytes.
+    expect(first.text.length).toBeGreaterThan(100_000);
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text, 'utf8'));
+    expect(first.body.results.map((r: any) => r.entry.lastDiagnosis.note)).toEqual(TOOLS.map(() => note));
+
+    const again = await send().expect(200);
+    expect(again.headers['idempotent-replayed']).toBeDefined();
+    expect(again.text).toBe(first.text);
+  });
 });

@@ -48,7 +48,7 @@ interface SerializerHost {
  * once more; bytes are written beside the head as they are. A small answer's copy costs less than
  * the bytes' own allocation.
  */
-export const ANSWER_BYTES_FROM = 16 * 1024;
+const ANSWER_BYTES_FROM = 16 * 1024;
 
 /** The answer's writer as fastify's serializer: a large answer as bytes. */
 function payloadWriter(write: AnswerJson<unknown>): (payload: unknown) => string | Buffer {

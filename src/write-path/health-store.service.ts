@@ -4,7 +4,7 @@ import { Clock } from '../runtime/clock';
 import { DomainError } from '../domain/domain-error';
 import { AppConfig } from '../config/app-config';
 import { HealthReducer, atNextVersion } from '../domain/health-entry';
-import { encodeKey, tenantOf } from '../domain/health-key';
+import { encodeKey } from '../domain/health-key';
 import { documentTenant } from '../domain/scope-of-evidence';
 import { HealthKey, ToolHealthDocument } from '../domain/tool-health-document';
 import { deletedEvent, healthEventsOf } from '../domain/health-events';
@@ -228,17 +228,6 @@ export class HealthStore {
     const value = settings?.historyLimit ?? this.config.historyLimitDefault;
     this.limits.set(tenantId, { value, until: now + TENANT_SETTINGS_TTL_MS });
     return value;
-  }
-
-  /**
-   * The tenant whose history limit governs an admin write: the key's own for TENANT, else the
-   * one given, else the one the document already records (so an admin act does not cut a
-   * tenant's longer history down to the default).
-   */
-  async tenantFor(key: HealthKey, given?: string | null): Promise<string | null> {
-    const own = tenantOf(key, given);
-    if (own) return own;
-    return (await this.repository.findById(encodeKey(key)))?.tenantId ?? null;
   }
 
   /**

@@ -103,7 +103,7 @@ export class DiagnosisService {
     by: string,
   ): Promise<ToolHealthDocument> {
     const key = validateKey(input);
-    const result = await this.store.write(key, await this.store.tenantFor(key), (env) =>
+    const result = await this.store.write(key, tenantOf(key, null), (env) =>
       clearEntry({ key, by, note: input.note ?? null, now: env.now, historyLimit: env.historyLimit }),
     );
     if (!result.after) throw DomainError.notFound(`no health entry for ${describeKey(key)}`);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Principal } from '../../auth/principal';
 import { Clock } from '../../runtime/clock';
 import { DomainError } from '../../domain/domain-error';
-import { describeKey, encodeKey, validateKey } from '../../domain/health-key';
+import { describeKey, encodeKey, tenantOf, validateKey } from '../../domain/health-key';
 import { pinEntry, unpinEntry, validatePin } from '../../domain/pin';
 import { ToolHealthDocument } from '../../domain/tool-health-document';
 import { ToolHealthAdminRepository } from '../../persistence/tool-health/tool-health-admin.repository';
@@ -30,7 +30,8 @@ export class ToolHealthRepairsService {
     const key = validateKey(input);
     const request = { status: input.status, until: input.until, reason: input.reason, by: adminActor(by) };
     validatePin({ ...request, now: this.clock.now() }); // before any read
-    const tenantId = await this.store.tenantFor(key, input.tenantId);
+    // The hint for a document this pin creates; a stored one keeps its own tenant, and its limit (P368).
+    const tenantId = tenantOf(key, input.tenantId);
     const result = await this.store.write(key, tenantId, (env) =>
       pinEntry({ ...request, key, now: env.now, historyLimit: env.historyLimit, tenantId }),
     );
@@ -41,7 +42,7 @@ export class ToolHealthRepairsService {
 
   async unpin(input: HealthKeyInput, by: Principal): Promise<ToolHealthDocument> {
     const key = validateKey(input);
-    const result = await this.store.write(key, await this.store.tenantFor(key), (env) =>
+    const result = await this.store.write(key, tenantOf(key, null), (env) =>
       unpinEntry({ by: adminActor(by), now: env.now, historyLimit: env.historyLimit }),
     );
     if (!result.before) throw DomainError.notFound(`no health entry for ${describeKey(key)}`);

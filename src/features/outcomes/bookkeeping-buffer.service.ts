@@ -6,9 +6,22 @@ import { CooldownHit } from '../../domain/failure-check';
 import { BookkeepingFlush } from '../../persistence/tool-health/bookkeeping-update';
 import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 
+/**
+ * One cooldown entry's hits since the last flush, counted in place, its instant kept as a number.
+ * What is buffered lives until the flush, long enough for the young generation to copy it and
+ * then promote it: a new entry and a Date per hit made each scavenge of a failure storm copy more
+ * (P370).
+ */
+interface PendingHit {
+  readonly errorSignature: string;
+  readonly userId: string | null;
+  count: number;
+  lastTriggeredMs: number;
+}
+
 interface Pending {
-  hits: Map<string, { errorSignature: string; userId: string | null; count: number; lastTriggeredAt: Date }>;
-  lastFailureAt: Date | null;
+  hits: Map<string, PendingHit>;
+  lastFailureMs: number | null;
 }
 
 /**
@@ -60,17 +73,19 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     const pending = this.entry(hit.docId);
     const key = cooldownEntryKey(hit.errorSignature, hit.userId);
     const current = pending.hits.get(key);
-    pending.hits.set(key, {
-      errorSignature: hit.errorSignature,
-      userId: hit.userId,
-      count: (current?.count ?? 0) + 1,
-      lastTriggeredAt: later(current?.lastTriggeredAt, at),
-    });
+    const atMs = at.getTime();
+    if (current) {
+      current.count++;
+      if (atMs > current.lastTriggeredMs) current.lastTriggeredMs = atMs;
+    } else {
+      pending.hits.set(key, { errorSignature: hit.errorSignature, userId: hit.userId, count: 1, lastTriggeredMs: atMs });
+    }
   }
 
   recordFailure(docId: string, at: Date): void {
     const pending = this.entry(docId);
-    pending.lastFailureAt = later(pending.lastFailureAt ?? undefined, at);
+    const atMs = at.getTime();
+    if (pending.lastFailureMs === null || atMs > pending.lastFailureMs) pending.lastFailureMs = atMs;
   }
 
   /** With no flush interval configured, bookkeeping is written at once. */
@@ -98,7 +113,16 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
     this.pending = new Map();
     const flush: BookkeepingFlush = {
       flushId: `${this.instanceTag}.${(++this.sequence).toString(36)}`,
-      writes: [...batch].map(([id, p]) => ({ id, hits: [...p.hits.values()], lastFailureAt: p.lastFailureAt })),
+      writes: [...batch].map(([id, p]) => ({
+        id,
+        hits: [...p.hits.values()].map((h) => ({
+          errorSignature: h.errorSignature,
+          userId: h.userId,
+          count: h.count,
+          lastTriggeredAt: new Date(h.lastTriggeredMs),
+        })),
+        lastFailureAt: p.lastFailureMs === null ? null : new Date(p.lastFailureMs),
+      })),
       resent: false,
     };
     this.unconfirmed = { ...flush, resent: true };
@@ -109,13 +133,9 @@ export class BookkeepingBuffer implements OnModuleInit, OnApplicationShutdown {
   private entry(docId: string): Pending {
     let pending = this.pending.get(docId);
     if (!pending) {
-      pending = { hits: new Map(), lastFailureAt: null };
+      pending = { hits: new Map(), lastFailureMs: null };
       this.pending.set(docId, pending);
     }
     return pending;
   }
-}
-
-function later(a: Date | undefined, b: Date): Date {
-  return a && a.getTime() > b.getTime() ? a : b;
 }

@@ -32,8 +32,6 @@ function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: number })?.code === 11000;
 }
 
-type BookkeepingOperation = { updateOne: ReturnType<typeof bookkeepingUpdate> };
-
 /**
  * Documents per bulk write of a bookkeeping flush (P113). One bulk write of ~500 documents
  * held back the lookups arriving while mongo-java-server applied it (bench b2, distinct keys in
@@ -296,15 +294,14 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   }
 
   async applyBookkeeping(flushes: readonly BookkeepingFlush[]): Promise<void> {
-    const operations: BookkeepingOperation[] = [];
-    for (const flush of flushes) {
-      for (const write of flush.writes) operations.push({ updateOne: bookkeepingUpdate(write, flush.flushId, flush.resent) });
-    }
+    const writes = flushes.flatMap((flush) => flush.writes.map((write) => ({ write, flush })));
     // Their next write reads them whole at once, instead of their stamp and then the document.
-    for (const operation of operations) this.written.forget(operation.updateOne.filter._id);
-    // In chunks, one after the other, so reads interleave with a large flush (P113).
-    for (let start = 0; start < operations.length; start += FLUSH_CHUNK) {
-      const chunk = operations.slice(start, start + FLUSH_CHUNK);
+    for (const { write } of writes) this.written.forget(write.id);
+    // In chunks, one after the other, so reads interleave with a large flush (P113). Each chunk's
+    // updates are built just before it is sent: built all at once they lived through the whole
+    // flush and were promoted by the scavenges of a failure storm (P370).
+    for (let start = 0; start < writes.length; start += FLUSH_CHUNK) {
+      const chunk = writes.slice(start, start + FLUSH_CHUNK);
       // Across instances every write is version-guarded and this update moves `version`,
       // so a write built before it reads again instead of overwriting the counts it adds, and
       // these updates ($inc/$max/$push by flush id) commute with each other (P117). Within this process
@@ -312,22 +309,22 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
       // serialised), which keeps one instance exact on a server whose guarded write is not
       // atomic (FerretDB, P29).
       await this.mutex.runAll(
-        chunk.map((op) => op.updateOne.filter._id),
-        () => this.sendBookkeeping(chunk),
+        chunk.map(({ write }) => write.id),
+        () => this.sendBookkeeping(chunk.map(({ write, flush }) => bookkeepingUpdate(write, flush.flushId, flush.resent))),
       );
     }
   }
 
-  private async sendBookkeeping(operations: BookkeepingOperation[]): Promise<void> {
+  private async sendBookkeeping(updates: ReturnType<typeof bookkeepingUpdate>[]): Promise<void> {
     const applied = await updateEach(
       this.reader,
-      operations.map(({ updateOne: { filter, update, ...options } }) => ({ q: filter, u: update, ...options })),
+      updates.map(({ filter, update, ...options }) => ({ q: filter, u: update, ...options })),
     );
     // The database answered and refused some updates (each on its own document): the others
     // are applied, and resending would be refused again.
     const refused = applied.refused;
     if (refused.length > 0)
-      this.logger.warn(`bookkeeping: ${refused.length} of ${operations.length} updates refused, dropped: ${refused[0].errmsg}`);
+      this.logger.warn(`bookkeeping: ${refused.length} of ${updates.length} updates refused, dropped: ${refused[0].errmsg}`);
   }
 
   /** False on a lost race (version moved, or a first insert met an existing document). */

@@ -1,31 +1,22 @@
+import { InMemoryToolHealthRepository } from '../../../test/fakes';
 import { testConfig } from '../../../test/support/new-test-service';
 import { BookkeepingFlush } from '../../persistence/tool-health/bookkeeping-update';
-import { ToolHealthRepository } from '../../persistence/tool-health/tool-health.repository';
 import { BookkeepingBuffer } from './bookkeeping-buffer.service';
-
-/** A repository that only records what each flush sends, and can refuse the next one. */
-function recordingRepository() {
-  const sent: BookkeepingFlush[] = [];
-  let refuseNext = false;
-  const repository = {
-    applyBookkeeping: (flushes: readonly BookkeepingFlush[]) => {
-      sent.push(...flushes);
-      if (refuseNext) {
-        refuseNext = false;
-        return Promise.reject(new Error('reply lost'));
-      }
-      return Promise.resolve();
-    },
-  } as unknown as ToolHealthRepository;
-  return { repository, sent, refuseNextFlush: () => (refuseNext = true) };
-}
 
 const instant = (s: number) => new Date(Date.UTC(2026, 11, 7, 12, 0, s));
 
+/** A buffer over the in-memory repository, and every flush it sent (applied or refused). */
 function newBuffer() {
-  const recorded = recordingRepository();
+  const repository = new InMemoryToolHealthRepository();
+  const sent: BookkeepingFlush[] = [];
+  const apply = repository.applyBookkeeping.bind(repository);
+  repository.applyBookkeeping = (flushes) => {
+    sent.push(...flushes);
+    return apply(flushes);
+  };
   // A flush interval, so nothing is written until flush() is called (no timer: no lifecycle hook runs).
-  return { buffer: new BookkeepingBuffer(recorded.repository, testConfig({ BOOKKEEPING_FLUSH_MS: '250' })), ...recorded };
+  const buffer = new BookkeepingBuffer(repository, testConfig({ BOOKKEEPING_FLUSH_MS: '250' }));
+  return { buffer, sent, refuseNextFlush: () => repository.failNext(new Error('reply lost')) };
 }
 
 describe('BookkeepingBuffer (D10b)', () => {

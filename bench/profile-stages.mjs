@@ -50,6 +50,8 @@ function stageOfFrame({ functionName, url }) {
       '/dist/shapes/view-json-schema',
       '/dist/shapes/answer-json',
       '/dist/shapes/carried-array-text',
+      '/dist/shapes/answer-bytes',
+      '/dist/shapes/answer-written-by',
       '/dist/shapes/instant-json',
     ) ||
     own(url, 'openapi')

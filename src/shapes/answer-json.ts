@@ -11,7 +11,13 @@ import { View, ViewValue, viewValuesOf } from './view-value';
  * write's answer holds ~5 000 of them. Writing the text in JavaScript instead was slower than
  * JSON.stringify: its many small concatenations cost more to build and flatten than they saved.
  */
-export type AnswerJson<T> = (value: T) => string;
+export type AnswerJson<T> = ((value: T) => string) & {
+  /**
+   * For an answer written as text pieces: the writer of its pieces, for a caller that puts them
+   * together itself (a large answer goes to the socket as bytes made from them, P372).
+   */
+  readonly pieces?: TextWriter<T>;
+};
 
 /**
  * What part of an answer becomes before JSON.stringify writes it; undefined is left out, as JSON
@@ -26,7 +32,7 @@ export type AnswerPart<T> = ((value: T, out: string[]) => unknown) & { readonly 
  * and once more when the answer's length is taken. False, with nothing pushed, for a value JSON
  * leaves out.
  */
-type TextWriter<T> = (value: T, out: string[]) => boolean;
+export type TextWriter<T> = (value: T, out: string[]) => boolean;
 
 /** A part whose value is written as JSON text. */
 function textPart<T>(write: TextWriter<T>): AnswerPart<T> {
@@ -59,10 +65,11 @@ const instant: AnswerPart<unknown> = (value) => (value instanceof Date ? instant
 export function answerJson<T>(plain: AnswerPart<T>): AnswerJson<T> {
   if (writesText(plain)) {
     const write = plain as TextWriter<T>;
-    return (value) => {
+    const text = (value: T) => {
       const out: string[] = [];
       return write(value, out) ? out.join('') : 'null';
     };
+    return Object.assign(text, { pieces: write });
   }
   return (value) => JSON.stringify(plain(value, NO_PIECES)) ?? 'null';
 }

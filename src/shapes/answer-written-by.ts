@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { NestFastifyApplication, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiOkResponse, ApiResponseOptions } from '@nestjs/swagger';
+import { piecesAsBytes } from './answer-bytes';
 import { AnswerJson, answerJson, arrayPart, viewJson, viewPart } from './answer-json';
 import { View } from './view-value';
 
@@ -50,11 +51,23 @@ interface SerializerHost {
  */
 const ANSWER_BYTES_FROM = 16 * 1024;
 
-/** The answer's writer as fastify's serializer: a large answer as bytes. */
+/**
+ * The answer's writer as fastify's serializer: a large answer as bytes, made from its pieces
+ * without joining them into one text first when it is written in pieces (P372).
+ */
 function payloadWriter(write: AnswerJson<unknown>): (payload: unknown) => string | Buffer {
+  const pieces = write.pieces;
+  if (pieces === undefined)
+    return (payload) => {
+      const text = write(payload);
+      return text.length < ANSWER_BYTES_FROM ? text : Buffer.from(text, 'utf8');
+    };
   return (payload) => {
-    const text = write(payload);
-    return text.length < ANSWER_BYTES_FROM ? text : Buffer.from(text, 'utf8');
+    const out: string[] = [];
+    if (!pieces(payload, out)) return 'null';
+    let length = 0;
+    for (const piece of out) length += piece.length;
+    return length < ANSWER_BYTES_FROM ? out.join('') : piecesAsBytes(out);
   };
 }
 

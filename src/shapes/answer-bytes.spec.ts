@@ -25,8 +25,8 @@ describe('piecesAsBytes', () => {
   });
 
   it('keeps characters of two, three and four bytes whole across the runs it joins', () => {
-    // ~70 K characters in pieces of 999: several runs, each ending at a piece in the middle of
-    // multi-byte text, and a lone surrogate escaped as JSON writes it.
+    // ~90 K characters in pieces of ~500 to ~3 000: several runs, each ending after a piece full
+    // of multi-byte text; the lone surrogates are written escaped, as JSON writes them.
     const values = Array.from({ length: 70 }, (_, i) => ['é', '€', '😀', '\ud800'][i % 4].repeat(499) + String(i));
     const pieces = jsonPieces(values);
     const bytes = piecesAsBytes(pieces);

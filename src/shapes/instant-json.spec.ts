@@ -43,4 +43,14 @@ describe('instantToJson: what Date.prototype.toJSON gives', () => {
     const days = [Date.UTC(2026, 0, 1, 10), Date.UTC(2026, 0, 2, 11), Date.UTC(2026, 0, 1, 12)];
     expect(days.map((t) => instantToJson(new Date(t)))).toEqual(days.map((t) => new Date(t).toJSON()));
   });
+
+  it('gives each instant its own text when a few instants repeat among others (the remembered texts)', () => {
+    const times = [0, 1, 999, Date.UTC(2026, 11, 7, 16), Date.UTC(2026, 11, 7, 16, 0, 0, 1), Date.UTC(1999, 0, 1), 253_402_300_799_999];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...times), { minLength: 1, maxLength: 40 }), (sequence) => {
+        expect(sequence.map((t) => instantToJson(new Date(t)))).toEqual(sequence.map((t) => new Date(t).toJSON()));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });

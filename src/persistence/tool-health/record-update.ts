@@ -28,17 +28,28 @@ type StoredRecord = Record<string, unknown>;
 export function recordUpdate(before: object, after: object, update: RecordUpdate = {}, idField = '_id'): RecordUpdate {
   const was = before as StoredRecord;
   const now = after as StoredRecord;
-  for (const field of Object.keys(now)) {
-    if (field === idField || (field in was && sameValue(was[field], now[field]))) continue;
-    const [from, to] = [was[field], now[field]];
-    const added = Array.isArray(from) && Array.isArray(to) ? appendedItems(from, to) : null;
-    if (!added) (update.$set ??= {})[field] = to;
-    else (update.$push ??= {})[field] = cut(from as unknown[], added, (to as unknown[]).length);
-  }
-  for (const field of Object.keys(was)) {
-    if (field !== idField && !(field in now)) (update.$unset ??= {})[field] = '';
-  }
+  // for…in, not Object.keys: records and documents are plain objects, whose enumerable keys are
+  // their own, and the loop walks V8's cached key list instead of copying it into a new array per
+  // call: four arrays per document of a bulk write, ~5 % of what it allocated (P373).
+  for (const field in now) if (field !== idField) fieldUpdate(update, field, field in was, was[field], true, now[field]);
+  for (const field in was) if (field !== idField && !(field in now)) fieldUpdate(update, field, true, was[field], false, undefined);
   return update;
+}
+
+/**
+ * What the update does for one field, held (`inBefore`, `inAfter`) with these values before and
+ * after: nothing when unchanged, a push of the items added at its end, an unset when dropped, else
+ * a set of the whole value.
+ */
+export function fieldUpdate(update: RecordUpdate, field: string, inBefore: boolean, from: unknown, inAfter: boolean, to: unknown): void {
+  if (!inAfter) {
+    if (inBefore) (update.$unset ??= {})[field] = '';
+    return;
+  }
+  if (inBefore && sameValue(from, to)) return;
+  const added = Array.isArray(from) && Array.isArray(to) ? appendedItems(from, to) : null;
+  if (!added) (update.$set ??= {})[field] = to;
+  else (update.$push ??= {})[field] = cut(from as unknown[], added, (to as unknown[]).length);
 }
 
 /** The push of `added`, cut to `length` only when the list would be longer. */

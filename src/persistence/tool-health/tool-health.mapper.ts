@@ -1,6 +1,6 @@
 import { STORED_EVENTS, storedEventsOf } from '../../domain/stored-events';
 import { CascadeEntry, ToolHealthDocument, blankFields } from '../../domain/tool-health-document';
-import { RecordUpdate, recordUpdate } from './record-update';
+import { RecordUpdate, fieldUpdate, recordUpdate } from './record-update';
 import { ToolHealthRecord } from './tool-health.schema';
 
 /** The fields of a record that make a CascadeEntry: the manifest read's projection (P116). */
@@ -127,16 +127,22 @@ export function toRecord(doc: ToolHealthDocument): ToolHealthRecord {
 export function documentUpdate(before: ToolHealthDocument, after: ToolHealthDocument): RecordUpdate {
   // The document's own fields; the id is the record's `_id`, which never changes.
   const update = recordUpdate(before, after, {}, 'id');
-  // The write path's own, which the document carries under symbols (toRecord stores them as fields).
-  return recordUpdate(writePathFields(before), writePathFields(after), update);
+  // The write path's own, which the document carries under symbols (toRecord stores them as
+  // fields), compared where they are instead of copied into two small records first. With
+  // recordUpdate walking cached key lists, that took this function from ~4.6 to ~3.0 µs per
+  // document of a bulk write, measured in the service (P373).
+  const was = storedEventsOf(before);
+  const now = storedEventsOf(after);
+  fieldUpdate(update, 'life', was !== undefined, was?.life, now !== undefined, now?.life);
+  fieldUpdate(update, 'pendingEvents', was !== undefined, was?.pendingEvents, now !== undefined, now?.pendingEvents);
+  const flushedBefore = flushIdsOf(before);
+  const flushedAfter = flushIdsOf(after);
+  fieldUpdate(update, 'appliedFlushIds', Boolean(flushedBefore), flushedBefore, Boolean(flushedAfter), flushedAfter);
+  return update;
 }
 
-function writePathFields(doc: ToolHealthDocument): Record<string, unknown> {
-  const stored = storedEventsOf(doc);
-  const appliedFlushIds = (doc as ToolHealthDocument & WithFlushIds)[APPLIED_FLUSH_IDS_KEY];
-  const fields: Record<string, unknown> = stored ? { life: stored.life, pendingEvents: stored.pendingEvents } : {};
-  if (appliedFlushIds) fields.appliedFlushIds = appliedFlushIds;
-  return fields;
+function flushIdsOf(doc: ToolHealthDocument): string[] | undefined {
+  return (doc as ToolHealthDocument & WithFlushIds)[APPLIED_FLUSH_IDS_KEY];
 }
 
 /**

@@ -18,6 +18,10 @@
 // read, from /proc, so the client's share of the two cores does not count, but it does compete.
 // Short slices are noisy: one build against itself (A/A) at 800 requests × 1 round read 0.83–0.96;
 // at the defaults (4 000 × 3 rounds) the P362 rows agreed across both backends. Run an A/A first.
+//
+// The bulk row (write200) needs a longer request deadline than the service's 700 ms: with two
+// services on one database its warm-up queues bulks past it and stops on a 503. Run it as
+// `REQUEST_DEADLINE_MS=10000 node bench/ab.mjs … --only write200`; an A/A of that row read 1.11 (P373).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

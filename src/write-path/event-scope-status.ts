@@ -46,7 +46,7 @@ export class EventScopeStatus {
       for (const k of cascadeKeys(key.toolName, contextOfScope(key, event.tenantId))) ids.add(encodeKey(k));
     }
     const [docs, maintenanceOf] = await Promise.all([
-      this.entries.findManyByIds([...ids]),
+      this.entries.findCascadeEntriesByIds([...ids]),
       this.maintenanceFor(about.map((a) => a.event.at)),
     ]);
     return keyed.map(({ event, key }) => {

@@ -3,6 +3,7 @@ import { encodeKey } from '../../src/domain/health-key';
 import { HealthEventType } from '../../src/domain/health-events';
 import { Scope } from '../../src/domain/scope';
 import { storedEventsOf, withStoredEvents } from '../../src/domain/stored-events';
+import { ToolErrorCode } from '../../src/domain/tool-error-code';
 import { ToolStatus } from '../../src/domain/tool-status';
 import { ToolHealthRepository } from '../../src/persistence/tool-health/tool-health.repository';
 import fc from 'fast-check';
@@ -215,6 +216,40 @@ export function toolHealthRepositoryContract(repository: () => ToolHealthReposit
       expect([...found.keys()].sort()).toEqual([a.id, b.id].sort());
       expect(found.get(b.id)).toEqual(b);
       expect(await repository().findManyByIds([])).toEqual(new Map());
+    });
+
+    it('findCascadeEntriesByIds: the ids that exist, each with the fields the cascade reads and no history or cooldowns', async () => {
+      const down = await stored(
+        aDownDocument({
+          ...aKeyAt(Scope.PROJECT, { toolName: 'down' }),
+          code: ToolErrorCode.BACKEND_FAILED,
+          expectedRecoveryAt: at(10 * MINUTE),
+          lastFailureAt: at(-MINUTE),
+          pin: aPin(),
+          description: 'a tool that is down',
+          cooldowns: [aCooldownEntry()],
+        }),
+      );
+      const ok = await stored(aToolHealthDocument({ toolName: 'ok' }));
+      const found = await repository().findCascadeEntriesByIds([down.id, 'GLOBAL|%00|missing', ok.id]);
+      expect([...found.keys()].sort()).toEqual([down.id, ok.id].sort());
+      const cascadeFields = (doc: ToolHealthDocument) => ({
+        id: doc.id,
+        scope: doc.scope,
+        scopeId: doc.scopeId,
+        toolName: doc.toolName,
+        status: doc.status,
+        since: doc.since,
+        expectedRecoveryAt: doc.expectedRecoveryAt,
+        code: doc.code,
+        lastFailureAt: doc.lastFailureAt,
+        lastDiagnosis: doc.lastDiagnosis,
+        pin: doc.pin,
+        description: doc.description,
+      });
+      expect(found.get(down.id)).toEqual(cascadeFields(down));
+      expect(found.get(ok.id)).toEqual(cascadeFields(ok));
+      expect(await repository().findCascadeEntriesByIds([])).toEqual(new Map());
     });
 
     it('findManifestEntries: the cascade entries of the tools asked for, the whole session on request, no history or cooldowns', async () => {

@@ -83,6 +83,16 @@ export class InMemoryToolHealthRepository extends ToolHealthRepository {
     return docs;
   }
 
+  async findCascadeEntriesByIds(ids: readonly string[]): Promise<Map<string, CascadeEntry>> {
+    this.check();
+    const entries = new Map<string, CascadeEntry>();
+    for (const id of ids) {
+      const record = this.db.toolHealth.get(id);
+      if (record) entries.set(id, toCascadeEntry(copy(record)));
+    }
+    return entries;
+  }
+
   async findManifestEntries(context: CallContext, toolNames: readonly string[], wholeSession: boolean): Promise<Map<string, CascadeEntry>> {
     this.check();
     const prefixes = cascadeScopes(context).map(({ scope, scopeId }) => scopePrefix(scope, scopeId));

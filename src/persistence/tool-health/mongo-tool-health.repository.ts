@@ -44,6 +44,8 @@ const FLUSH_CHUNK = 25;
 /** The stamp read of a write to a document this process knows (written-documents.ts). */
 type StampRecord = DocumentStamp & Pick<ToolHealthRecord, '_id'>;
 const STAMP_PROJECTION = { version: 1, life: 1, pendingEvents: 1 };
+/** What the cascade reads of a document (P116): the read of an event's scope asks for no more (P376). */
+const CASCADE_ENTRY_PROJECTION = Object.fromEntries(CASCADE_ENTRY_FIELDS.map((field) => [field, 1]));
 
 @Injectable()
 export class MongoToolHealthRepository extends ToolHealthRepository {
@@ -112,6 +114,17 @@ export class MongoToolHealthRepository extends ToolHealthRepository {
   }
 
   private readonly coalescer = new ReadCoalescer<ToolHealthRecord>((ids) => findByIds(this.reader, ids));
+
+  async findCascadeEntriesByIds(ids: readonly string[]): Promise<Map<string, CascadeEntry>> {
+    const entries = new Map<string, CascadeEntry>();
+    if (ids.length === 0) return entries;
+    for (const [id, record] of await this.entryCoalescer.read(ids)) entries.set(id, toCascadeEntry(record));
+    return entries;
+  }
+
+  private readonly entryCoalescer = new ReadCoalescer<CascadeEntryRecord>((ids) =>
+    findByIds(this.reader as unknown as Collection<CascadeEntryRecord>, ids, CASCADE_ENTRY_PROJECTION),
+  );
 
   /**
    * The manifest read (P81) as one command (P363), asking only for the fields a CascadeEntry

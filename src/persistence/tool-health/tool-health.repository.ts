@@ -17,6 +17,14 @@ export abstract class ToolHealthRepository {
   abstract findManyByIds(ids: readonly string[]): Promise<Map<string, ToolHealthDocument>>;
 
   /**
+   * What an event's scope reads as (D27): the entries of these ids as the cascade reads them
+   * (CascadeEntry, P116), without history or cooldowns, in one round trip like findManyByIds.
+   * The relay asks for the cascade of every event it publishes; after a bulk write of 200 tools
+   * whole documents were ~4 KB each to decode, for fields the evaluation never reads (P376).
+   */
+  abstract findCascadeEntriesByIds(ids: readonly string[]): Promise<Map<string, CascadeEntry>>;
+
+  /**
    * §9 manifest read: the stored entries of `toolNames` in the context's cascade and, with
    * `wholeSession`, every SESSION entry of the context's session (D15b). Asks only for the ids
    * the scopes' presence lists say can exist (P81), in one command (P363), instead of one `$in`
